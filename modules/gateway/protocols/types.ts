@@ -1,0 +1,128 @@
+/**
+ * The contract between a protocol (splitter + decoder + encoder) and the gateway.
+ *
+ * A protocol never touches storage or sockets: it turns bytes into typed messages and
+ * typed requests into bytes. The gateway stores the messages first and only then writes
+ * the replies, so a device is acknowledged only for what is durably committed.
+ */
+
+/** 1 GPS, 2 LBS, 3 WIFI, 4 IPT, 5 BEACON (spec: position types). */
+export type PositionType = 1 | 2 | 3 | 4 | 5;
+
+/** Device alarms the gateway records as alert records. */
+export type AlarmType =
+  | "sos"
+  | "powerCut"
+  | "vibration"
+  | "geofenceEnter"
+  | "geofenceExit"
+  | "overspeed"
+  | "lowBattery"
+  | "lowPower"
+  | "tamper"
+  | "movement"
+  | "accident"
+  | "fatigue"
+  | "harshAcceleration"
+  | "harshBraking"
+  | "harshCornering"
+  | "door"
+  | "removing"
+  | "powerOff"
+  | "powerOn"
+  | "gpsAntennaCut"
+  | "temperature"
+  | "fall"
+  | "general";
+
+export type AttributeValue = string | number | boolean;
+
+export interface Position {
+  /** Fix time, UTC. */
+  time: Date;
+  valid: boolean;
+  latitude: number;
+  longitude: number;
+  /** Metres. */
+  altitude: number;
+  /** Knots, as the protocols and the fixtures use; the API converts to km/h. */
+  speed: number;
+  /** Degrees 0-359. */
+  course: number;
+  satellites?: number;
+  posType: PositionType;
+  /** Ignition. */
+  acc?: boolean;
+  /** Odometer, km. */
+  mileage?: number;
+  /** Battery percent 0-100 when the device reports one. */
+  battery?: number;
+  /** Signal level 0-4. */
+  signal?: number;
+  alarm?: AlarmType;
+  /** Everything else the protocol carries (fuel, power voltage, cell ids, io…). */
+  attributes: Record<string, AttributeValue>;
+}
+
+export type DeviceMessage =
+  /** The device told who it is: an IMEI, or (JT/T 808) a terminal phone number. */
+  | { type: "identify"; id: string; model?: string; timezoneOffsetMinutes?: number }
+  | { type: "position"; position: Position }
+  /** Several positions at once (batch / blind-area re-upload). */
+  | { type: "positions"; positions: Position[] }
+  /** Heartbeat or status without a location. */
+  | {
+    type: "status";
+    time: Date;
+    acc?: boolean;
+    battery?: number;
+    signal?: number;
+    alarm?: AlarmType;
+    attributes: Record<string, AttributeValue>;
+  }
+  /** The device's answer to a command; serverFlag/serial matches it to the sent command when the protocol carries one. */
+  | { type: "commandReply"; text: string; commandRef?: number; success?: boolean };
+
+/** Mutable per-connection state a decoder keeps between frames (identity, time zone, counters). */
+export interface ProtocolSession {
+  /** Set by the decoder when the device identified itself. */
+  deviceId?: string;
+  timezoneOffsetMinutes?: number;
+  /** Outgoing serial number for server-originated messages. */
+  serial: number;
+  /** Protocol-specific extras. */
+  extra: Record<string, unknown>;
+}
+
+export interface DecodeResult {
+  messages: DeviceMessage[];
+  /** Bytes to send back, written only after the messages are stored. */
+  replies: Uint8Array[];
+}
+
+/** Thrown by a splitter when a frame is oversized or the stream cannot be resynchronised; the gateway closes that connection. */
+export class FrameError extends Error {}
+
+export interface FrameSplitter {
+  /** Feeds received bytes; returns the complete frames now available (possibly none). */
+  push(chunk: Uint8Array): Uint8Array[];
+}
+
+export interface TextCommand {
+  /** Free text (or protocol command string) typed by the operator. */
+  content: string;
+  /** Reference the device echoes back so the reply can be matched (GT06 server flag, JT808 serial). */
+  ref: number;
+}
+
+export interface TcpProtocol {
+  name: "gt06" | "jt808" | "h02";
+  createSplitter(): FrameSplitter;
+  /** Never throws on hostile input: malformed frames give `{messages: [], replies: []}` or throw FrameError. */
+  decode(frame: Uint8Array, session: ProtocolSession): DecodeResult;
+  encodeCommand(command: TextCommand, session: ProtocolSession): Uint8Array;
+}
+
+export function newSession(): ProtocolSession {
+  return { serial: 0, extra: {} };
+}
