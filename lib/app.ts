@@ -1,0 +1,108 @@
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { getConnInfo } from "hono/deno";
+import { getCookie } from "hono/cookie";
+import { BizError } from "./errors.ts";
+import { ApiRegistry } from "./http/api.ts";
+import { csrfOk, readToken } from "./http/cookies.ts";
+import type { AppEnv } from "./http/env.ts";
+import { refusal } from "./http/respond.ts";
+import { LOCALE_COOKIE, normalizeLang, translator } from "./i18n/i18n.ts";
+import type { Services } from "./services.ts";
+import { registerAuthRoutes } from "../modules/auth/routes.ts";
+import { registerAccountRoutes } from "../modules/accounts/routes.ts";
+import { registerDomainRoutes } from "../modules/domains/routes.ts";
+import { registerSystemRoutes } from "../modules/system/routes.ts";
+
+/** JSON bodies above this are refused before parsing (uploads get their own limits). */
+const API_BODY_LIMIT = 1024 * 1024;
+
+export interface AppParts {
+  app: Hono<AppEnv>;
+  api: ApiRegistry;
+  requireSession: (c: Context<AppEnv>) => Promise<void>;
+}
+
+/** Builds the HTTP application: middleware, the API of every module, then pages. */
+export function createApp(s: Services, mountPages?: (parts: AppParts) => void): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const api = new ApiRegistry();
+
+  app.use("*", async (c, next) => {
+    c.set("requestId", crypto.randomUUID());
+    c.set("clientIp", clientIp(c));
+    const domain = await s.domains.forHost(new URL(c.req.url).host);
+    const lang = normalizeLang(
+      getCookie(c, LOCALE_COOKIE) ?? c.req.header("x-locale"),
+      domain.defaultLanguage,
+    );
+    c.set("lang", lang);
+    c.set("t", translator(lang));
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "same-origin");
+    if (!c.res.headers.has("X-Frame-Options") && !c.req.path.startsWith("/iframe")) {
+      c.header("X-Frame-Options", "SAMEORIGIN");
+    }
+  });
+
+  app.use(
+    "/v3/*",
+    bodyLimit({
+      maxSize: API_BODY_LIMIT,
+      onError: (c) => refusal(c as Context<AppEnv>, new BizError("payloadTooLarge", {}, null, 413)),
+    }),
+  );
+
+  app.onError((err, c) => {
+    if (err instanceof BizError) return refusal(c, err);
+    console.error(`[${c.var.requestId}] ${c.req.method} ${c.req.path}`, err);
+    return c.json(
+      { code: 49002, msg: c.var.t?.("errors.systemBusy") ?? "System busy", data: null },
+      500,
+    );
+  });
+
+  const requireSession = async (c: Context<AppEnv>) => {
+    const found = readToken(c);
+    const session = found && await s.auth.authenticate(found.token, found.via);
+    if (!session) throw new BizError("tokenInvalid", {}, null, 401);
+    if (session.via === "cookie" && !csrfOk(c)) throw new BizError("csrfRejected", {}, null, 403);
+    c.set("session", session);
+  };
+
+  registerSystemRoutes(api, s);
+  registerAuthRoutes(api, s);
+  registerAccountRoutes(api, s);
+  registerDomainRoutes(api, s);
+
+  app.get("/health", async (c) => {
+    const started = performance.now();
+    try {
+      await s.kv.get(["health"]);
+      return c.json({
+        status: "ok",
+        store: { state: "ok", latencyMs: +(performance.now() - started).toFixed(2) },
+      });
+    } catch (e) {
+      return c.json({ status: "error", store: { state: "unavailable", error: String(e) } }, 503);
+    }
+  });
+  app.get(
+    "/v3/new/openapi.json",
+    (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" })),
+  );
+
+  api.mount(app, requireSession);
+  app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));
+  mountPages?.({ app, api, requireSession });
+  return app;
+}
+
+function clientIp(c: Context<AppEnv>): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown"; // app.request() in tests has no socket
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/** Process configuration, read once from the environment at start-up. */
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+export const configSchema = z.object({
+  PORT: port(8000),
+  HOSTNAME: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  ADMIN_PASSWORD: z.string().min(8).max(50).regex(/[A-Za-z]/, "must contain a letter")
+    .regex(/[0-9]/, "must contain a digit").optional(),
+  CAPTCHA: z.enum(["on", "off"]).default("on"),
+  GT06_PORT: port(5023),
+  JT808_PORT: port(5015),
+  H02_PORT: port(5013),
+  OSMAND_PORT: port(5055),
+  /** Minutes without any message before a device counts as offline. */
+  OFFLINE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  /** Lifetime of a login session in hours. */
+  SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24 * 7),
+  /** Set to "on" behind TLS so cookies get the Secure flag. */
+  SECURE_COOKIES: z.enum(["on", "off"]).default("off"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.fromEntries(
+    Object.keys(configSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
+  );
+  const parsed = configSchema.safeParse(known);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return `${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+}

@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "./config.ts";
+
+Deno.test("config defaults", () => {
+  const c = loadConfig({});
+  assert.equal(c.PORT, 8000);
+  assert.equal(c.DATA_DIR, "./data");
+  assert.equal(c.CAPTCHA, "on");
+  assert.equal(c.GT06_PORT, 5023);
+  assert.equal(c.JT808_PORT, 5015);
+  assert.equal(c.H02_PORT, 5013);
+  assert.equal(c.OSMAND_PORT, 5055);
+  assert.equal(c.ADMIN_PASSWORD, undefined);
+});
+
+Deno.test("config: a bad value names the variable", () => {
+  assert.throws(
+    () => loadConfig({ PORT: "eighty" }),
+    (e) => e instanceof ConfigError && /PORT/.test(e.message),
+  );
+  assert.throws(() => loadConfig({ CAPTCHA: "maybe" }), /CAPTCHA/);
+  assert.throws(() => loadConfig({ ADMIN_PASSWORD: "short" }), /ADMIN_PASSWORD/);
+  assert.throws(() => loadConfig({ GT06_PORT: "70000" }), /GT06_PORT/);
+});

@@ -1,0 +1,134 @@
+/**
+ * The error catalogue: every business refusal the API can give, with its stable code.
+ *
+ * Codes named by the spec keep their meaning (10004, 10005, 10006, 405, 30039, 20004,
+ * 20005, 20010, 20225, transfer errors 1-5). Every other message gets its own code here,
+ * grouped by area; never renumber an entry, only add. The translated text lives in
+ * locales/<lang>.json under "errors.<name>".
+ */
+export const CATALOGUE = {
+  // Spec-defined codes.
+  success: 10000,
+  showData: 10004,
+  tokenInvalid: 10005,
+  loginTimeout: 10006,
+  forcedLogout: 405,
+  silent: 30039,
+  devicesStillBound: 20004,
+  subAccountsExist: 20005,
+  miCoinsInBalance: 20010,
+  contactServiceProvider: 20225,
+  transferToSelf: 1,
+  transferParentToChild: 2,
+  transferNotUnderLoginAccount: 3,
+  transferAlreadyUnderTarget: 4,
+  transferParentChildRelation: 5,
+
+  // Account and session (40xxx).
+  accountExists: 40001,
+  accountNotExists: 40002,
+  userNameMissing: 40003,
+  wrongCredentials: 40004,
+  authenticationFailed: 40005,
+  loginDenied: 40006,
+  loginTooFrequent: 40007,
+  requestTooOften: 40008,
+  captchaIncorrect: 40009,
+  verificationCodeError: 40010,
+  verificationCodeNotSent: 40011,
+  wrongOldPassword: 40012,
+  emailNotSet: 40013,
+  invalidRemoteIp: 40014,
+  accountExpired: 40015,
+  virtualCannotChangePassword: 40016,
+  endUserCannotCreate: 40017,
+  enterpriseTypeLocked: 40018,
+  enterpriseFeatureDenied: 40019,
+  expiryAfterParent: 40020,
+  accountTypeNotAllowed: 40021,
+  multiNodeAccount: 40022,
+  transferRunning: 40023,
+  crossNodeRefused: 40024,
+  superiorInvalid: 40025,
+  passwordMismatch: 40026,
+  exportTooOften: 40027,
+
+  // Money (41xxx).
+  miCoinsInsufficient: 41001,
+  rechargeCardsInsufficient: 41002,
+  coinsToSelf: 41003,
+  noRateConfigured: 41004,
+  unitPriceError: 41005,
+
+  // General (49xxx).
+  operationFailed: 49001,
+  systemBusy: 49002,
+  permissionDenied: 49003,
+  illegalParameter: 49004,
+  dataExists: 49005,
+  dataNotExists: 49006,
+  invalidMapsKey: 49007,
+  getDataFailed: 49008,
+  queryFailed: 49009,
+  responseTimeout: 49010,
+  noData: 49011,
+  payloadTooLarge: 49012,
+  notFound: 49013,
+  csrfRejected: 49014,
+
+  // Devices (42xxx) — used by the gateway and devices modules.
+  imeiInvalid: 42001,
+  imeiEmpty: 42002,
+  imeiRepeated: 42003,
+  imeiNotExists: 42004,
+  modelNotExists: 42005,
+  deviceNotSupported: 42006,
+  deviceExpired: 42007,
+  deviceDisabled: 42008,
+  deviceBusy: 42009,
+  deviceOffline: 42010,
+  devicePoweredOff: 42011,
+  deviceNoPermission: 42012,
+  notRegisteredInRoutingTable: 42013,
+  quantityLimitExceeded: 42014,
+  imeiExists: 42015,
+
+  // Commands (43xxx).
+  commandUnsupported: 43001,
+  commandMalformed: 43002,
+  commandPasswordIncorrect: 43003,
+  modelHasNoInstructions: 43004,
+  commandSendError: 43005,
+  offlineCommandExists: 43006,
+  commandSetupFailed: 43007,
+
+  // Monitor (44xxx).
+  shareLinkExpired: 44001,
+  playbackRangeTooLong: 44002,
+  startAfterEnd: 44003,
+} as const;
+
+export type ErrorName = keyof typeof CATALOGUE;
+
+/** Codes on which the console logs the user out (spec §8). */
+export const LOGOUT_CODES: readonly number[] = [10005, 10006, 405];
+
+/** A business refusal: answered as HTTP 200 `{code, msg}` unless `status` says otherwise. */
+export class BizError extends Error {
+  constructor(
+    readonly key: ErrorName,
+    readonly params: Record<string, string | number> = {},
+    readonly data: unknown = null,
+    readonly status: 200 | 400 | 401 | 403 | 404 | 413 | 429 = 200,
+  ) {
+    super(key);
+  }
+}
+
+export const refuse = (
+  name: ErrorName,
+  params?: Record<string, string | number>,
+  data?: unknown,
+): never => {
+  throw new BizError(name, params, data);
+};

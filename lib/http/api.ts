@@ -1,0 +1,135 @@
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "./env.ts";
+import { zodRefusal } from "./validation.ts";
+import { ok } from "./respond.ts";
+
+type Method = "get" | "post" | "put" | "delete";
+
+/** Who may call a route: anyone, or a logged-in session (the default). */
+export type Access = "public" | "session";
+
+export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  access?: Access;
+  body?: B;
+  query?: Q;
+  /** Returns the `data` of a success answer, or a Response for files and redirects. */
+  handler: (
+    input: { body: z.infer<B>; query: z.infer<Q>; c: Context<AppEnv> },
+  ) => unknown | Promise<unknown>;
+}
+
+/**
+ * Every JSON API route is declared through a registry so that parsing with zod, the
+ * `{code, msg, data}` envelope and the OpenAPI document all come from one definition.
+ */
+export class ApiRegistry {
+  readonly routes: RouteDef[] = [];
+
+  add<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
+    def: RouteDef<B, Q>,
+  ): void {
+    this.routes.push(def as unknown as RouteDef);
+  }
+
+  mount(app: Hono<AppEnv>, requireSession: (c: Context<AppEnv>) => Promise<void>): void {
+    for (const def of this.routes) {
+      app.on(def.method.toUpperCase(), def.path, async (c) => {
+        if ((def.access ?? "session") === "session") await requireSession(c);
+        const query = def.query ? parse(def.query, c.req.queries(), true) : undefined;
+        const body = def.body ? parse(def.body, await readJson(c), false) : undefined;
+        const result = await def.handler({ body, query, c });
+        return result instanceof Response ? result : ok(c, result ?? null);
+      });
+    }
+  }
+
+  openapi(info: { title: string; version: string }): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const def of this.routes) {
+      const op: Record<string, unknown> = {
+        tags: [def.tag],
+        summary: def.summary,
+        security: (def.access ?? "session") === "session" ? [{ bearer: [] }, { cookie: [] }] : [],
+        responses: {
+          200: {
+            description:
+              "Envelope {code, msg, data}; code 10000 is success, other codes are catalogue refusals.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Envelope" } } },
+          },
+          401: { description: "Missing, invalid, expired or revoked token." },
+        },
+      };
+      if (def.body) {
+        op.requestBody = {
+          required: true,
+          content: { "application/json": { schema: toSchema(def.body) } },
+        };
+      }
+      if (def.query) {
+        const schema = toSchema(def.query) as {
+          properties?: Record<string, unknown>;
+          required?: string[];
+        };
+        op.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+          name,
+          in: "query",
+          required: schema.required?.includes(name) ?? false,
+          schema: s,
+        }));
+      }
+      const path = def.path.replace(/:(\w+)/g, "{$1}");
+      (paths[path] ??= {})[def.method] = op;
+    }
+    return {
+      openapi: "3.1.0",
+      info,
+      paths,
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          cookie: { type: "apiKey", in: "cookie", name: "tp_token" },
+        },
+        schemas: {
+          Envelope: {
+            type: "object",
+            properties: { code: { type: "integer" }, msg: { type: "string" }, data: {} },
+            required: ["code", "msg", "data"],
+          },
+        },
+      },
+    };
+  }
+}
+
+function toSchema(schema: z.ZodType): unknown {
+  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+}
+
+function parse<T extends z.ZodType>(schema: T, input: unknown, fromQuery: boolean): z.infer<T> {
+  const value = fromQuery ? flattenQuery(input as Record<string, string[]>) : input;
+  const result = schema.safeParse(value);
+  if (!result.success) throw zodRefusal(result.error);
+  return result.data;
+}
+
+/** Query strings repeat keys for arrays; single values become plain strings. */
+function flattenQuery(q: Record<string, string[]>): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(q).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+}
+
+async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw zodRefusal(
+      new z.ZodError([{ code: "custom", path: [], message: "validation.json", input: text }]),
+    );
+  }
+}

@@ -1,0 +1,49 @@
+import type { z } from "zod";
+import { BizError } from "../errors.ts";
+
+/**
+ * Turns the first zod issue into the catalogue's "illegal parameter" refusal, naming the
+ * field. The reason is an i18n key (validation.*) with its parameters, so it is translated
+ * like every other message.
+ */
+export function zodRefusal(error: z.ZodError): BizError {
+  const issue = error.issues[0];
+  const field = issue.path.length ? issue.path.join(".") : "body";
+  return new BizError("illegalParameter", { field, ...reasonOf(issue) }, {
+    field,
+    issues: error.issues.slice(0, 10).map((i) => ({ path: i.path.join("."), code: i.code })),
+  });
+}
+
+function reasonOf(issue: z.core.$ZodIssue): Record<string, string | number> {
+  const limit = (v: unknown) => (typeof v === "bigint" ? Number(v) : Number(v));
+  switch (issue.code) {
+    case "too_small":
+      return issue.origin === "string"
+        ? { reasonKey: "validation.tooShort", min: limit(issue.minimum) }
+        : issue.origin === "array"
+        ? { reasonKey: "validation.tooFew", min: limit(issue.minimum) }
+        : { reasonKey: "validation.tooSmall", min: limit(issue.minimum) };
+    case "too_big":
+      return issue.origin === "string"
+        ? { reasonKey: "validation.tooLong", max: limit(issue.maximum) }
+        : issue.origin === "array"
+        ? { reasonKey: "validation.tooMany", max: limit(issue.maximum) }
+        : { reasonKey: "validation.tooBig", max: limit(issue.maximum) };
+    case "invalid_type":
+      return issue.input === undefined
+        ? { reasonKey: "validation.required" }
+        : { reasonKey: "validation.wrongType", expected: String(issue.expected) };
+    case "invalid_value":
+      return { reasonKey: "validation.notAllowed" };
+    case "invalid_format":
+      return { reasonKey: `validation.format.${issue.format}` };
+    case "unrecognized_keys":
+      return { reasonKey: "validation.unknownField" };
+    default:
+      // Custom refinements carry an i18n key as their message.
+      return {
+        reasonKey: issue.message.startsWith("validation.") ? issue.message : "validation.invalid",
+      };
+  }
+}

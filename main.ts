@@ -1,0 +1,65 @@
+/**
+ * Tracking Platform: one process serving the console (pages + API + assets) and, as the
+ * gateway lands, the device listeners and scheduled jobs.
+ */
+import { createApp } from "./lib/app.ts";
+import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
+import { openStore } from "./lib/kv/open.ts";
+import { createServices } from "./lib/services.ts";
+import { ensureAdministrator } from "./modules/accounts/bootstrap.ts";
+import { mountPages } from "./routes/mount.tsx";
+
+export interface RunningServer {
+  port: number;
+  shutdown(): Promise<void>;
+}
+
+export async function startServer(config: Config, log = console.log): Promise<RunningServer> {
+  const kv = await openStore(config.DATA_DIR);
+  const services = createServices(kv, config);
+  const admin = await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
+  if (admin.generatedPassword) {
+    log(`First start: created administrator "admin" with password: ${admin.generatedPassword}`);
+    log(
+      "This password is shown only once. Change it after logging in (Settings → Change password).",
+    );
+  }
+  const app = createApp(services, await mountPages(services));
+  const server = Deno.serve(
+    { port: config.PORT, hostname: config.HOSTNAME, onListen: () => {} },
+    app.fetch,
+  );
+  const port = (server.addr as Deno.NetAddr).port;
+  log(
+    `Tracking Platform listening on http://${
+      config.HOSTNAME === "0.0.0.0" ? "localhost" : config.HOSTNAME
+    }:${port}`,
+  );
+  return {
+    port,
+    async shutdown() {
+      await server.shutdown();
+      kv.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      Deno.exit(2);
+    }
+    throw e;
+  }
+  const server = await startServer(config);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, async () => {
+      await server.shutdown();
+      Deno.exit(0);
+    });
+  }
+}

@@ -1,0 +1,136 @@
+import { z } from "zod";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { Services } from "../../lib/services.ts";
+import * as S from "./schemas.ts";
+
+export function registerAccountRoutes(api: ApiRegistry, s: Services) {
+  const tag = "Accounts";
+  const svc = s.accounts;
+
+  api.add({
+    method: "post",
+    path: "/v3/new/account/add",
+    tag,
+    summary: "Create a sub-account under parentId (in the caller's subtree)",
+    body: S.addAccountBody,
+    handler: ({ body, c }) => svc.add(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/update",
+    tag,
+    summary: "Edit a sub-account (fields, type, expiry, permission flags)",
+    body: S.updateAccountBody,
+    handler: ({ body, c }) => svc.update(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/delete",
+    tag,
+    summary: "Delete a sub-account (refused with 20004/20005/20010/20225 while it holds anything)",
+    body: S.idBody,
+    handler: ({ body, c }) => svc.remove(c.var.session, body.id),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/move",
+    tag,
+    summary: "Move accounts (with their subtrees) under a target in the caller's subtree",
+    body: S.moveBody,
+    handler: ({ body, c }) => svc.move(c.var.session, body.ids, body.targetId),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/resetPassword",
+    tag,
+    summary: "Set a new password for a sub-account (ends its sessions)",
+    body: S.resetPasswordBody,
+    handler: ({ body, c }) =>
+      svc.resetPassword(c.var.session, body.id, body.password, body.confirmPassword),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/changePassword",
+    tag,
+    summary: "Change the caller's own password (not for virtual accounts)",
+    body: S.changePasswordBody,
+    handler: ({ body, c }) =>
+      svc.changePassword(c.var.session, body.oldPassword, body.newPassword, body.confirmPassword),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/updateProfile",
+    tag,
+    summary: "Edit the caller's own profile and units",
+    body: S.updateProfileBody,
+    handler: ({ body, c }) => svc.updateProfile(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/children",
+    tag,
+    summary: "Paged, searchable list of the subtree (or direct children) of an account",
+    body: S.childrenBody,
+    handler: ({ body, c }) => svc.children(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/tree",
+    tag,
+    summary: "Direct children of a tree node (default: the caller)",
+    body: S.treeBody,
+    handler: ({ body, c }) => svc.tree(c.var.session, body.parentId),
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/account/detail",
+    tag,
+    summary: "One account of the caller's subtree",
+    query: z.object({ id: S.accountId }),
+    handler: ({ query, c }) => svc.detail(c.var.session, query.id),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/forceLogout",
+    tag,
+    summary: "End every session of a sub-account",
+    body: S.idBody,
+    handler: async ({ body, c }) => {
+      const target = await s.access.visibleAccount(c.var.session, body.id, { strictlyBelow: true });
+      return { sessions: await s.auth.forceLogout(target.id) };
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/account/virtual/add",
+    tag,
+    summary: "Create a virtual account under the caller",
+    body: S.addVirtualBody,
+    handler: ({ body, c }) => svc.addVirtual(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/virtual/list",
+    tag,
+    summary: "The caller's virtual accounts",
+    body: z.object({}).strict(),
+    handler: ({ c }) => svc.listVirtual(c.var.session),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/virtual/update",
+    tag,
+    summary: "Edit a virtual account's name, scope and expiry",
+    body: S.updateVirtualBody,
+    handler: ({ body, c }) => svc.updateVirtual(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/virtual/delete",
+    tag,
+    summary: "Delete a virtual account",
+    body: S.idBody,
+    handler: ({ body, c }) => svc.removeVirtual(c.var.session, body.id),
+  });
+}

@@ -1,0 +1,184 @@
+import { nextSequence } from "../../lib/kv/open.ts";
+import { type Account, childPath } from "./model.ts";
+
+/**
+ * All KV keys of the accounts area. Indexes:
+ *  byLogin    lower-cased login → id (uniqueness)
+ *  children   parentId, id       (direct children, for the tree)
+ *  ancestor   ancestorId, id     (whole subtree listing, one entry per ancestor)
+ *  virtual    masterId, id       (virtual accounts of a master)
+ */
+const K = {
+  byId: (id: string) => ["accounts", "byId", id],
+  byLogin: (login: string) => ["accounts", "byLogin", login.toLowerCase()],
+  children: (parentId: string, id?: string) =>
+    id === undefined ? ["accounts", "children", parentId] : ["accounts", "children", parentId, id],
+  ancestor: (ancestorId: string, id?: string) =>
+    id === undefined
+      ? ["accounts", "ancestor", ancestorId]
+      : ["accounts", "ancestor", ancestorId, id],
+  virtual: (masterId: string, id?: string) =>
+    id === undefined ? ["accounts", "virtual", masterId] : ["accounts", "virtual", masterId, id],
+  seq: ["accounts", "seq"],
+  transferLock: ["accounts", "transferLock"],
+};
+
+/** Summary kept in the subtree index so searches need not load every record. */
+export interface AccountSummary {
+  account: string;
+  nickName: string;
+  accountType: number;
+  parentId: string;
+  nodeId: number;
+}
+
+const ancestorsOf = (a: Pick<Account, "fullParentId">) => a.fullParentId.split(",").filter(Boolean);
+const summaryOf = (a: Account): AccountSummary => ({
+  account: a.account,
+  nickName: a.nickName,
+  accountType: a.accountType,
+  parentId: a.parentId,
+  nodeId: a.nodeId,
+});
+
+export class AccountStore {
+  constructor(private readonly kv: Deno.Kv) {}
+
+  newId(): Promise<string> {
+    return nextSequence(this.kv, K.seq).then(String);
+  }
+
+  async get(id: string): Promise<Account | null> {
+    return (await this.kv.get<Account>(K.byId(id))).value;
+  }
+
+  async getMany(ids: string[]): Promise<Account[]> {
+    const out: Account[] = [];
+    for (let i = 0; i < ids.length; i += 10) {
+      const res = await this.kv.getMany<Account[]>(ids.slice(i, i + 10).map(K.byId));
+      for (const r of res) if (r.value) out.push(r.value);
+    }
+    return out;
+  }
+
+  async findIdByLogin(login: string): Promise<string | null> {
+    return (await this.kv.get<string>(K.byLogin(login))).value;
+  }
+
+  /** Inserts a new account; false when the login is taken. */
+  async insert(a: Account): Promise<boolean> {
+    const op = this.kv.atomic()
+      .check({ key: K.byLogin(a.account), versionstamp: null })
+      .set(K.byId(a.id), a)
+      .set(K.byLogin(a.account), a.id);
+    if (a.virtual) op.set(K.virtual(a.virtual.masterId, a.id), null);
+    else {
+      if (a.parentId) op.set(K.children(a.parentId, a.id), null);
+      for (const anc of ancestorsOf(a)) op.set(K.ancestor(anc, a.id), summaryOf(a));
+    }
+    return (await op.commit()).ok;
+  }
+
+  /** Saves changed fields of an existing account (not its place in the tree or login). */
+  async update(a: Account): Promise<void> {
+    const op = this.kv.atomic().set(K.byId(a.id), a);
+    if (!a.virtual) {
+      for (const anc of ancestorsOf(a)) {
+        op.set(K.ancestor(anc, a.id), summaryOf(a));
+      }
+    }
+    await op.commit();
+  }
+
+  async remove(a: Account): Promise<void> {
+    const op = this.kv.atomic().delete(K.byId(a.id)).delete(K.byLogin(a.account));
+    if (a.virtual) op.delete(K.virtual(a.virtual.masterId, a.id));
+    else {
+      if (a.parentId) op.delete(K.children(a.parentId, a.id));
+      for (const anc of ancestorsOf(a)) op.delete(K.ancestor(anc, a.id));
+    }
+    await op.commit();
+  }
+
+  async hasChildren(id: string): Promise<boolean> {
+    for await (const _ of this.kv.list({ prefix: K.children(id) }, { limit: 1 })) return true;
+    return false;
+  }
+
+  async childIds(parentId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const e of this.kv.list({ prefix: K.children(parentId) })) {
+      ids.push(String(e.key.at(-1)));
+    }
+    return ids;
+  }
+
+  /** Every account below ancestorId (not itself), with its summary, in id order. */
+  async *subtree(ancestorId: string): AsyncGenerator<{ id: string; summary: AccountSummary }> {
+    for await (const e of this.kv.list<AccountSummary>({ prefix: K.ancestor(ancestorId) })) {
+      yield { id: String(e.key.at(-1)), summary: e.value };
+    }
+  }
+
+  /** True when accounts below `id` sit on a service node other than `nodeId`. */
+  async spansNodes(id: string, nodeId: number): Promise<boolean> {
+    for await (const { summary } of this.subtree(id)) if (summary.nodeId !== nodeId) return true;
+    return false;
+  }
+
+  async virtualIds(masterId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const e of this.kv.list({ prefix: K.virtual(masterId) })) {
+      ids.push(String(e.key.at(-1)));
+    }
+    return ids;
+  }
+
+  /**
+   * Moves `account` and its whole subtree under `target`, rewriting every tree index.
+   * Done in chunks because one KV commit takes at most 1000 mutations.
+   */
+  async move(account: Account, target: Account): Promise<void> {
+    const oldPrefix = childPath(account).slice(0, -`${account.id},`.length);
+    const newPrefix = childPath(target);
+    const moved = [account, ...await this.getMany(await this.collect(account.id))];
+    for (let i = 0; i < moved.length; i += 50) {
+      const op = this.kv.atomic();
+      for (const a of moved.slice(i, i + 50)) {
+        for (const anc of ancestorsOf(a)) op.delete(K.ancestor(anc, a.id));
+        if (a.id === account.id) {
+          op.delete(K.children(a.parentId, a.id));
+          a.parentId = target.id;
+          op.set(K.children(target.id, a.id), null);
+        }
+        a.fullParentId = newPrefix + a.fullParentId.slice(oldPrefix.length);
+        a.updatedAt = new Date().toISOString();
+        op.set(K.byId(a.id), a);
+        for (const anc of ancestorsOf(a)) op.set(K.ancestor(anc, a.id), summaryOf(a));
+      }
+      await op.commit();
+    }
+  }
+
+  private async collect(ancestorId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const { id } of this.subtree(ancestorId)) ids.push(id);
+    return ids;
+  }
+
+  /** The single transfer lock of spec §4: only one account/device transfer runs at a time. */
+  async acquireTransferLock(owner: string, ttlMs = 10 * 60_000): Promise<boolean> {
+    const held = await this.kv.get<{ owner: string; until: number }>(K.transferLock);
+    // A lock whose holder died is stale after its ttl; KV expiry alone is only best-effort.
+    if (held.value && held.value.until > Date.now()) return false;
+    const res = await this.kv.atomic()
+      .check(held)
+      .set(K.transferLock, { owner, until: Date.now() + ttlMs }, { expireIn: ttlMs })
+      .commit();
+    return res.ok;
+  }
+
+  async releaseTransferLock(): Promise<void> {
+    await this.kv.delete(K.transferLock);
+  }
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import { clearSessionCookies, setSessionCookies } from "../../lib/http/cookies.ts";
+import type { Services } from "../../lib/services.ts";
+import { currentUserInfo } from "../accounts/current.ts";
+import { loginBody } from "../accounts/schemas.ts";
+
+export function registerAuthRoutes(api: ApiRegistry, s: Services) {
+  api.add({
+    method: "get",
+    path: "/v3/new/account/captcha",
+    tag: "Session",
+    summary: "A new login captcha (SVG), single use, valid two minutes",
+    access: "public",
+    handler: async () => {
+      const { captchaId, image } = await s.captcha.issue();
+      return { captchaId, image, enabled: s.config.CAPTCHA === "on" };
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/account/login",
+    tag: "Session",
+    summary: "Log in; returns data.token (JWT) and sets the session cookies",
+    access: "public",
+    body: loginBody,
+    handler: async ({ body, c }) => {
+      const { token, expiresAt } = await s.auth.login(body, {
+        ip: c.var.clientIp,
+        userAgent: c.req.header("user-agent") ?? "",
+      });
+      setSessionCookies(c, token, expiresAt, s.config.SECURE_COOKIES === "on");
+      return { token, expiresAt };
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/account/logout",
+    tag: "Session",
+    summary: "Log out: revokes the token",
+    handler: async ({ c }) => {
+      await s.auth.logout(c.var.session.jti);
+      clearSessionCookies(c);
+      return null;
+    },
+  });
+
+  api.add({
+    method: "get",
+    path: "/v3/new/account/current",
+    tag: "Session",
+    summary: "The current user (spec §3 fields, units normalised per §4)",
+    query: z.object({ timestamp: z.string().max(20).optional() }),
+    handler: async ({ c }) => {
+      const { self, owner } = await s.access.caller(c.var.session);
+      const parent = owner.parentId ? await s.accountStore.get(owner.parentId) : null;
+      return currentUserInfo(self, owner, parent);
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/account/loginLogs",
+    tag: "Session",
+    summary: "The caller's login log, newest first",
+    body: z.object({
+      cursor: z.string().max(200).optional(),
+      pageSize: z.number().int().min(1).max(100).default(20),
+    })
+      .strict(),
+    handler: ({ body, c }) =>
+      s.authStore.loginLog(c.var.session.accountId, body.pageSize, body.cursor),
+  });
+}

@@ -1,0 +1,180 @@
+import { sign, verify } from "hono/jwt";
+import type { Config } from "../../lib/config.ts";
+import { BizError } from "../../lib/errors.ts";
+import type { Session } from "../../lib/http/env.ts";
+import { RateLimiter } from "../../lib/http/rate_limiter.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { Account } from "../accounts/model.ts";
+import type { CaptchaService } from "./captcha.ts";
+import { dummyPasswordHash, verifyPassword } from "./password.ts";
+import type { AuthStore } from "./store.ts";
+
+/** Five wrong passwords for one account lock it for 15 minutes ("login too frequent"). */
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 15 * 60_000;
+/** Login attempts per address per minute ("request too often"). */
+export const IP_LOGINS_PER_MINUTE = 30;
+
+/** Token claims of spec §3, plus exp and the account's session version. */
+export interface TokenClaims {
+  accountId: string;
+  iat: number;
+  exp: number;
+  jti: string;
+  isUserFictitious: "true" | "false";
+  userFictitiousParentId: string;
+  cAccountId: string;
+  sv: number;
+  [key: string]: unknown;
+}
+
+export interface LoginInput {
+  account: string;
+  password: string;
+  captchaId?: string;
+  captchaCode?: string;
+}
+
+export interface ClientMeta {
+  ip: string;
+  userAgent: string;
+}
+
+export function isExpired(dateIso: string | null, now = new Date()): boolean {
+  return !!dateIso && dateIso < now.toISOString().slice(0, 10);
+}
+
+export class AuthService {
+  private readonly ipLimiter = new RateLimiter(IP_LOGINS_PER_MINUTE, 60_000);
+
+  constructor(
+    private readonly store: AuthStore,
+    private readonly accounts: AccountStore,
+    private readonly captcha: CaptchaService,
+    private readonly config: Pick<Config, "CAPTCHA" | "SESSION_HOURS">,
+  ) {}
+
+  async login(
+    input: LoginInput,
+    meta: ClientMeta,
+  ): Promise<{ token: string; expiresAt: number; account: Account }> {
+    const log = (success: boolean, reason: string, accountId: string | null = null) =>
+      this.store.appendLoginLog({
+        time: new Date().toISOString(),
+        account: input.account.slice(0, 100),
+        accountId,
+        ip: meta.ip,
+        userAgent: meta.userAgent.slice(0, 300),
+        success,
+        reason,
+      });
+
+    if (!this.ipLimiter.hit(meta.ip)) {
+      await log(false, "requestTooOften");
+      throw new BizError("requestTooOften");
+    }
+    if (this.config.CAPTCHA === "on") {
+      const passed = !!input.captchaId && !!input.captchaCode &&
+        await this.captcha.consume(input.captchaId, input.captchaCode);
+      if (!passed) {
+        await log(false, "captchaIncorrect");
+        throw new BizError("captchaIncorrect");
+      }
+    }
+    const id = await this.accounts.findIdByLogin(input.account);
+    const account = id ? await this.accounts.get(id) : null;
+    if (await this.store.failureCount(input.account, FAILURE_WINDOW_MS) >= MAX_FAILURES) {
+      await log(false, "loginTooFrequent", account?.id ?? null);
+      throw new BizError("loginTooFrequent", { minutes: FAILURE_WINDOW_MS / 60_000 });
+    }
+    // Always run the KDF so a missing account takes as long as a wrong password.
+    const valid = await verifyPassword(
+      input.password,
+      account?.passwordHash ?? await dummyPasswordHash(),
+    );
+    if (!account || !valid) {
+      await this.store.recordFailure(input.account, FAILURE_WINDOW_MS);
+      await log(false, "wrongCredentials", account?.id ?? null);
+      throw new BizError("wrongCredentials");
+    }
+    const refusal = await this.loginRefusal(account);
+    if (refusal) {
+      await log(false, refusal, account.id);
+      throw new BizError(refusal);
+    }
+    await this.store.clearFailures(input.account);
+    const issued = await this.issueToken(account, meta);
+    await log(true, "success", account.id);
+    return { ...issued, account };
+  }
+
+  /** Why an account with the right password may still not log in to the web console. */
+  private async loginRefusal(account: Account): Promise<"loginDenied" | "accountExpired" | null> {
+    const master = account.virtual ? await this.accounts.get(account.virtual.masterId) : account;
+    if (!master) return "loginDenied";
+    if (master.permissions.webLogin !== 1) return "loginDenied";
+    if (isExpired(master.expiration) || isExpired(account.virtual?.expiration ?? null)) {
+      return "accountExpired";
+    }
+    return null;
+  }
+
+  async issueToken(
+    account: Account,
+    meta: ClientMeta,
+  ): Promise<{ token: string; expiresAt: number }> {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + this.config.SESSION_HOURS * 3600;
+    const jti = crypto.randomUUID();
+    const isVirtual = !!account.virtual;
+    const claims: TokenClaims = {
+      accountId: account.id,
+      iat: now,
+      exp,
+      jti,
+      isUserFictitious: isVirtual ? "true" : "false",
+      userFictitiousParentId: account.virtual?.masterId ?? "",
+      cAccountId: account.virtual?.masterId ?? account.id,
+      sv: account.sessionVersion,
+    };
+    const token = await sign(claims, await this.store.signingSecret(), "HS256");
+    await this.store.saveSession(jti, {
+      accountId: account.id,
+      createdAt: Date.now(),
+      expiresAt: exp * 1000,
+      ip: meta.ip,
+      userAgent: meta.userAgent.slice(0, 300),
+    });
+    return { token, expiresAt: exp * 1000 };
+  }
+
+  /** Resolves a token to a session; null when invalid, expired, revoked or superseded. */
+  async authenticate(token: string, via: Session["via"]): Promise<Session | null> {
+    let claims: TokenClaims;
+    try {
+      claims = await verify(token, await this.store.signingSecret(), "HS256") as TokenClaims;
+    } catch {
+      return null;
+    }
+    if (typeof claims.jti !== "string" || typeof claims.accountId !== "string") return null;
+    if (!await this.store.getSession(claims.jti)) return null;
+    const account = await this.accounts.get(claims.accountId);
+    if (!account || account.sessionVersion !== claims.sv) return null;
+    if (await this.loginRefusal(account)) return null;
+    return {
+      accountId: account.id,
+      cAccountId: account.virtual?.masterId ?? account.id,
+      isVirtual: !!account.virtual,
+      jti: claims.jti,
+      via,
+    };
+  }
+
+  logout(jti: string): Promise<void> {
+    return this.store.revokeSession(jti);
+  }
+
+  forceLogout(accountId: string): Promise<number> {
+    return this.store.revokeAllSessions(accountId);
+  }
+}

@@ -1,0 +1,88 @@
+import { setCookie } from "hono/cookie";
+import { z } from "zod";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import { LANGUAGES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, RESOURCES } from "../../lib/i18n/i18n.ts";
+import type { Services } from "../../lib/services.ts";
+import { COUNTRIES } from "./countries.ts";
+
+/** Service nodes (spec §9): HK=1, EU=2, US=3. */
+export const SERVICE_NODES = [
+  { nodeId: 1, code: "HK", nameKey: "nodes.hk" },
+  { nodeId: 2, code: "EU", nameKey: "nodes.eu" },
+  { nodeId: 3, code: "US", nameKey: "nodes.us" },
+] as const;
+
+export function registerSystemRoutes(api: ApiRegistry, s: Services) {
+  const tag = "Tools";
+  api.add({
+    method: "get",
+    path: "/v3/new/tools/i18n",
+    tag,
+    summary: "Translations of one language",
+    access: "public",
+    query: z.object({ lang: z.enum(LANGUAGES).optional() }),
+    handler: ({ query, c }) => ({
+      lang: query.lang ?? c.var.lang,
+      resources: RESOURCES[query.lang ?? c.var.lang],
+    }),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/tools/locale",
+    tag,
+    summary: "Switch the console language (kept in the locale cookie for 360 days)",
+    access: "public",
+    body: z.object({ lang: z.enum(LANGUAGES) }).strict(),
+    handler: ({ body, c }) => {
+      setCookie(c, LOCALE_COOKIE, body.lang, {
+        path: "/",
+        maxAge: LOCALE_COOKIE_MAX_AGE,
+        sameSite: "Lax",
+      });
+      return { lang: body.lang };
+    },
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/tools/country/all",
+    tag,
+    summary: "Countries and regions",
+    access: "public",
+    handler: () => COUNTRIES,
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/newDevice/getNodeList",
+    tag: "Devices",
+    summary: "Service nodes",
+    handler: ({ c }) =>
+      SERVICE_NODES.map((n) => ({ nodeId: n.nodeId, code: n.code, name: c.var.t(n.nameKey) })),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/homepage/queryMiCoinsBalance",
+    tag: "Wallet",
+    summary: "Mi coin, recharge card and credit balances of the caller",
+    body: z.object({}).strict(),
+    handler: async ({ c }) => {
+      const { owner } = await s.access.caller(c.var.session);
+      return {
+        coinNumber: owner.coinNumber,
+        rechargeCards: owner.rechargeCards,
+        credits: owner.credits,
+      };
+    },
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/homepage/getResourcesInfo",
+    tag: "Tools",
+    summary: "Counts of what the caller's subtree holds",
+    handler: async ({ c }) => {
+      const { owner } = await s.access.caller(c.var.session);
+      let accounts = 0;
+      for await (const _ of s.accountStore.subtree(owner.id)) accounts++;
+      return { accounts, virtualAccounts: (await s.accountStore.virtualIds(owner.id)).length };
+    },
+  });
+}
