@@ -1,6 +1,6 @@
 import { createApp } from "../../lib/app.ts";
 import { loadConfig } from "../../lib/config.ts";
-import { createServices, type Services } from "../../lib/services.ts";
+import { createServices } from "../../lib/services.ts";
 import { ensureAdministrator } from "../../modules/accounts/bootstrap.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
