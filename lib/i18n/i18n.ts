@@ -1,6 +1,5 @@
 import i18next, { type TFunction } from "i18next";
-import en from "../../locales/en.json" with { type: "json" };
-import zh from "../../locales/zh.json" with { type: "json" };
+import { RESOURCES } from "./resources.ts";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export type Lang = typeof LANGUAGES[number];
@@ -9,11 +8,11 @@ export const LOCALE_COOKIE = "locale";
 /** Spec §9: the locale cookie lives 360 days. */
 export const LOCALE_COOKIE_MAX_AGE = 360 * 24 * 3600;
 
-export const RESOURCES = { en, zh } as const;
+export { RESOURCES };
 
 const instance = i18next.createInstance();
 await instance.init({
-  resources: { en: { translation: en }, zh: { translation: zh } },
+  resources: { en: { translation: RESOURCES.en }, zh: { translation: RESOURCES.zh } },
   lng: DEFAULT_LANG,
   fallbackLng: DEFAULT_LANG,
   interpolation: { escapeValue: false },
