@@ -1,18 +1,60 @@
 /**
  * Translation resources, one JSON file per area and language: locales/<lang>/<area>.json
  * becomes the top-level key <area>. Imported statically so bundles and the compiled binary
- * carry them. Add a new area to both languages and to the two lists below.
+ * carry them. Add a new area to both languages and to the lists below.
  */
-import enCommon from "../../locales/en/common.json" with { type: "json" };
-import enErrors from "../../locales/en/errors.json" with { type: "json" };
-import enNodes from "../../locales/en/nodes.json" with { type: "json" };
-import enValidation from "../../locales/en/validation.json" with { type: "json" };
-import zhCommon from "../../locales/zh/common.json" with { type: "json" };
-import zhErrors from "../../locales/zh/errors.json" with { type: "json" };
-import zhNodes from "../../locales/zh/nodes.json" with { type: "json" };
-import zhValidation from "../../locales/zh/validation.json" with { type: "json" };
+import en_common from "../../locales/en/common.json" with { type: "json" };
+import en_errors from "../../locales/en/errors.json" with { type: "json" };
+import en_nodes from "../../locales/en/nodes.json" with { type: "json" };
+import en_validation from "../../locales/en/validation.json" with { type: "json" };
+import en_ui from "../../locales/en/ui.json" with { type: "json" };
+import en_shell from "../../locales/en/shell.json" with { type: "json" };
+import en_login from "../../locales/en/login.json" with { type: "json" };
+import en_accounts from "../../locales/en/accounts.json" with { type: "json" };
+import en_settings from "../../locales/en/settings.json" with { type: "json" };
+import en_domains from "../../locales/en/domains.json" with { type: "json" };
+import en_release from "../../locales/en/release.json" with { type: "json" };
+import en_pages from "../../locales/en/pages.json" with { type: "json" };
+import zh_common from "../../locales/zh/common.json" with { type: "json" };
+import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
+import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
+import zh_validation from "../../locales/zh/validation.json" with { type: "json" };
+import zh_ui from "../../locales/zh/ui.json" with { type: "json" };
+import zh_shell from "../../locales/zh/shell.json" with { type: "json" };
+import zh_login from "../../locales/zh/login.json" with { type: "json" };
+import zh_accounts from "../../locales/zh/accounts.json" with { type: "json" };
+import zh_settings from "../../locales/zh/settings.json" with { type: "json" };
+import zh_domains from "../../locales/zh/domains.json" with { type: "json" };
+import zh_release from "../../locales/zh/release.json" with { type: "json" };
+import zh_pages from "../../locales/zh/pages.json" with { type: "json" };
 
 export const RESOURCES = {
-  en: { common: enCommon, errors: enErrors, nodes: enNodes, validation: enValidation },
-  zh: { common: zhCommon, errors: zhErrors, nodes: zhNodes, validation: zhValidation },
+  en: {
+    common: en_common,
+    errors: en_errors,
+    nodes: en_nodes,
+    validation: en_validation,
+    ui: en_ui,
+    shell: en_shell,
+    login: en_login,
+    accounts: en_accounts,
+    settings: en_settings,
+    domains: en_domains,
+    release: en_release,
+    pages: en_pages,
+  },
+  zh: {
+    common: zh_common,
+    errors: zh_errors,
+    nodes: zh_nodes,
+    validation: zh_validation,
+    ui: zh_ui,
+    shell: zh_shell,
+    login: zh_login,
+    accounts: zh_accounts,
+    settings: zh_settings,
+    domains: zh_domains,
+    release: zh_release,
+    pages: zh_pages,
+  },
 };

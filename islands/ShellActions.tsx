@@ -1,0 +1,70 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../lib/islands/island.tsx";
+import { api } from "../lib/client/api.ts";
+import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
+import { Modal } from "../components/ui/Modal.tsx";
+import { CURRENT_RELEASE, RELEASES } from "../lib/pages/releases.ts";
+
+interface Props {
+  lang: Lang;
+  nickName: string;
+  account: string;
+  mobile: boolean;
+}
+
+const SEEN_KEY = "tp_release_seen";
+
+/** Language switch, release-notes pop-up and logout in the top bar. */
+function ShellActions({ lang, nickName, account }: Props) {
+  const t = translator(lang);
+  const [showRelease, setShowRelease] = useState(false);
+
+  useEffect(() => {
+    if (localStorage.getItem(SEEN_KEY) !== CURRENT_RELEASE) setShowRelease(true);
+  }, []);
+
+  const closeRelease = () => {
+    localStorage.setItem(SEEN_KEY, CURRENT_RELEASE);
+    setShowRelease(false);
+  };
+
+  const switchLang = async (next: string) => {
+    await api("/v3/new/tools/locale", { lang: next });
+    location.reload();
+  };
+
+  const logout = async () => {
+    try {
+      await api("/v3/new/account/logout", {});
+    } finally {
+      localStorage.removeItem("tp_user");
+      location.href = "/login";
+    }
+  };
+
+  const release = RELEASES[0];
+  return (
+    <div class="top-actions">
+      <select aria-label={t("shell.language")} value={lang} onChange={(e) => switchLang((e.target as HTMLSelectElement).value)}>
+        {LANGUAGES.map((l) => <option key={l} value={l}>{t(`shell.languages.${l}`)}</option>)}
+      </select>
+      <div class="user-chip" title={account}>
+        <span class="avatar" aria-hidden="true">{nickName.slice(0, 1).toUpperCase()}</span>
+        <span class="user-name">{nickName}</span>
+        <button type="button" onClick={logout}>{t("shell.logout")}</button>
+      </div>
+      {showRelease && (
+        <Modal title={t("release.title", { version: release.version })} onClose={closeRelease} closeLabel={t("ui.close")}
+          footer={<button type="button" class="btn btn-primary" onClick={closeRelease}>{t("release.gotIt")}</button>}
+        >
+          <div class="release-notes">
+            <p>{release.date}</p>
+            <ul>{release.items.map((k) => <li key={k}>{t(`release.items.${k}`)}</li>)}</ul>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+export default island("ShellActions", ShellActions);
