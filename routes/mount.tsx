@@ -1,7 +1,69 @@
+import type { Context, Hono } from "hono";
 import type { AppParts } from "../lib/app.ts";
+import type { AppEnv } from "../lib/http/env.ts";
+import { assetRoutes } from "../lib/islands/assets.ts";
+import { defaultBuildDir, loadManifest } from "../lib/islands/manifest.ts";
+import type { PageContext } from "../lib/pages/context.ts";
+import { createPageRenderer, type PageRenderer } from "../lib/pages/render.tsx";
+import { loadStaticFiles } from "../lib/pages/static_files.ts";
 import type { Services } from "../lib/services.ts";
+import { registerPublicPages } from "./public.tsx";
+import { registerConsolePages } from "./console.tsx";
+import { NotFoundPage } from "./status.tsx";
+import { registerApiDocs } from "./api_docs.tsx";
 
-/** Placeholder until pages land: returns the page mounter. */
-export function mountPages(_s: Services): Promise<(parts: AppParts) => void> {
-  return Promise.resolve(() => {});
+export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
+
+export interface PageKit {
+  app: Hono<AppEnv>;
+  renderer: PageRenderer;
+  services: Services;
+  /** A page that needs a logged-in user; others are sent to /login (spec §4 route guard). */
+  privatePage(path: string, handler: PageHandler): void;
+  publicPage(path: string, handler: PageHandler): void;
+}
+
+/** Loads the client build and static files once, then returns the page mounter for createApp. */
+export async function mountPages(
+  s: Services,
+  buildDir = defaultBuildDir(),
+): Promise<(parts: AppParts) => void> {
+  let manifest = await loadManifest(buildDir);
+  const files = await loadStaticFiles();
+  const renderer = createPageRenderer(s, () => manifest, files);
+  return ({ app, api }) => {
+    app.route("/", assetRoutes(buildDir));
+    app.route("/", files.routes);
+    const kit: PageKit = {
+      app,
+      renderer,
+      services: s,
+      privatePage(path, handler) {
+        app.get(path, async (c) => {
+          const ctx = await renderer.context(c);
+          if (!ctx.user) {
+            const back = c.req.path + (new URL(c.req.url).search || "");
+            return c.redirect(`/login?redirect=${encodeURIComponent(back)}`);
+          }
+          return handler(c, ctx);
+        });
+      },
+      publicPage(path, handler) {
+        app.get(path, async (c) => handler(c, await renderer.context(c)));
+      },
+    };
+    registerPublicPages(kit);
+    registerConsolePages(kit);
+    registerApiDocs(kit, api);
+    app.get("/__reload-manifest", async (c) => {
+      // Used by dev.ts after a rebuild; only from loopback.
+      if (!["127.0.0.1", "::1"].includes(c.var.clientIp)) return c.notFound();
+      manifest = await loadManifest(buildDir);
+      return c.text("ok");
+    });
+    app.notFound(async (c) => {
+      const ctx = await renderer.context(c);
+      return renderer.html(c, ctx, ctx.t("pages.notFound.title"), <NotFoundPage ctx={ctx} />, 404);
+    });
+  };
 }

@@ -1,0 +1,95 @@
+import type { PageKit } from "./mount.tsx";
+import { isOldBrowser, type PageContext } from "../lib/pages/context.ts";
+import LoginForm from "../islands/LoginForm.tsx";
+import { imageUrl } from "../modules/domains/store.ts";
+
+/** Public routes of spec §2 built so far: /login and /agreements. */
+export function registerPublicPages({ publicPage, renderer, services }: PageKit) {
+  publicPage("/login", (c, ctx) => {
+    if (ctx.user) return c.redirect("/mainFrame");
+    const oldBrowser = isOldBrowser(c.req.header("user-agent") ?? "");
+    return renderer.html(
+      c,
+      ctx,
+      ctx.t("login.title"),
+      <LoginPage
+        ctx={ctx}
+        oldBrowser={oldBrowser}
+        captchaEnabled={services.config.CAPTCHA === "on"}
+        redirect={c.req.query("redirect") ?? "/mainFrame"}
+      />,
+    );
+  });
+
+  publicPage("/agreements", (c, ctx) =>
+    renderer.html(c, ctx, ctx.t("pages.agreements.title"), <Agreements ctx={ctx} />));
+}
+
+function LoginPage(
+  { ctx, oldBrowser, captchaEnabled, redirect }: {
+    ctx: PageContext;
+    oldBrowser: boolean;
+    captchaEnabled: boolean;
+    redirect: string;
+  },
+) {
+  const { t, domain } = ctx;
+  const background = imageUrl(domain, "attr1");
+  const illustration = imageUrl(domain, "loginPageIllustration");
+  const logo = imageUrl(domain, "domainLogin");
+  return (
+    <div class="login-page">
+      <section class="login-art" style={background ? { backgroundImage: `url("${encodeURI(background)}")` } : undefined}>
+        <div class="brand">
+          {logo ? <img src={logo} alt="" /> : <span class="logo-dot" aria-hidden="true">◎</span>}
+          <span>{domain.domainTitle}</span>
+        </div>
+        <div>
+          <h1>{t("login.headline")}</h1>
+          <p>{t("login.pitch")}</p>
+        </div>
+        {illustration
+          ? <img class="art-map" src={illustration} alt="" />
+          : <RouteArt />}
+        <small>© {new Date().getFullYear()} {domain.domainTitle}</small>
+      </section>
+      <section class="login-form-wrap">
+        <div>
+          {oldBrowser && <div class="notice" role="note">{t("login.oldBrowser")}</div>}
+          <LoginForm lang={ctx.lang} captchaEnabled={captchaEnabled} redirect={redirect} />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** A decorative route drawing for login pages without an illustration. */
+function RouteArt() {
+  return (
+    <svg class="art-map" viewBox="0 0 400 300" aria-hidden="true">
+      <path d="M20 260 C 80 200, 120 240, 170 170 S 260 60, 380 40" fill="none" stroke="#fff" stroke-width="6"
+        stroke-linecap="round" stroke-dasharray="2 14" />
+      <circle cx="20" cy="260" r="12" fill="#fff" />
+      <circle cx="380" cy="40" r="16" fill="none" stroke="#fff" stroke-width="6" />
+      <circle cx="170" cy="170" r="8" fill="#fff" />
+    </svg>
+  );
+}
+
+function Agreements({ ctx }: { ctx: PageContext }) {
+  const { t, domain } = ctx;
+  const sections = ["service", "accounts", "data", "privacy", "cookies", "changes"] as const;
+  return (
+    <article class="doc">
+      <p><a href="/login">← {t("login.backToLogin")}</a></p>
+      <h1>{t("pages.agreements.title")}</h1>
+      <p>{t("pages.agreements.intro", { title: domain.domainTitle })}</p>
+      {sections.map((s) => (
+        <section key={s}>
+          <h2>{t(`pages.agreements.${s}.title`)}</h2>
+          <p>{t(`pages.agreements.${s}.text`)}</p>
+        </section>
+      ))}
+    </article>
+  );
+}
