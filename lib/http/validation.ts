@@ -8,10 +8,18 @@ import { BizError } from "../errors.ts";
  */
 export function zodRefusal(error: z.ZodError): BizError {
   const issue = error.issues[0];
-  const field = issue.path.length ? issue.path.join(".") : "body";
+  // An unknown key is reported on the object that holds it; name the key itself.
+  const path = issue.code === "unrecognized_keys" && issue.keys.length
+    ? [...issue.path, issue.keys[0]]
+    : issue.path;
+  const field = path.length ? path.join(".") : "body";
   return new BizError("illegalParameter", { field, ...reasonOf(issue) }, {
     field,
-    issues: error.issues.slice(0, 10).map((i) => ({ path: i.path.join("."), code: i.code })),
+    issues: error.issues.flatMap((i): { path: string; code: string }[] =>
+      i.code === "unrecognized_keys"
+        ? i.keys.map((k) => ({ path: [...i.path, k].join("."), code: i.code }))
+        : [{ path: i.path.join("."), code: i.code }]
+    ).slice(0, 10),
   });
 }
 
