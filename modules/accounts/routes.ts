@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
 import * as S from "./schemas.ts";
@@ -97,6 +98,8 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
     body: S.idBody,
     handler: async ({ body, c }) => {
       const target = await s.access.visibleAccount(c.var.session, body.id, { strictlyBelow: true });
+      // Virtual accounts are managed by their master, not by one another.
+      if (c.var.session.isVirtual && target.virtual) throw new BizError("permissionDenied");
       return { sessions: await s.auth.forceLogout(target.id) };
     },
   });

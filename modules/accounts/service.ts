@@ -89,7 +89,9 @@ export class AccountService {
       updatedAt: now,
       sessionVersion: 1,
     };
-    if (!await this.store.insert(account)) throw new BizError("accountExists");
+    if (!await this.store.insert(account)) {
+      throw new BizError("accountExists", {}, { field: "account" });
+    }
     return { id: account.id };
   }
 
@@ -105,7 +107,9 @@ export class AccountService {
   private checkExpiry(parent: Account, expiration: string | null | undefined): string | null {
     const value = expiration ?? null;
     if (parent.expiration && (value === null || value > parent.expiration)) {
-      throw new BizError("expiryAfterParent", { date: parent.expiration });
+      throw new BizError("expiryAfterParent", { date: parent.expiration }, {
+        field: "expiration",
+      });
     }
     return value;
   }
@@ -196,8 +200,10 @@ export class AccountService {
         throw new BizError("enterpriseTypeLocked");
       }
       this.assertTypeAllowed(owner, parent, input.accountType);
-      if (input.accountType === ACCOUNT_TYPES.endUser && await this.store.hasChildren(target.id)) {
-        throw new BizError("accountTypeNotAllowed");
+      // The new type must still be able to hold every direct child (an end user holds none).
+      const mayHold = CREATABLE_TYPES[input.accountType as Account["accountType"]] as number[];
+      for (const child of await this.store.getMany(await this.store.childIds(target.id))) {
+        if (!mayHold.includes(child.accountType)) throw new BizError("accountTypeNotAllowed");
       }
       target.accountType = input.accountType as Account["accountType"];
     }
@@ -295,8 +301,17 @@ export class AccountService {
     confirm: string,
   ): Promise<void> {
     await this.assertCanModify(session);
-    if (password !== confirm) throw new BizError("passwordMismatch");
+    if (password !== confirm) {
+      throw new BizError("passwordMismatch", {}, { field: "confirmPassword" });
+    }
     const target = await this.access.visibleAccount(session, id, { strictlyBelow: true });
+    if (session.isVirtual && target.virtual) {
+      // Spec §6: a virtual account cannot change or reset its password, and it must not
+      // take over the other virtual accounts of its master either.
+      throw new BizError(
+        target.id === session.accountId ? "virtualCannotChangePassword" : "permissionDenied",
+      );
+    }
     await this.setPassword(target, password);
   }
 
@@ -308,7 +323,9 @@ export class AccountService {
   ) {
     const { self } = await this.access.caller(session);
     if (self.virtual) throw new BizError("virtualCannotChangePassword");
-    if (newPassword !== confirm) throw new BizError("passwordMismatch");
+    if (newPassword !== confirm) {
+      throw new BizError("passwordMismatch", {}, { field: "confirmPassword" });
+    }
     if (!await verifyPassword(oldPassword, self.passwordHash)) {
       throw new BizError("wrongOldPassword");
     }
@@ -377,7 +394,9 @@ export class AccountService {
       updatedAt: now,
       sessionVersion: 1,
     };
-    if (!await this.store.insert(account)) throw new BizError("accountExists");
+    if (!await this.store.insert(account)) {
+      throw new BizError("accountExists", {}, { field: "account" });
+    }
     return { id: account.id };
   }
 
@@ -398,11 +417,13 @@ export class AccountService {
 
   async updateVirtual(session: Session, input: UpdateVirtualInput): Promise<void> {
     const v = await this.ownVirtual(session, input.id);
-    const { owner } = await this.access.caller(session);
     if (input.nickName) v.nickName = input.nickName;
     if (input.scope) v.virtual!.scope = input.scope;
     if (input.expiration !== undefined) {
-      v.virtual!.expiration = this.checkExpiry(owner, input.expiration);
+      // Bounded by the virtual account's own master, which may sit below the caller.
+      const master = await this.store.get(v.virtual!.masterId);
+      if (!master) throw new BizError("permissionDenied");
+      v.virtual!.expiration = this.checkExpiry(master, input.expiration);
       v.expiration = v.virtual!.expiration;
     }
     v.updatedAt = new Date().toISOString();
