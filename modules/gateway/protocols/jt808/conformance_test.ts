@@ -1,0 +1,240 @@
+/**
+ * Replays the shared JT/T 808 captures (Traccar's Jt808ProtocolDecoderTest vectors) through our
+ * splitter and decoder and checks what that suite asserts, mapped to our contract:
+ *
+ * - null      → no position(s) message (status/commandReply/identify are allowed)
+ * - notnull   → at least one message besides "identify"
+ * - position  → a position message, sane or matching time/valid/lat/lon when given
+ * - positions → a non-empty positions message
+ * - attributes→ a position with attributes
+ * - attribute → the value under our name for that key, in the first record decoded
+ *   (position, first of positions, status, or commandReply text for "result").
+ */
+import assert from "node:assert/strict";
+import { type DeviceMessage, newSession, type ProtocolSession } from "../types.ts";
+import { fromHex, toHex } from "./bytes.ts";
+import { decodeFrame } from "./decoder.ts";
+import { Jt808Splitter } from "./splitter.ts";
+
+const FIXTURE = new URL(
+  "../../../../../shared/fixtures/protocols/jt808-huabao.json",
+  import.meta.url,
+);
+
+interface Expect {
+  kind: "null" | "notnull" | "position" | "positions" | "attributes" | "attribute" | "frame";
+  key?: string;
+  value?: string | number | boolean;
+  time?: string;
+  valid?: boolean;
+  latitude?: number;
+  longitude?: number;
+  frame?: string;
+}
+
+interface Sample {
+  hex: string;
+  analysis?: { xorOk: boolean };
+  expect: Expect;
+  test: string;
+  line: number;
+  modelOverride?: string;
+}
+
+interface Fixture {
+  samples: Sample[];
+  frameSamples?: Sample[];
+}
+
+/**
+ * Samples we knowingly do not decode as the reference does, by source line, with the reason.
+ * Must stay under 10% of the samples.
+ */
+const UNSUPPORTED: ReadonlyMap<number, string> = new Map([]);
+
+const fixture: Fixture = JSON.parse(await Deno.readTextFile(FIXTURE));
+
+/** What a Traccar attribute key reads from our record. */
+interface Record {
+  position?: {
+    speed: number;
+    course: number;
+    altitude: number;
+  };
+  satellites?: number;
+  battery?: number;
+  alarms: string[];
+  attributes: { [key: string]: unknown };
+  text?: string;
+}
+
+function firstRecord(messages: DeviceMessage[]): Record | undefined {
+  for (const m of messages) {
+    if (m.type === "position" || (m.type === "positions" && m.positions.length > 0)) {
+      const p = m.type === "position" ? m.position : m.positions[0];
+      return {
+        position: p,
+        satellites: p.satellites,
+        battery: p.battery,
+        alarms: alarmsOf(p.alarm, p.attributes),
+        attributes: p.attributes,
+      };
+    }
+    if (m.type === "status") {
+      return {
+        battery: m.battery,
+        satellites: typeof m.attributes.sat === "number" ? m.attributes.sat : undefined,
+        alarms: alarmsOf(m.alarm, m.attributes),
+        attributes: m.attributes,
+      };
+    }
+    if (m.type === "commandReply") return { alarms: [], attributes: {}, text: m.text };
+  }
+  return undefined;
+}
+
+function alarmsOf(alarm: string | undefined, attributes: { [key: string]: unknown }): string[] {
+  if (typeof attributes.alarms === "string") return attributes.alarms.split(",");
+  return alarm ? [alarm] : [];
+}
+
+/** Traccar attribute names whose meaning lives elsewhere in our contract. */
+const KEY_MAP: { [key: string]: (r: Record) => unknown } = {
+  sat: (r) => r.satellites,
+  batteryLevel: (r) => r.battery,
+  battery: (r) => r.attributes.batteryVoltage, // Traccar "battery" is volts; ours is percent
+  result: (r) => r.text,
+  speed: (r) => r.position?.speed,
+  course: (r) => r.position?.course,
+  altitude: (r) => r.position?.altitude,
+};
+
+/** Traccar alarm names → the names we accept for them. */
+const ALARM_MAP: { [name: string]: string[] } = {
+  tampering: ["tamper"],
+  hardAcceleration: ["harshAcceleration"],
+  hardBraking: ["harshBraking"],
+  hardCornering: ["harshCornering"],
+  fatigueDriving: ["fatigue"],
+  // Traccar reports JT/T 808 bit 7 (main power under-voltage) as lowBattery; we say lowPower.
+  lowBattery: ["lowBattery", "lowPower"],
+};
+
+function assertAttribute(messages: DeviceMessage[], key: string, expected: unknown): void {
+  const record = firstRecord(messages);
+  assert.ok(record, "no record decoded");
+  if (key === "alarm") {
+    const want = String(expected).split(",");
+    assert.equal(record.alarms.length, want.length, `alarms ${record.alarms} vs ${want}`);
+    for (const name of want) {
+      const accepted = ALARM_MAP[name] ?? [name];
+      assert.ok(
+        record.alarms.some((a) => accepted.includes(a)),
+        `alarm ${name} missing in ${record.alarms}`,
+      );
+    }
+    return;
+  }
+  const actual = (KEY_MAP[key] ?? ((r: Record) => r.attributes[key]))(record);
+  if (typeof expected === "number") {
+    assert.equal(typeof actual, "number", `${key}: ${actual}`);
+    const tolerance = 1e-9 * Math.max(1, Math.abs(expected));
+    assert.ok(
+      Math.abs((actual as number) - expected) <= tolerance,
+      `${key}: ${actual} ≠ ${expected}`,
+    );
+  } else {
+    assert.equal(actual, expected, key);
+  }
+}
+
+function assertSanePosition(messages: DeviceMessage[], e: Expect): void {
+  const m = messages.find((m) => m.type === "position");
+  assert.ok(m && m.type === "position", "no position");
+  const p = m.position;
+  assert.ok(p.time.getTime() > Date.UTC(2000, 0, 1), `time ${p.time.toISOString()}`);
+  assert.ok(Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180, "lat/lon range");
+  if (e.time !== undefined) {
+    assert.equal(p.time.toISOString().replace("T", " ").replace("Z", ""), e.time);
+  }
+  if (e.valid !== undefined) assert.equal(p.valid, e.valid);
+  if (e.latitude !== undefined) assert.ok(Math.abs(p.latitude - e.latitude) < 1e-5, "latitude");
+  if (e.longitude !== undefined) assert.ok(Math.abs(p.longitude - e.longitude) < 1e-5, "longitude");
+}
+
+function check(messages: DeviceMessage[], e: Expect): void {
+  const located = messages.filter((m) => m.type === "position" || m.type === "positions");
+  switch (e.kind) {
+    case "null":
+      assert.equal(located.length, 0, "expected no position");
+      return;
+    case "notnull":
+      assert.ok(messages.some((m) => m.type !== "identify"), "expected a message");
+      return;
+    case "position":
+      return assertSanePosition(messages, e);
+    case "positions": {
+      const m = messages.find((m) => m.type === "positions");
+      assert.ok(m && m.type === "positions" && m.positions.length > 0, "no positions");
+      return;
+    }
+    case "attributes": {
+      const m = messages.find((m) => m.type === "position");
+      assert.ok(m && m.type === "position", "no position");
+      assert.ok(Object.keys(m.position.attributes).length > 0, "no attributes");
+      return;
+    }
+    case "attribute":
+      return assertAttribute(messages, e.key!, e.value);
+    default:
+      throw new Error(`unknown expectation ${e.kind}`);
+  }
+}
+
+Deno.test("jt808 conformance: decoder samples", async (t) => {
+  const sessions = new Map<string, ProtocolSession>();
+  let passed = 0;
+  for (const sample of fixture.samples) {
+    const session = sessions.get(sample.test) ?? newSession();
+    sessions.set(sample.test, session);
+    if (sample.modelOverride) session.extra.model = sample.modelOverride;
+    else delete session.extra.model;
+    const result = decodeFrame(fromHex(sample.hex), session);
+    const reason = UNSUPPORTED.get(sample.line);
+    if (reason !== undefined) continue;
+    await t.step(
+      `${sample.test}:${sample.line} ${sample.expect.kind} ${sample.expect.key ?? ""}`,
+      () => {
+        check(result.messages, sample.expect);
+        passed++;
+      },
+    );
+  }
+  assert.equal(passed, fixture.samples.length - UNSUPPORTED.size);
+});
+
+Deno.test("jt808 conformance: captures with a wrong check code are decoded and counted", () => {
+  const bad = fixture.samples.filter((s) => s.analysis && !s.analysis.xorOk);
+  assert.ok(bad.length > 0);
+  for (const sample of bad) {
+    const session = newSession();
+    if (sample.modelOverride) session.extra.model = sample.modelOverride;
+    const { messages, replies } = decodeFrame(fromHex(sample.hex), session);
+    assert.ok(messages.some((m) => m.type !== "identify"), `line ${sample.line}`);
+    assert.ok(replies.length > 0, `line ${sample.line} acknowledged`);
+    assert.equal(session.extra.jt808BadChecksums, 1);
+  }
+});
+
+Deno.test("jt808 conformance: unsupported list is small and real", () => {
+  const lines = new Set(fixture.samples.map((s) => s.line));
+  for (const line of UNSUPPORTED.keys()) assert.ok(lines.has(line), `no sample at line ${line}`);
+  assert.ok(UNSUPPORTED.size < fixture.samples.length * 0.1, "too many unsupported samples");
+});
+
+Deno.test("jt808 conformance: frame samples through the splitter", () => {
+  for (const sample of fixture.frameSamples ?? []) {
+    const frames = new Jt808Splitter().push(fromHex(sample.hex));
+    assert.deepEqual(frames.map(toHex), [sample.expect.frame], `line ${sample.line}`);
+  }
+});

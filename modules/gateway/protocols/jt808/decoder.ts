@@ -1,0 +1,112 @@
+/**
+ * JT/T 808 (2013 and 2019) frame decoder.
+ *
+ * Input: one frame from {@link Jt808Splitter} — 0x7E, unescaped content, 0x7E — or an ASCII
+ * "(…)" sentence. Output: typed messages plus the replies to write once they are stored.
+ *
+ * CHECK CODE DECISION: a frame whose XOR check code is wrong is still decoded when its header
+ * parses. Real terminals send such frames (some also with a wrong body length field), the
+ * reference captures include them with expected decodes, and the TCP layer
+ * already protects the bytes in transit; dropping them would lose real positions while
+ * the terminal, getting no reply, would resend the same bad frame forever. Each such frame is
+ * counted in `session.extra.jt808BadChecksums` (and `jt808LengthMismatches` for a body length
+ * field that disagrees with the frame), so a flood of them is visible. The body is always
+ * what lies between header and check code: the frame boundaries are authoritative, the 10-bit
+ * length field is not.
+ *
+ * Other rules:
+ * - Never throws: truncated or random bytes give `{messages: [], replies: []}`.
+ * - Every frame carries the terminal phone number; the first decoded frame of a session
+ *   emits `identify` (full digit string, see identity.ts) and sets `session.deviceId`.
+ * - Replies use the terminal's own version (2013/2019) and phone field.
+ * - Subpackaged (bit 13) and RSA-encrypted bodies are not reassembled/decrypted: they get a
+ *   0x8001 "not supported" so the terminal does not wait for a reply.
+ * - Unknown message ids get 0x8001 "not supported" as well.
+ */
+import type { DecodeResult, DeviceMessage, ProtocolSession } from "../types.ts";
+import { ByteReader } from "./bytes.ts";
+import { xorChecksum } from "./checksum.ts";
+import { Result } from "./constants.ts";
+import { FLAG } from "./escape.ts";
+import { readHeader } from "./header.ts";
+import { terminalId } from "./identity.ts";
+import { type Handled, MessageContext } from "./messages/context.ts";
+import { HANDLERS } from "./messages/index.ts";
+import { decodeSentence } from "./messages/sentence.ts";
+import { count, rememberTerminal } from "./session_state.ts";
+
+/** Shortest content: 2013 header (12 bytes) + check code. */
+const MIN_CONTENT_BYTES = 13;
+const SENTENCE_OPEN = 0x28;
+
+export interface DecodeOptions {
+  /** Clock for receive-time stamps and time-sync answers (tests pin it). */
+  now?: () => Date;
+  /** Sees every error swallowed while decoding (tests use it to tell bugs from bad input). */
+  onError?: (error: unknown) => void;
+}
+
+export function decodeFrame(
+  frame: Uint8Array,
+  session: ProtocolSession,
+  options: DecodeOptions = {},
+): DecodeResult {
+  const now = options.now ?? (() => new Date());
+  try {
+    if (frame.length > 0 && frame[0] === SENTENCE_OPEN) return decodeAscii(frame, session, now);
+    return decodeBinary(frame, session, now);
+  } catch (error) {
+    options.onError?.(error);
+    return { messages: [], replies: [] };
+  }
+}
+
+function decodeAscii(frame: Uint8Array, session: ProtocolSession, now: () => Date): DecodeResult {
+  const { result, terminalId: id } = decodeSentence(frame, now());
+  if (id !== undefined) return withIdentity(result, session, id, undefined);
+  return result;
+}
+
+function decodeBinary(frame: Uint8Array, session: ProtocolSession, now: () => Date): DecodeResult {
+  if (frame.length < MIN_CONTENT_BYTES + 2) return { messages: [], replies: [] };
+  if (frame[0] !== FLAG || frame[frame.length - 1] !== FLAG) return { messages: [], replies: [] };
+  const content = frame.subarray(1, frame.length - 1);
+  const checkIndex = content.length - 1;
+  const reader = new ByteReader(content, 0, checkIndex);
+  const header = readHeader(reader);
+  const bodyBytes = reader.remaining;
+  const ctx = new MessageContext(header, reader, session, now);
+
+  let handled: Handled;
+  if (header.subpackage || header.encrypted) {
+    handled = { messages: [], replies: [ctx.ack(Result.NOT_SUPPORTED)] };
+  } else {
+    const handler = HANDLERS.get(header.msgId);
+    handled = handler ? handler(ctx) : { messages: [], replies: [ctx.ack(Result.NOT_SUPPORTED)] };
+  }
+
+  // Session state changes only once the frame decoded without error.
+  if (xorChecksum(content, 0, checkIndex) !== content[checkIndex]) {
+    count(session, "jt808BadChecksums");
+  }
+  if (header.bodyLength !== bodyBytes) {
+    count(session, "jt808LengthMismatches");
+  }
+  rememberTerminal(session, header);
+  const result = { messages: handled.messages, replies: handled.replies };
+  return withIdentity(result, session, terminalId(header.terminal), handled.model);
+}
+
+function withIdentity(
+  result: DecodeResult,
+  session: ProtocolSession,
+  id: string,
+  model: string | undefined,
+): DecodeResult {
+  if (session.deviceId !== undefined) return result;
+  session.deviceId = id;
+  const identify: DeviceMessage = model
+    ? { type: "identify", id, model }
+    : { type: "identify", id };
+  return { messages: [identify, ...result.messages], replies: result.replies };
+}

@@ -1,0 +1,79 @@
+/** Location reports: single (0x0200), query answer (0x0201) and batches (0x0704, vendor 0x0210). */
+import type { DeviceMessage, Position } from "../../types.ts";
+import { parseBcdTime } from "../bcd.ts";
+import type { ByteReader } from "../bytes.ts";
+import { MsgId } from "../constants.ts";
+import { type LocationContext, readLocation } from "../location.ts";
+import { Readings, toStatus } from "../readings.ts";
+import { handled, type MessageHandler } from "./context.ts";
+
+export const locationReport: MessageHandler = (ctx) =>
+  handled([readLocation(ctx.body, ctx.location)], [ctx.ack()]);
+
+/** 0x0201: the reply serial of our 0x8201 query, then a location block. */
+export const locationQueryReply: MessageHandler = (ctx) => {
+  ctx.body.skip(2);
+  return handled([readLocation(ctx.body, ctx.location)]);
+};
+
+/** 0x0704: WORD count, BYTE type (0 regular batch, 1 blind-area re-upload), WORD-length items. */
+export const locationBatch: MessageHandler = (ctx) => {
+  ctx.body.skip(2); // count: the items are length-prefixed anyway
+  const archived = ctx.body.u8() === 1;
+  const items = readItems(ctx.body, () => ctx.body.u16(), ctx.location, archived);
+  return handled(items, [ctx.ack()]);
+};
+
+/**
+ * 0x0210 (vendor): BYTE-length items; a 7-byte body is instead a battery report
+ * (BYTE battery %, BCD time) sent while no location is available.
+ */
+export const locationBatch2: MessageHandler = (ctx) => {
+  if (ctx.body.remaining === 7) {
+    const out = new Readings();
+    out.batteryPercent(ctx.body.u8());
+    const time = parseBcdTime(ctx.body.bytes(6), ctx.tzMinutes) ?? ctx.now();
+    return handled([toStatus(time, out)], [ctx.ack()]);
+  }
+  const items = readItems(ctx.body, () => ctx.body.u8(), ctx.location, false);
+  return handled(items, [ctx.ack()]);
+};
+
+/**
+ * Decodes length-prefixed location blocks. Positions are grouped into one "positions" message;
+ * a block that cannot be decoded is skipped without losing the others.
+ */
+function readItems(
+  body: ByteReader,
+  readLength: () => number,
+  location: LocationContext,
+  archived: boolean,
+): DeviceMessage[] {
+  const positions: Position[] = [];
+  const others: DeviceMessage[] = [];
+  while (body.remaining > 0) {
+    const length = readLength();
+    if (length > body.remaining) break;
+    const item = body.sub(length);
+    let message: DeviceMessage;
+    try {
+      message = readLocation(item, location);
+    } catch {
+      continue;
+    }
+    if (message.type === "position") {
+      if (archived) message.position.attributes.archive = true;
+      positions.push(message.position);
+    } else {
+      others.push(message);
+    }
+  }
+  return positions.length > 0 ? [{ type: "positions", positions }, ...others] : others;
+}
+
+export const LOCATION_HANDLERS: ReadonlyArray<[number, MessageHandler]> = [
+  [MsgId.LOCATION, locationReport],
+  [MsgId.LOCATION_QUERY_REPLY, locationQueryReply],
+  [MsgId.LOCATION_BATCH, locationBatch],
+  [MsgId.LOCATION_BATCH_2, locationBatch2],
+];
