@@ -55,6 +55,7 @@ export class AccountService {
       parent,
       input.expiration === undefined ? parent.expiration : input.expiration,
     );
+    await this.assertLoginFree(input.account);
     const now = new Date().toISOString();
     const account: Account = {
       id: await this.store.newId(),
@@ -93,6 +94,13 @@ export class AccountService {
       throw new BizError("accountExists", {}, { field: "account" });
     }
     return { id: account.id };
+  }
+
+  /** Cheap early refusal before the password is hashed; the insert stays the real check. */
+  private async assertLoginFree(login: string) {
+    if (await this.store.findIdByLogin(login)) {
+      throw new BizError("accountExists", {}, { field: "account" });
+    }
   }
 
   /** A caller cannot create a type it may not create, nor place it under a parent that may not hold it. */
@@ -377,6 +385,7 @@ export class AccountService {
       owner,
       input.expiration === undefined ? owner.expiration : input.expiration,
     );
+    await this.assertLoginFree(input.account);
     const now = new Date().toISOString();
     const account: Account = {
       ...owner,
