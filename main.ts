@@ -8,15 +8,22 @@ import { openStore } from "./lib/kv/open.ts";
 import { createServices } from "./lib/services.ts";
 import { ensureAdministrator } from "./modules/accounts/bootstrap.ts";
 import { mountPages } from "./routes/mount.tsx";
+import { startGateway } from "./modules/gateway/gateway.ts";
+import { scheduleJobs } from "./modules/system/jobs.ts";
 
 export interface RunningServer {
   port: number;
+  gatewayPorts: { gt06: number; jt808: number; h02: number; osmand: number };
   shutdown(): Promise<void>;
 }
 
-export async function startServer(config: Config, log = console.log): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { jobs: boolean } = { jobs: true },
+  log = console.log,
+): Promise<RunningServer> {
   const kv = await openStore(config.DATA_DIR);
-  const services = createServices(kv, config);
+  const services = await createServices(kv, config);
   const admin = await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   if (admin.generatedPassword) {
     log(`First start: created administrator "admin" with password: ${admin.generatedPassword}`);
@@ -24,20 +31,27 @@ export async function startServer(config: Config, log = console.log): Promise<Ru
       "This password is shown only once. Change it after logging in (Settings → Change password).",
     );
   }
+  const gateway = startGateway({ ...services, config });
   const app = createApp(services, await mountPages(services));
   const server = Deno.serve(
     { port: config.PORT, hostname: config.HOSTNAME, onListen: () => {} },
     app.fetch,
   );
   const port = (server.addr as Deno.NetAddr).port;
+  if (opts.jobs) scheduleJobs(services);
   log(
     `Tracking Platform listening on http://${
       config.HOSTNAME === "0.0.0.0" ? "localhost" : config.HOSTNAME
     }:${port}`,
   );
+  const g = gateway.ports;
+  log(`Device gateway: GT06 ${g.gt06}, JT/T 808 ${g.jt808}, H02 ${g.h02} (TCP), OsmAnd ${g.osmand} (HTTP)`);
   return {
     port,
+    gatewayPorts: gateway.ports,
     async shutdown() {
+      await gateway.close();
+      services.commands.stop();
       await server.shutdown();
       kv.close();
     },

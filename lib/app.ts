@@ -13,6 +13,9 @@ import { registerAuthRoutes } from "../modules/auth/routes.ts";
 import { registerAccountRoutes } from "../modules/accounts/routes.ts";
 import { registerDomainRoutes } from "../modules/domains/routes.ts";
 import { registerSystemRoutes } from "../modules/system/routes.ts";
+import { registerDeviceRoutes } from "../modules/devices/routes.ts";
+import { registerPositionRoutes } from "../modules/positions/routes.ts";
+import { registerCommandRoutes } from "../modules/commands/routes.ts";
 
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
 const API_BODY_LIMIT = 1024 * 1024;
@@ -75,6 +78,9 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerAuthRoutes(api, s);
   registerAccountRoutes(api, s);
   registerDomainRoutes(api, s);
+  registerDeviceRoutes(api, s);
+  registerPositionRoutes(api, s);
+  registerCommandRoutes(api, s);
 
   app.get("/health", async (c) => {
     const started = performance.now();

@@ -2,10 +2,20 @@ import type { Config } from "./config.ts";
 import { AccessGuard } from "../modules/accounts/access.ts";
 import { AccountService } from "../modules/accounts/service.ts";
 import { AccountStore } from "../modules/accounts/store.ts";
+import { AlertStore } from "../modules/alerts/store.ts";
 import { AuthService } from "../modules/auth/service.ts";
 import { AuthStore } from "../modules/auth/store.ts";
 import { CaptchaService } from "../modules/auth/captcha.ts";
+import { CommandService } from "../modules/commands/service.ts";
+import { CommandStore } from "../modules/commands/store.ts";
+import { DeviceDirectory } from "../modules/devices/directory.ts";
+import { DeviceService } from "../modules/devices/service.ts";
+import { DeviceStore } from "../modules/devices/store.ts";
 import { DomainStore } from "../modules/domains/store.ts";
+import { EventBus } from "../modules/gateway/bus.ts";
+import { ConnectionRegistry } from "../modules/gateway/connections.ts";
+import { Ingestor } from "../modules/gateway/ingest.ts";
+import { PositionStore } from "../modules/positions/store.ts";
 
 /** Everything the process shares, built once from an open store and the configuration. */
 export interface Services {
@@ -18,9 +28,19 @@ export interface Services {
   auth: AuthService;
   captcha: CaptchaService;
   domains: DomainStore;
+  bus: EventBus;
+  directory: DeviceDirectory;
+  devices: DeviceService;
+  positions: PositionStore;
+  alerts: AlertStore;
+  ingestor: Ingestor;
+  connections: ConnectionRegistry;
+  commandStore: CommandStore;
+  commands: CommandService;
 }
 
-export function createServices(kv: Deno.Kv, config: Config): Services {
+export async function createServices(kv: Deno.Kv, config: Config): Promise<Services> {
+  const offlineMs = config.OFFLINE_MINUTES * 60_000;
   const accountStore = new AccountStore(kv);
   const access = new AccessGuard(accountStore);
   const accounts = new AccountService(accountStore, access);
@@ -28,6 +48,19 @@ export function createServices(kv: Deno.Kv, config: Config): Services {
   const captcha = new CaptchaService(kv);
   const auth = new AuthService(authStore, accountStore, captcha, config);
   accounts.onSessionsInvalid = (id) => auth.forceLogout(id);
+
+  const deviceStore = new DeviceStore(kv);
+  const directory = new DeviceDirectory(deviceStore, kv);
+  await directory.load();
+  accounts.deletionGuards.push(async (
+    a,
+  ) => (await deviceStore.hasDevices(a.id) ? "devicesStillBound" : null));
+
+  const bus = new EventBus();
+  const positions = new PositionStore(kv);
+  const alerts = new AlertStore(kv);
+  const connections = new ConnectionRegistry();
+  const commandStore = new CommandStore(kv);
   return {
     kv,
     config,
@@ -38,5 +71,14 @@ export function createServices(kv: Deno.Kv, config: Config): Services {
     auth,
     captcha,
     domains: new DomainStore(kv),
+    bus,
+    directory,
+    devices: new DeviceService(directory, accountStore, access, offlineMs),
+    positions,
+    alerts,
+    ingestor: new Ingestor(kv, directory, positions, alerts, bus, offlineMs),
+    connections,
+    commandStore,
+    commands: new CommandService(commandStore, connections),
   };
 }

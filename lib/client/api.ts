@@ -59,7 +59,11 @@ export async function api<T = unknown>(
     throw new ApiError(json.msg, json.code);
   }
   // 10004 carries its text in data; 30039 is silent.
-  const message = json.code === 10004 ? String(json.data ?? json.msg) : json.code === 30039 ? "" : json.msg;
+  const message = json.code === 10004
+    ? String(json.data ?? json.msg)
+    : json.code === 30039
+    ? ""
+    : json.msg;
   throw new ApiError(message, json.code, json.data);
 }
 

@@ -13,10 +13,20 @@ import type { StaticFiles } from "./static_files.ts";
 export interface PageRenderer {
   /** Builds the page context; `user` is null when the request has no valid session. */
   context(c: Context<AppEnv>): Promise<PageContext>;
-  html(c: Context<AppEnv>, ctx: PageContext, title: string, body: VNode, status?: 200 | 403 | 404): Response;
+  html(
+    c: Context<AppEnv>,
+    ctx: PageContext,
+    title: string,
+    body: VNode,
+    status?: 200 | 403 | 404,
+  ): Response;
 }
 
-export function createPageRenderer(s: Services, manifest: () => IslandManifest, files: StaticFiles): PageRenderer {
+export function createPageRenderer(
+  s: Services,
+  manifest: () => IslandManifest,
+  files: StaticFiles,
+): PageRenderer {
   return {
     async context(c) {
       const domain = await s.domains.forHost(new URL(c.req.url).host);
@@ -54,7 +64,8 @@ export function createPageRenderer(s: Services, manifest: () => IslandManifest, 
         bodyAttrs: {
           class: ctx.mobile ? "mobile" : "desktop",
           // Colours are validated as #rrggbb when saved, so they are safe in a style attribute.
-          style: `--theme:${themeColor};--theme-hover:${hoverColor};--theme-selected:${selectedColor}`,
+          style:
+            `--theme:${themeColor};--theme-hover:${hoverColor};--theme-selected:${selectedColor}`,
         },
       });
       c.header(

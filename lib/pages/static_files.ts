@@ -17,7 +17,9 @@ export interface StaticFiles {
   url(name: string): string;
 }
 
-export async function loadStaticFiles(dir = fileURLToPath(new URL("../../static", import.meta.url))): Promise<StaticFiles> {
+export async function loadStaticFiles(
+  dir = fileURLToPath(new URL("../../static", import.meta.url)),
+): Promise<StaticFiles> {
   const files = new Map<string, { body: Uint8Array; hash: string; type: string }>();
   for await (const entry of Deno.readDir(dir)) {
     const ext = entry.name.split(".").pop() ?? "";

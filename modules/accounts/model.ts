@@ -24,6 +24,7 @@ export const PERMISSION_FLAGS = [
   "appLogin",
   "updateDevFlag",
   "appUpdateDevFlag",
+  "sendCommandFlag",
   "isBatchSendIns",
   "isBatchSendFm",
   "modifyCommandFlag",

@@ -2,7 +2,9 @@ import { type Browser, chromium } from "playwright-core";
 
 /** The Chromium executable: CHROMIUM_PATH, else Debian's. */
 export function chromiumPath(): string | null {
-  for (const p of [Deno.env.get("CHROMIUM_PATH"), "/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
+  for (
+    const p of [Deno.env.get("CHROMIUM_PATH"), "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+  ) {
     if (!p) continue;
     try {
       if (Deno.statSync(p).isFile) return p;

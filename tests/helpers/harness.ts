@@ -13,7 +13,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const dir = await Deno.makeTempDir({ prefix: "tp-test-" });
   const config = loadConfig({ DATA_DIR: dir, CAPTCHA: "off", ADMIN_PASSWORD, ...env });
   const kv = await Deno.openKv(`${dir}/tracking.kv`);
-  const services = createServices(kv, config);
+  const services = await createServices(kv, config);
   await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   const app = createApp(services);
   let ip = 0;

@@ -1,0 +1,94 @@
+import type { PositionType } from "../gateway/protocols/types.ts";
+
+/** A registered device. The gateway accepts connections only for these. */
+export interface Device {
+  imei: string;
+  mcType: string;
+  /** The account the device belongs to. */
+  userId: string;
+  deviceName: string;
+  sim: string;
+  enabled: boolean;
+  createdAt: string;
+  /** Set by the first message after import (activation). */
+  activationTime: string | null;
+  /** Platform expiry (ISO date) or null. */
+  expiration: string | null;
+  userExpiration: string | null;
+  /** Device clock offset for protocols that send local time (JT/T 808 defaults to GMT+8). */
+  timezoneOffsetMinutes: number | null;
+}
+
+/** A stored position; speed in km/h (the API unit), time as epoch ms. */
+export interface StoredPosition {
+  time: number;
+  lat: number;
+  lng: number;
+  speed: number;
+  course: number;
+  altitude: number;
+  satellites: number;
+  posType: PositionType;
+  valid: boolean;
+  acc: boolean | null;
+  mileage: number | null;
+  battery: number | null;
+  signal: number | null;
+  attributes: Record<string, string | number | boolean>;
+}
+
+/** Spec §4 online states. */
+export type DeviceStatus =
+  | "moving"
+  | "idling"
+  | "stopped"
+  | "offline"
+  | "sleeping"
+  | "poweredOff"
+  | "inactive";
+
+/** The latest known state of a device, kept beside the registry record. */
+export interface DeviceState {
+  imei: string;
+  /** Last message of any kind (heartbeat time), epoch ms. */
+  hbTime: number | null;
+  /** Fix time of the latest position, epoch ms. */
+  gpsTime: number | null;
+  position: StoredPosition | null;
+  acc: boolean | null;
+  battery: number | null;
+  signal: number | null;
+  /** Set by protocol events: the device said it sleeps or powers off. */
+  sleeping: boolean;
+  poweredOff: boolean;
+  /** When speed last went above the moving threshold, epoch ms. */
+  lastMovingAt: number | null;
+}
+
+/** Speed above which a device counts as moving (km/h); below it GPS drift is ignored. */
+export const MOVING_SPEED_KMH = 5;
+
+/** Spec status filter: 1 online moving, 2 parking with engine on, 3 online stopped, 4 offline. */
+export const STATUS_FILTERS: Record<1 | 2 | 3 | 4, DeviceStatus[]> = {
+  1: ["moving"],
+  2: ["idling"],
+  3: ["stopped"],
+  4: ["offline", "sleeping", "poweredOff", "inactive"],
+};
+
+/** Derives the online state from the latest state and the time (the state machine's read side). */
+export function deriveStatus(
+  state: DeviceState | null,
+  now: number,
+  offlineMs: number,
+): DeviceStatus {
+  if (!state || state.hbTime === null) return "inactive";
+  if (state.poweredOff) return "poweredOff";
+  if (state.sleeping) return "sleeping";
+  if (now - state.hbTime > offlineMs) return "offline";
+  const speed = state.position?.speed ?? 0;
+  if (speed >= MOVING_SPEED_KMH && state.gpsTime !== null && now - state.gpsTime <= offlineMs) {
+    return "moving";
+  }
+  return state.acc ? "idling" : "stopped";
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { Services } from "../../lib/services.ts";
+import type { StoredPosition } from "../devices/model.ts";
+
+/** Spec: playback queries span at most 31 days. */
+export const PLAYBACK_MAX_DAYS = 31;
+
+const isoTime = z.string().max(40).refine(
+  (v) => !Number.isNaN(Date.parse(v)),
+  "validation.dateForm",
+);
+
+export const playbackBody = z.object({
+  imei: z.string().regex(/^\d{15}$/, "validation.imeiForm"),
+  startTime: isoTime,
+  endTime: isoTime,
+}).strict();
+
+export function registerPositionRoutes(api: ApiRegistry, s: Services) {
+  api.add({
+    method: "post",
+    path: "/v3/new/monitor/playback",
+    tag: "Monitor",
+    summary:
+      "A device's track in time order (at most 31 days per query); speeds in km/h, times ISO-8601 UTC",
+    body: playbackBody,
+    handler: async ({ body, c }) => {
+      const from = Date.parse(body.startTime), to = Date.parse(body.endTime);
+      if (from > to) throw new BizError("startAfterEnd");
+      if (to - from > PLAYBACK_MAX_DAYS * 86_400_000) {
+        throw new BizError("playbackRangeTooLong", { days: PLAYBACK_MAX_DAYS });
+      }
+      await s.devices.visibleDevice(c.var.session, body.imei);
+      const points = await s.positions.range(body.imei, from, to);
+      // Hand-built JSON: a month of points is ~270,000 objects, and this is the hot path.
+      const body_ = `{"code":10000,"msg":${
+        JSON.stringify(c.var.t("common.success"))
+      },"data":{"imei":"${body.imei}","points":[${points.map(pointJson).join(",")}]}}`;
+      return new Response(body_, {
+        headers: { "content-type": "application/json; charset=utf-8" },
+      });
+    },
+  });
+}
+
+function pointJson(p: StoredPosition): string {
+  const t = new Date(p.time).toISOString();
+  return `{"time":"${t}","gpsTime":"${t}","lat":${p.lat},"lng":${p.lng},"speed":${p.speed},"course":${p.course},"altitude":${p.altitude},"posType":${p.posType},"acc":${p.acc},"satellites":${p.satellites},"mileage":${p.mileage}}`;
+}

@@ -1,0 +1,165 @@
+import type { StoredPosition } from "../devices/model.ts";
+import { packBlock, type PositionBlock, splitIntoBlocks, unpackPoint } from "./codec.ts";
+
+/**
+ * Positions in two tiers:
+ *  hot    imei, time → one position, written by the gateway's group commit (cheap inserts)
+ *  block  imei, firstTime → many positions packed (written by compaction, cheap reads)
+ *  dirty  imei → oldest hot time, so compaction visits only devices with hot points
+ * A key per (device, fix time) makes an exact re-upload land on the same key: stored once.
+ */
+const K = {
+  hot: (imei: string, time: number) => ["pos", "hot", imei, time],
+  hotPrefix: (imei: string) => ["pos", "hot", imei],
+  block: (imei: string, first: number) => ["pos", "blk", imei, first],
+  blockPrefix: (imei: string) => ["pos", "blk", imei],
+  dirty: (imei: string) => ["pos", "dirty", imei],
+  dirtyPrefix: ["pos", "dirty"],
+};
+
+/** Hot points older than this are packed into blocks. */
+export const COMPACT_AFTER_MS = 10 * 60_000;
+
+export class PositionStore {
+  constructor(private readonly kv: Deno.Kv) {}
+
+  /** Adds the writes of one position to a gateway commit. */
+  addTo(op: Deno.AtomicOperation, imei: string, p: StoredPosition): void {
+    op.set(K.hot(imei, p.time), p);
+  }
+
+  /** Marks a device for compaction (once per commit per device). */
+  markDirty(op: Deno.AtomicOperation, imei: string): void {
+    op.set(K.dirty(imei), Date.now());
+  }
+
+  /** Points of one device with from ≤ time ≤ to, in time order, each fix time once. */
+  async range(imei: string, from: number, to: number): Promise<StoredPosition[]> {
+    const out: StoredPosition[] = [];
+    // A block is keyed by its first time, so the one holding `from` may start earlier.
+    const before = this.kv.list<PositionBlock>({
+      start: K.block(imei, 0),
+      end: K.block(imei, from),
+    }, {
+      reverse: true,
+      limit: 1,
+    });
+    const blocks: PositionBlock[] = [];
+    for await (const e of before) blocks.push(e.value);
+    for await (
+      const e of this.kv.list<PositionBlock>({
+        start: K.block(imei, from),
+        end: K.block(imei, to + 1),
+      }, {
+        batchSize: 500,
+      })
+    ) blocks.push(e.value);
+    for (const b of blocks) {
+      for (let i = 0; i < b.n; i++) {
+        const t = b.time[i];
+        if (t >= from && t <= to) out.push(unpackPoint(b, i));
+      }
+    }
+    const hot: StoredPosition[] = [];
+    for await (
+      const e of this.kv.list<StoredPosition>({
+        start: K.hot(imei, from),
+        end: K.hot(imei, to + 1),
+      }, {
+        batchSize: 1000,
+      })
+    ) hot.push(e.value);
+    return mergeByTime(out, hot);
+  }
+
+  /** Packs hot points older than the cutoff into blocks; returns how many points moved. */
+  async compactDevice(imei: string, cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
+    const hot: { key: Deno.KvKey; value: StoredPosition }[] = [];
+    for await (
+      const e of this.kv.list<StoredPosition>({ prefix: K.hotPrefix(imei) }, { batchSize: 1000 })
+    ) {
+      if (e.value.time > cutoff) break;
+      hot.push({ key: e.key, value: e.value });
+    }
+    if (!hot.length) return 0;
+    // Late points may fall inside an existing block's span: merge with the blocks they touch.
+    const first = hot[0].value.time, last = hot[hot.length - 1].value.time;
+    const existing = await this.blocksTouching(imei, first, last);
+    const merged = mergeByTime(
+      existing.flatMap((e) => unpackAll(e.value)),
+      hot.map((h) => h.value),
+    );
+    const fresh = splitIntoBlocks(merged);
+    // Delete hot keys and replaced blocks, write new blocks; chunked under the commit limits.
+    const deletions = [...hot.map((h) => h.key), ...existing.map((e) => e.key)];
+    for (let i = 0; i < fresh.length; i++) {
+      const op = this.kv.atomic().set(K.block(imei, fresh[i][0].time), packBlock(fresh[i]));
+      if (i === fresh.length - 1) {
+        for (let j = 0; j < deletions.length; j += 500) {
+          const del = this.kv.atomic();
+          for (const k of deletions.slice(j, j + 500)) {
+            if (!fresh.some((f) => k[1] === "blk" && k[3] === f[0].time)) del.delete(k);
+          }
+          await del.commit();
+        }
+      }
+      await op.commit();
+    }
+    return hot.length;
+  }
+
+  private async blocksTouching(imei: string, first: number, last: number) {
+    const out: { key: Deno.KvKey; value: PositionBlock }[] = [];
+    const before = this.kv.list<PositionBlock>({
+      start: K.block(imei, 0),
+      end: K.block(imei, first),
+    }, {
+      reverse: true,
+      limit: 1,
+    });
+    for await (const e of before) if (e.value.time[e.value.n - 1] >= first) out.push(e);
+    for await (
+      const e of this.kv.list<PositionBlock>({
+        start: K.block(imei, first),
+        end: K.block(imei, last + 1),
+      })
+    ) {
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Compacts every device with hot points; run by the scheduler. */
+  async compactAll(cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
+    let moved = 0;
+    for await (const e of this.kv.list<number>({ prefix: K.dirtyPrefix })) {
+      const imei = String(e.key.at(-1));
+      moved += await this.compactDevice(imei, cutoff);
+      // Clear the mark only if no new point arrived meanwhile and nothing hot is left.
+      let left = false;
+      for await (const _ of this.kv.list({ prefix: K.hotPrefix(imei) }, { limit: 1 })) left = true;
+      if (!left) await this.kv.atomic().check(e).delete(e.key).commit();
+    }
+    return moved;
+  }
+
+  /** Writes many points straight into blocks (imports and benchmarks of history). */
+  async importHistory(imei: string, points: StoredPosition[]): Promise<void> {
+    const sorted = mergeByTime([], points);
+    for (const run of splitIntoBlocks(sorted)) {
+      await this.kv.set(K.block(imei, run[0].time), packBlock(run));
+    }
+  }
+}
+
+function unpackAll(b: PositionBlock): StoredPosition[] {
+  return Array.from({ length: b.n }, (_, i) => unpackPoint(b, i));
+}
+
+/** Merges two lists into time order; on equal times the later list (hot, newer) wins. */
+export function mergeByTime(a: StoredPosition[], b: StoredPosition[]): StoredPosition[] {
+  const byTime = new Map<number, StoredPosition>();
+  for (const p of a) byTime.set(p.time, p);
+  for (const p of b) byTime.set(p.time, p);
+  return [...byTime.values()].sort((x, y) => x.time - y.time);
+}

@@ -1,0 +1,35 @@
+import type { Services } from "../../lib/services.ts";
+import { deriveStatus } from "../devices/model.ts";
+
+/**
+ * Scheduled work of the process. Deno.cron runs each job at most once at a time; the jobs
+ * are idempotent so a missed or repeated run does no harm.
+ */
+export function scheduleJobs(s: Services): void {
+  Deno.cron("pack positions into blocks", "* * * * *", async () => {
+    await s.positions.compactAll();
+  });
+
+  // Devices go offline by silence, not by a message: announce those transitions.
+  const lastStatus = new Map<string, string>();
+  Deno.cron("device status sweep", "* * * * *", () => {
+    const now = Date.now();
+    const offlineMs = s.config.OFFLINE_MINUTES * 60_000;
+    for (const userId of s.directory.owners()) {
+      for (const d of s.directory.ownedBy(userId)) {
+        const status = deriveStatus(s.directory.state(d.imei) ?? null, now, offlineMs);
+        const before = lastStatus.get(d.imei);
+        lastStatus.set(d.imei, status);
+        if (before && before !== status && status === "offline") {
+          s.bus.publish({
+            type: "status",
+            imei: d.imei,
+            userId: d.userId,
+            status,
+            previous: before as never,
+          });
+        }
+      }
+    }
+  });
+}

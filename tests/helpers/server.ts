@@ -1,0 +1,79 @@
+/** Starts the product as a real process on a free loopback port, for integration and e2e tests. */
+export interface ServerProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/**
+ * Runs `main.ts` (or a compiled binary) with the given environment and waits until it
+ * answers /health. The build in build/ must exist (the test task builds it first).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  opts: { command?: string[]; dataDir?: string; cwd?: string } = {},
+): Promise<ServerProcess> {
+  const port = freePort();
+  const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "tp-e2e-" });
+  const [cmd, ...args] = opts.command ?? [Deno.execPath(), "run", "-A", "main.ts"];
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: opts.cwd ?? ROOT,
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      CAPTCHA: "off",
+      GT06_PORT: String(freePort()),
+      JT808_PORT: String(freePort()),
+      H02_PORT: String(freePort()),
+      OSMAND_PORT: String(freePort()),
+      ...env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) log += chunk;
+  };
+  const pumps = [collect(child.stdout), collect(child.stderr)];
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/health`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    output: () => log,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+      await Promise.allSettled(pumps);
+    },
+  };
+}
