@@ -46,6 +46,7 @@ export function isExpired(dateIso: string | null, now = new Date()): boolean {
 
 export class AuthService {
   private readonly ipLimiter = new RateLimiter(IP_LOGINS_PER_MINUTE, 60_000);
+  private readonly floodLogLimiter = new RateLimiter(1, 60_000);
 
   constructor(
     private readonly store: AuthStore,
@@ -58,11 +59,14 @@ export class AuthService {
     input: LoginInput,
     meta: ClientMeta,
   ): Promise<{ token: string; expiresAt: number; account: Account }> {
-    const log = (success: boolean, reason: string, accountId: string | null = null) =>
+    /** Refusals before the account is loaded still belong in that account's log. */
+    const log = async (success: boolean, reason: string, accountId?: string | null) =>
       this.store.appendLoginLog({
         time: new Date().toISOString(),
         account: input.account.slice(0, 100),
-        accountId,
+        accountId: accountId === undefined
+          ? await this.accounts.findIdByLogin(input.account)
+          : accountId,
         ip: meta.ip,
         userAgent: meta.userAgent.slice(0, 300),
         success,
@@ -70,7 +74,9 @@ export class AuthService {
       });
 
     if (!this.ipLimiter.hit(meta.ip)) {
-      await log(false, "requestTooOften");
+      // Only the first refusal per address and minute is written: a flood must not grow the
+      // store one entry per request.
+      if (this.floodLogLimiter.hit(meta.ip)) await log(false, "requestTooOften");
       throw new BizError("requestTooOften");
     }
     if (this.config.CAPTCHA === "on") {

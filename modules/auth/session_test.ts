@@ -248,8 +248,21 @@ Deno.test("sessions and login", async (s) => {
       const r = await loginRaw("distA", PASSWORD, ip);
       assertCode(r, "requestTooOften");
       assert.equal(r.json.code, 40008);
+      for (let i = 0; i < 5; i++) {
+        assertCode(await loginRaw("distA", PASSWORD, ip), "requestTooOften");
+      }
       // Another address is not limited.
-      assertOk(await loginRaw("distA", PASSWORD, "10.99.0.2"));
+      const other = await loginRaw("distA", PASSWORD, "10.99.0.2");
+      assertOk(other);
+      // The refusal is in distA's log, once: a flood does not write one entry per request.
+      const log = await request(t, "/v3/new/account/loginLogs", {
+        body: { pageSize: 100 },
+        token: other.json.data.token,
+      });
+      const flood = log.json.data.items.filter((e: { reason: string; ip: string }) =>
+        e.reason === "requestTooOften" && e.ip === ip
+      );
+      assert.equal(flood.length, 1);
     });
 
     await s.step("the login log records successes and failures with address and time", async () => {

@@ -17,6 +17,12 @@ export interface LoginLogEntry {
   reason: string;
 }
 
+/**
+ * Login log entries are kept this long. Every attempt writes one (also for logins that do
+ * not exist), so without a bound the log would grow for ever.
+ */
+export const LOGIN_LOG_RETENTION_MS = 180 * 24 * 3600_000;
+
 const K = {
   secret: ["auth", "jwtSecret"],
   session: (jti: string) => ["auth", "session", jti],
@@ -89,7 +95,9 @@ export class AuthStore {
 
   async appendLoginLog(entry: LoginLogEntry): Promise<void> {
     const t = Date.parse(entry.time);
-    await this.kv.set(K.log(entry.accountId ?? "-", t, crypto.randomUUID()), entry);
+    await this.kv.set(K.log(entry.accountId ?? "-", t, crypto.randomUUID()), entry, {
+      expireIn: LOGIN_LOG_RETENTION_MS,
+    });
   }
 
   /** Newest first. */
