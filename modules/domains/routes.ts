@@ -4,7 +4,7 @@ import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { ACCOUNT_TYPES } from "../accounts/model.ts";
-import { DEFAULT_DOMAIN } from "./store.ts";
+import { DEFAULT_DOMAIN, IMAGE_FIELDS, imageUrl } from "./store.ts";
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "validation.colorForm");
 const imagePath = z.string().trim().max(300).regex(/^[^<>"'\s]*$/, "validation.pathForm");
@@ -45,8 +45,12 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
     summary: "The white-label configuration of the requesting host",
     access: "public",
     handler: async ({ c }) => {
-      const { updatedAt: _u, ...config } = await s.domains.forHost(new URL(c.req.url).host);
-      return config;
+      const full = await s.domains.forHost(new URL(c.req.url).host);
+      const { updatedAt: _u, ...config } = full;
+      // Spec §3: each image field is handed out as a full address (resource domain plus a
+      // path under tracker/domain), or "" when unset. The admin list keeps the raw paths.
+      const images = Object.fromEntries(IMAGE_FIELDS.map((f) => [f, imageUrl(full, f)]));
+      return { ...config, ...images };
     },
   });
   api.add({

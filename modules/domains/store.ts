@@ -37,6 +37,8 @@ export const DEFAULT_DOMAIN: DomainConfig = {
 };
 
 const key = (host: string) => ["domains", host.toLowerCase()];
+/** The Host header is chosen by the client: cap the cache so random names cannot grow it. */
+const CACHE_LIMIT = 500;
 
 export class DomainStore {
   private cache = new Map<string, DomainConfig>();
@@ -51,6 +53,7 @@ export class DomainStore {
     const own = (await this.kv.get<DomainConfig>(key(name))).value;
     const fallback = own ? null : (await this.kv.get<DomainConfig>(key("*"))).value;
     const config = { ...DEFAULT_DOMAIN, ...(fallback ?? {}), ...(own ?? {}) };
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(name, config);
     return config;
   }
@@ -73,16 +76,17 @@ export class DomainStore {
 }
 
 /** Spec: an image field is the resource domain plus a path under tracker/domain, or "". */
-export function imageUrl(
-  config: DomainConfig,
-  field:
-    | "attr1"
-    | "twoDimensionalCodeImage"
-    | "domainLogin"
-    | "loginPageIllustration"
-    | "demoPageIllustration"
-    | "siteIcon",
-): string {
+export const IMAGE_FIELDS = [
+  "attr1",
+  "twoDimensionalCodeImage",
+  "domainLogin",
+  "loginPageIllustration",
+  "demoPageIllustration",
+  "siteIcon",
+] as const;
+export type ImageField = typeof IMAGE_FIELDS[number];
+
+export function imageUrl(config: DomainConfig, field: ImageField): string {
   const path = config[field];
   if (!path) return "";
   const folder = field === "attr1" ? "tracker/domain/background" : "tracker/domain";
