@@ -46,7 +46,8 @@ export async function startServer(
   }).spawn();
   let log = "";
   const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) log += chunk;
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) log += decoder.decode(chunk, { stream: true });
   };
   const pumps = [collect(child.stdout), collect(child.stderr)];
   const url = `http://127.0.0.1:${port}`;
