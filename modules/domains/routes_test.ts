@@ -13,7 +13,6 @@ import {
   assertCode,
   assertOk,
   PASSWORD,
-  request,
   whoAmI,
 } from "../accounts/test_support.ts";
 import { DEFAULT_DOMAIN, type DomainConfig, DomainStore, imageUrl } from "./store.ts";
