@@ -90,20 +90,21 @@ export class PositionStore {
       hot.map((h) => h.value),
     );
     const fresh = splitIntoBlocks(merged);
-    // Delete hot keys and replaced blocks, write new blocks; chunked under the commit limits.
-    const deletions = [...hot.map((h) => h.key), ...existing.map((e) => e.key)];
-    for (let i = 0; i < fresh.length; i++) {
-      const op = this.kv.atomic().set(K.block(imei, fresh[i][0].time), packBlock(fresh[i]));
-      if (i === fresh.length - 1) {
-        for (let j = 0; j < deletions.length; j += 500) {
-          const del = this.kv.atomic();
-          for (const k of deletions.slice(j, j + 500)) {
-            if (!fresh.some((f) => k[1] === "blk" && k[3] === f[0].time)) del.delete(k);
-          }
-          await del.commit();
-        }
-      }
-      await op.commit();
+    // Write every new block first, then delete what they replace: a crash in between leaves
+    // duplicates (merged away on read), never a gap.
+    const written = new Set<number>();
+    for (const run of fresh) {
+      await this.kv.set(K.block(imei, run[0].time), packBlock(run));
+      written.add(run[0].time);
+    }
+    const stale = [
+      ...hot.map((h) => h.key),
+      ...existing.map((e) => e.key).filter((k) => !written.has(k[3] as number)),
+    ];
+    for (let j = 0; j < stale.length; j += 500) {
+      const del = this.kv.atomic();
+      for (const k of stale.slice(j, j + 500)) del.delete(k);
+      await del.commit();
     }
     return hot.length;
   }

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import type { StoredPosition } from "../devices/model.ts";
+import { PositionStore } from "./store.ts";
+import { FIXED_BYTES_PER_POINT, MAX_BLOCK_BYTES, packBlock, splitIntoBlocks, unpackPoint } from "./codec.ts";
+
+const IMEI = "359710049095095";
+const T0 = Date.UTC(2026, 10, 1);
+
+function point(i: number, extra: Partial<StoredPosition> = {}): StoredPosition {
+  return {
+    time: T0 + i * 10_000,
+    lat: 22.5 + i * 1e-5,
+    lng: 114.05 + i * 1e-5,
+    speed: 40 + (i % 20),
+    course: (i * 7) % 360,
+    altitude: 12.5,
+    satellites: 9,
+    posType: 1,
+    valid: true,
+    acc: i % 2 === 0,
+    mileage: 1000 + i / 10,
+    battery: 80,
+    signal: 4,
+    attributes: i % 5 === 0 ? { fuel: 31.5 } : {},
+    ...extra,
+  };
+}
+
+async function withStore(fn: (s: PositionStore, kv: Deno.Kv) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/t.kv`);
+  try {
+    await fn(new PositionStore(kv), kv);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function write(s: PositionStore, kv: Deno.Kv, points: StoredPosition[]) {
+  const op = kv.atomic();
+  for (const p of points) s.addTo(op, IMEI, p);
+  s.markDirty(op, IMEI);
+  assert.ok((await op.commit()).ok);
+}
+
+Deno.test("codec: a block round-trips every field, unknowns included", () => {
+  const pts = [point(0), point(1, { acc: null, mileage: null, battery: null, signal: null, valid: false })];
+  const b = packBlock(pts);
+  assert.deepEqual(unpackPoint(b, 0), pts[0]);
+  assert.deepEqual(unpackPoint(b, 1), pts[1]);
+});
+
+Deno.test("codec: blocks stay under the KV value limit", () => {
+  const pts = Array.from({ length: 5000 }, (_, i) => point(i));
+  const blocks = splitIntoBlocks(pts);
+  assert.ok(blocks.length > 1);
+  assert.equal(blocks.flat().length, 5000);
+  for (const b of blocks) assert.ok(b.length * FIXED_BYTES_PER_POINT < MAX_BLOCK_BYTES);
+});
+
+Deno.test("out-of-order points come back in time order; exact duplicates once", () =>
+  withStore(async (s, kv) => {
+    await write(s, kv, [point(3), point(1), point(2)]);
+    await write(s, kv, [point(2), point(0)]); // a re-upload and a late point
+    const got = await s.range(IMEI, T0, T0 + 60_000);
+    assert.deepEqual(got.map((p) => p.time), [0, 1, 2, 3].map((i) => T0 + i * 10_000));
+  }));
+
+Deno.test("compaction packs hot points into blocks without changing what a range returns", () =>
+  withStore(async (s, kv) => {
+    const pts = Array.from({ length: 3000 }, (_, i) => point(i));
+    for (let i = 0; i < pts.length; i += 300) await write(s, kv, pts.slice(i, i + 300));
+    const before = await s.range(IMEI, T0, T0 + 3000 * 10_000);
+    const moved = await s.compactAll(Number.MAX_SAFE_INTEGER);
+    assert.equal(moved, 3000);
+    const after = await s.range(IMEI, T0, T0 + 3000 * 10_000);
+    assert.deepEqual(after, before);
+    let hot = 0;
+    for await (const _ of kv.list({ prefix: ["pos", "hot", IMEI] })) hot++;
+    assert.equal(hot, 0, "no hot keys left");
+    // A sub-range that starts inside a block.
+    const mid = await s.range(IMEI, T0 + 1234 * 10_000, T0 + 1240 * 10_000);
+    assert.deepEqual(mid.map((p) => p.time), Array.from({ length: 7 }, (_, i) => T0 + (1234 + i) * 10_000));
+  }));
+
+Deno.test("a late point inside an already packed span is merged on the next compaction", () =>
+  withStore(async (s, kv) => {
+    await write(s, kv, [point(0), point(2), point(4)]);
+    await s.compactAll(Number.MAX_SAFE_INTEGER);
+    await write(s, kv, [point(3), point(2, { speed: 99 })]);
+    await s.compactAll(Number.MAX_SAFE_INTEGER);
+    const got = await s.range(IMEI, T0, T0 + 100_000);
+    assert.deepEqual(got.map((p) => p.time), [0, 2, 3, 4].map((i) => T0 + i * 10_000));
+    assert.equal(got[1].speed, 99, "the newer report of the same fix time wins");
+  }));
+
+Deno.test("compaction keeps points newer than the cutoff hot", () =>
+  withStore(async (s, kv) => {
+    await write(s, kv, [point(0), point(1), point(2)]);
+    const moved = await s.compactAll(T0 + 10_000);
+    assert.equal(moved, 2);
+    const got = await s.range(IMEI, T0, T0 + 100_000);
+    assert.equal(got.length, 3);
+  }));
