@@ -1,5 +1,6 @@
 import type { StoredPosition } from "../devices/model.ts";
 import { packBlock, type PositionBlock, splitIntoBlocks, unpackPoint } from "./codec.ts";
+import { blockJson, pointJson } from "./json.ts";
 
 /**
  * Positions in two tiers:
@@ -19,8 +20,13 @@ const K = {
 
 /** Hot points older than this are packed into blocks. */
 export const COMPACT_AFTER_MS = 10 * 60_000;
+/** JSON of whole blocks kept for repeated playback of the same track (bounded, LRU). */
+const JSON_CACHE_BYTES = 128 * 1024 * 1024;
 
 export class PositionStore {
+  private jsonCache = new Map<string, string>();
+  private jsonCacheBytes = 0;
+
   constructor(private readonly kv: Deno.Kv) {}
 
   /** Adds the writes of one position to a gateway commit. */
@@ -70,6 +76,63 @@ export class PositionStore {
       })
     ) hot.push(e.value);
     return mergeByTime(out, hot);
+  }
+
+  /**
+   * The same points as `range`, as the JSON array body of the playback answer. Whole blocks
+   * come from a cache keyed by their versionstamp, so a repeated playback costs little.
+   */
+  async rangeJson(imei: string, from: number, to: number): Promise<string> {
+    const blocks: Deno.KvEntry<PositionBlock>[] = [];
+    const before = this.kv.list<PositionBlock>({ start: K.block(imei, 0), end: K.block(imei, from) }, {
+      reverse: true,
+      limit: 1,
+    });
+    for await (const e of before) blocks.push(e);
+    for await (
+      const e of this.kv.list<PositionBlock>({ start: K.block(imei, from), end: K.block(imei, to + 1) }, {
+        batchSize: 500,
+      })
+    ) blocks.push(e);
+    const hot: StoredPosition[] = [];
+    for await (
+      const e of this.kv.list<StoredPosition>({ start: K.hot(imei, from), end: K.hot(imei, to + 1) }, {
+        batchSize: 1000,
+      })
+    ) hot.push(e.value);
+    const lastBlockTime = blocks.length ? blocks[blocks.length - 1].value.time[blocks[blocks.length - 1].value.n - 1] : -Infinity;
+    if (hot.length && hot[0].time <= lastBlockTime) {
+      // Late points not yet packed interleave with blocks: take the merging path.
+      return (await this.range(imei, from, to)).map(pointJson).join(",");
+    }
+    const parts: string[] = [];
+    for (const e of blocks) {
+      const b = e.value;
+      const whole = b.time[0] >= from && b.time[b.n - 1] <= to;
+      const part = whole ? this.cachedBlockJson(e) : blockJson(b, from, to);
+      if (part) parts.push(part);
+    }
+    for (const p of hot) parts.push(pointJson(p));
+    return parts.join(",");
+  }
+
+  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>): string {
+    const key = `${String(e.key[2])}/${String(e.key[3])}/${e.versionstamp}`;
+    const hit = this.jsonCache.get(key);
+    if (hit !== undefined) {
+      this.jsonCache.delete(key);
+      this.jsonCache.set(key, hit); // most recently used last
+      return hit;
+    }
+    const json = blockJson(e.value, -Infinity, Infinity);
+    this.jsonCache.set(key, json);
+    this.jsonCacheBytes += json.length;
+    for (const [k, v] of this.jsonCache) {
+      if (this.jsonCacheBytes <= JSON_CACHE_BYTES) break;
+      this.jsonCache.delete(k);
+      this.jsonCacheBytes -= v.length;
+    }
+    return json;
   }
 
   /** Packs hot points older than the cutoff into blocks; returns how many points moved. */

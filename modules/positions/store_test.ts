@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { StoredPosition } from "../devices/model.ts";
 import { PositionStore } from "./store.ts";
 import { FIXED_BYTES_PER_POINT, MAX_BLOCK_BYTES, packBlock, splitIntoBlocks, unpackPoint } from "./codec.ts";
+import { isoTime, pointJson } from "./json.ts";
 
 const IMEI = "359710049095095";
 const T0 = Date.UTC(2026, 10, 1);
@@ -103,3 +104,25 @@ Deno.test("compaction keeps points newer than the cutoff hot", () =>
     const got = await s.range(IMEI, T0, T0 + 100_000);
     assert.equal(got.length, 3);
   }));
+
+Deno.test("rangeJson gives the same points as range, from blocks, hot keys and partial blocks", () =>
+  withStore(async (s, kv) => {
+    const pts = Array.from({ length: 2500 }, (_, i) => point(i));
+    await write(s, kv, pts.slice(0, 400));
+    await s.compactAll(Number.MAX_SAFE_INTEGER);
+    await write(s, kv, pts.slice(400, 700));
+    for (const [from, to] of [[T0, T0 + 10_000_000], [T0 + 55_000, T0 + 5_000_000], [T0 + 4_100_000, T0 + 6_000_000]]) {
+      const viaJson = JSON.parse(`[${await s.rangeJson(IMEI, from, to)}]`);
+      const viaObjects = JSON.parse(`[${(await s.range(IMEI, from, to)).map(pointJson).join(",")}]`);
+      assert.deepEqual(viaJson, viaObjects);
+      assert.ok(viaJson.length > 0);
+    }
+    // Twice: the second answer comes from the block cache.
+    assert.equal(await s.rangeJson(IMEI, T0, T0 + 10_000_000), await s.rangeJson(IMEI, T0, T0 + 10_000_000));
+  }));
+
+Deno.test("isoTime matches Date.toISOString", () => {
+  for (const ms of [0, 1, 999, 86_399_999, T0 + 123_456_789, Date.UTC(2030, 1, 28, 23, 59, 59, 7)]) {
+    assert.equal(isoTime(ms), new Date(ms).toISOString());
+  }
+});
