@@ -183,9 +183,12 @@ Deno.test("command replies carry the server flag as commandRef", () => {
 });
 
 Deno.test("extended AZ735 alarm is acknowledged with a long frame", () => {
+  // No GPS, no cell, no WIFI: reported as a status, not as an empty (0,0) position.
   const content = bytes([17, 7, 6, 9, 2, 11], 0, 0, 0, 0, 0xa4, 0);
   const result = decodeGt06(frame(0x33, 0x0102, content, true), newSession());
-  assert.equal(positionOf(result.messages).alarm, "general");
+  const status = only(result.messages, "status");
+  assert.equal(status.alarm, "general");
+  assert.equal(status.time.toISOString(), "2017-07-06T09:02:11.000Z");
   assert.deepEqual(result.replies.map(hex), ["79790005330102f2200d0a"]);
 });
 

@@ -57,6 +57,6 @@ export const az735: Handler = (ctx) => {
     if (status === 0xa0 || status === 0xa1) p.attributes.armed = status === 0xa0;
     if (ALARM_STATUS[status]) p.alarm = ALARM_STATUS[status];
   }
-  ctx.position(p);
+  ctx.positionIfLocatable(p);
   ctx.ack(true);
 };

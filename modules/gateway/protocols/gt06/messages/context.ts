@@ -59,6 +59,22 @@ export class DecodeContext {
     this.messages.push({ type: "position", position });
   }
 
+  /**
+   * A cell/WIFI fix is only useful with towers or access points to resolve; without them
+   * (and without GPS) the packet is reported as a status so no empty (0,0) position is stored.
+   */
+  positionIfLocatable(position: Position): void {
+    const { attributes } = position;
+    if (
+      position.posType === 1 || attributes.cellTowers !== undefined ||
+      attributes.wifiAccessPoints !== undefined
+    ) {
+      this.position(position);
+    } else {
+      this.status(position.time, position);
+    }
+  }
+
   status(time: Date, telemetry: Telemetry): void {
     const { acc, battery, signal, alarm, attributes } = telemetry;
     const status: DeviceMessage = { type: "status", time, attributes };

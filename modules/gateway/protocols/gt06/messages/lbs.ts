@@ -31,7 +31,7 @@ export const cellStatus: Handler = (ctx) => {
   const p = networkPosition(ctx.now(), 2);
   setCells(p.attributes, [cell]);
   readStatusBlock(new ByteReader(content, statusAt), p, ctx.model);
-  ctx.position(p);
+  ctx.positionIfLocatable(p);
   ctx.ack();
 };
 
@@ -39,7 +39,7 @@ export const cellStatus: Handler = (ctx) => {
 export const cellAddressQuery: Handler = (ctx) => {
   const p = networkPosition(ctx.now(), 2);
   setCells(p.attributes, [readCell(ctx.reader(), "4g")]);
-  ctx.position(p);
+  ctx.positionIfLocatable(p);
 };
 
 interface CellListLayout {
@@ -68,7 +68,7 @@ function decodeCellList(ctx: DecodeContext, layout: CellListLayout): void {
       if (points.length > 0) p.posType = 3;
     });
   }
-  ctx.position(p);
+  ctx.positionIfLocatable(p);
 }
 
 const list = (layout: CellListLayout): Handler => (ctx) => decodeCellList(ctx, layout);

@@ -88,6 +88,8 @@ function readS5Status(r: ByteReader, p: Position, model: string): void {
 
 /** GT06E-card / WeTrust: odometer, length-prefixed card number, then swipe details. */
 function readCardTail(r: ByteReader, p: Position): void {
+  const cardLength = r.bytes[r.pos + 4];
+  if (cardLength === undefined || 5 + cardLength > r.remaining) return; // not a card layout
   setOdometerMeters(p, r.u32());
   const card = r.ascii(r.u8()).trim();
   if (card) p.attributes.card = card;

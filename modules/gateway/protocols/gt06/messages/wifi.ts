@@ -36,7 +36,7 @@ export const legacyWifi: Handler = (ctx) => {
   const p = networkPosition(time, points.length > 0 ? 3 : 2);
   setWifi(p.attributes, points);
   setCells(p.attributes, cells);
-  ctx.position(p);
+  ctx.positionIfLocatable(p);
 
   const reply = new Uint8Array(2 + 1 + 1 + TIME + 2);
   reply.set([0x78, 0x78, 0x00, frame.type]);
@@ -68,5 +68,5 @@ export const wifiList: Handler = (ctx) => {
   }
   const p = networkPosition(time, 3);
   setWifi(p.attributes, points);
-  ctx.position(p);
+  ctx.positionIfLocatable(p);
 };
