@@ -9,8 +9,8 @@ import type { ProtocolSession, TextCommand } from "../types.ts";
 import { buildFrame } from "./frame.ts";
 
 export const MSG_COMMAND = 0x80;
-/** Language word of the command packet; override per session with `extra.commandLanguage`. */
-export const DEFAULT_COMMAND_LANGUAGE = 0x0001;
+/** Language word of the command packet (GT06 documents: 1 Chinese, 2 English): English replies by default; override per session with `extra.commandLanguage`. */
+export const DEFAULT_COMMAND_LANGUAGE = 0x0002;
 
 export function encodeCommand(command: TextCommand, session: ProtocolSession): Uint8Array {
   const text = asciiBytes(command.content);

@@ -12,7 +12,7 @@ Deno.test("0x80 command frame: length, server flag, ASCII, language, serial, CRC
   assert.equal(
     hex(encoded),
     "7878" + "17" + "80" + "0f" + "0a0b0c0d" + hex(new TextEncoder().encode("DYD,000000#")) +
-      "0001" +
+      "0002" + // English
       "0000" + hex(encoded.subarray(encoded.length - 4, encoded.length - 2)) + "0d0a",
   );
 
