@@ -32,6 +32,10 @@ export interface AccountSummary {
   nodeId: number;
 }
 
+/** Deno KV refuses commits over 100 checks or 1000 mutations; stay a little below. */
+const MAX_CHECKS = 90;
+const MAX_MUTATIONS = 900;
+
 const ancestorsOf = (a: Pick<Account, "fullParentId">) => a.fullParentId.split(",").filter(Boolean);
 const summaryOf = (a: Account): AccountSummary => ({
   account: a.account,
@@ -79,15 +83,32 @@ export class AccountStore {
     return (await op.commit()).ok;
   }
 
-  /** Saves changed fields of an existing account (not its place in the tree or login). */
-  async update(a: Account): Promise<void> {
-    const op = this.kv.atomic().set(K.byId(a.id), a);
-    if (!a.virtual) {
-      for (const anc of ancestorsOf(a)) {
-        op.set(K.ancestor(anc, a.id), summaryOf(a));
+  /**
+   * Saves changed fields of an existing account, never its place in the tree, its login or
+   * its master: those are taken from the stored record, so a record read before a
+   * concurrent move cannot put the account back under its old ancestors. False (and nothing
+   * written) when the account no longer exists, so a late save cannot bring it back.
+   */
+  async update(a: Account): Promise<boolean> {
+    for (;;) {
+      const current = await this.kv.get<Account>(K.byId(a.id));
+      const stored = current.value;
+      if (!stored) return false;
+      const next: Account = {
+        ...a,
+        account: stored.account,
+        parentId: stored.parentId,
+        fullParentId: stored.fullParentId,
+        virtual: stored.virtual && a.virtual
+          ? { ...a.virtual, masterId: stored.virtual.masterId }
+          : stored.virtual,
+      };
+      const op = this.kv.atomic().check(current).set(K.byId(a.id), next);
+      if (!next.virtual) {
+        for (const anc of ancestorsOf(next)) op.set(K.ancestor(anc, a.id), summaryOf(next));
       }
+      if ((await op.commit()).ok) return true;
     }
-    await op.commit();
   }
 
   async remove(a: Account): Promise<void> {
@@ -136,27 +157,48 @@ export class AccountStore {
 
   /**
    * Moves `account` and its whole subtree under `target`, rewriting every tree index.
-   * Done in chunks because one KV commit takes at most 1000 mutations.
+   * Records are re-read here (with a versionstamp check) rather than taken from the caller,
+   * so a change saved since the caller loaded them (a password reset, an edit) is kept.
+   * Done in batches that respect the KV limits of one commit (checks and mutations); a
+   * batch whose records changed meanwhile is read and written again.
    */
   async move(account: Account, target: Account): Promise<void> {
-    const oldPrefix = childPath(account).slice(0, -`${account.id},`.length);
+    const root = await this.get(account.id);
+    if (!root) return;
+    const oldPrefix = root.fullParentId || ",";
     const newPrefix = childPath(target);
-    const moved = [account, ...await this.getMany(await this.collect(account.id))];
-    for (let i = 0; i < moved.length; i += 50) {
+    const ids = [root.id, ...await this.collect(root.id)];
+    const now = new Date().toISOString();
+    for (let i = 0; i < ids.length;) {
       const op = this.kv.atomic();
-      for (const a of moved.slice(i, i + 50)) {
+      let checks = 0, mutations = 0, j = i;
+      while (j < ids.length && checks < MAX_CHECKS) {
+        const entry = await this.kv.get<Account>(K.byId(ids[j]));
+        const a = entry.value;
+        // Deleted or moved away meanwhile: only its check is needed.
+        const moves = !!a && (a.id === root.id || a.fullParentId.startsWith(oldPrefix));
+        const newPath = a && moves ? newPrefix + a.fullParentId.slice(oldPrefix.length) : "";
+        const cost = a && moves
+          ? ancestorsOf(a).length + newPath.split(",").filter(Boolean).length + 3
+          : 0;
+        if (j > i && mutations + cost > MAX_MUTATIONS) break;
+        op.check(entry);
+        checks++;
+        mutations += cost;
+        j++;
+        if (!a || !moves) continue;
         for (const anc of ancestorsOf(a)) op.delete(K.ancestor(anc, a.id));
-        if (a.id === account.id) {
+        if (a.id === root.id) {
           op.delete(K.children(a.parentId, a.id));
           a.parentId = target.id;
           op.set(K.children(target.id, a.id), null);
         }
-        a.fullParentId = newPrefix + a.fullParentId.slice(oldPrefix.length);
-        a.updatedAt = new Date().toISOString();
+        a.fullParentId = newPath;
+        a.updatedAt = now;
         op.set(K.byId(a.id), a);
         for (const anc of ancestorsOf(a)) op.set(K.ancestor(anc, a.id), summaryOf(a));
       }
-      await op.commit();
+      if ((await op.commit()).ok) i = j;
     }
   }
 
