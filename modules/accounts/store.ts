@@ -111,14 +111,21 @@ export class AccountStore {
     }
   }
 
-  async remove(a: Account): Promise<void> {
-    const op = this.kv.atomic().delete(K.byId(a.id)).delete(K.byLogin(a.account));
-    if (a.virtual) op.delete(K.virtual(a.virtual.masterId, a.id));
-    else {
-      if (a.parentId) op.delete(K.children(a.parentId, a.id));
-      for (const anc of ancestorsOf(a)) op.delete(K.ancestor(anc, a.id));
+  /** Deletes an account with the indexes of its stored record (a caller's copy may be stale). */
+  async remove(a: Pick<Account, "id">): Promise<void> {
+    for (;;) {
+      const current = await this.kv.get<Account>(K.byId(a.id));
+      const stored = current.value;
+      if (!stored) return;
+      const op = this.kv.atomic().check(current).delete(K.byId(stored.id))
+        .delete(K.byLogin(stored.account));
+      if (stored.virtual) op.delete(K.virtual(stored.virtual.masterId, stored.id));
+      else {
+        if (stored.parentId) op.delete(K.children(stored.parentId, stored.id));
+        for (const anc of ancestorsOf(stored)) op.delete(K.ancestor(anc, stored.id));
+      }
+      if ((await op.commit()).ok) return;
     }
-    await op.commit();
   }
 
   async hasChildren(id: string): Promise<boolean> {

@@ -65,6 +65,18 @@ Deno.test("AccountStore keeps the tree consistent against stale saves", async (s
       assert.equal(await store.findIdByLogin("userA"), null);
     });
 
+    await s.step("a deletion with a record read before a move clears the new indexes", async () => {
+      const x = await addAccount(t, admin, { account: "mover", accountType: 12, parentId: distA });
+      const stale = (await store.get(x))!;
+      assertOk(await t.call("/v3/new/account/move", { ids: [x], targetId: distB }, admin));
+      await store.remove(stale);
+      assert.equal(await store.get(x), null);
+      assert.equal(await store.findIdByLogin("mover"), null);
+      assert.ok(!(await subtreeIds(distB)).includes(x), "not listed under the new parent");
+      assert.ok(!(await subtreeIds(adminId)).includes(x));
+      assert.ok(!(await store.childIds(distB)).includes(x));
+    });
+
     await s.step("a deep and wide subtree moves within the KV commit limits", async () => {
       // 40 levels below entA, then 150 leaves under the deepest: far beyond one commit.
       const template = (await store.get(entA))!;
