@@ -1,0 +1,108 @@
+import type { TFunction } from "i18next";
+import { TypeTag } from "./TypeTag.tsx";
+import { type AccountRow, formatDateTime } from "./types.ts";
+
+export type RowAction = "edit" | "reset" | "move" | "delete";
+const ACTIONS: RowAction[] = ["edit", "reset", "move", "delete"];
+
+interface Props {
+  t: TFunction;
+  rows: AccountRow[];
+  loading: boolean;
+  /** Without it the checkbox and action columns are left out. */
+  canModify: boolean;
+  checked: Record<string, AccountRow>;
+  onCheck: (rows: AccountRow[], on: boolean) => void;
+  onAction: (action: RowAction, row: AccountRow) => void;
+}
+
+export function AccountTable({ t, rows, loading, canModify, checked, onCheck, onAction }: Props) {
+  const allOn = rows.length > 0 && rows.every((r) => checked[r.id]);
+  const columns = canModify ? 11 : 9;
+  return (
+    <div class={`table-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
+      <table class="data accounts-table">
+        <thead>
+          <tr>
+            {canModify && (
+              <th class="col-check">
+                <input
+                  type="checkbox"
+                  aria-label={t("accounts.table.selectAll")}
+                  checked={allOn}
+                  disabled={!rows.length}
+                  onChange={(e) => onCheck(rows, (e.target as HTMLInputElement).checked)}
+                />
+              </th>
+            )}
+            <th>{t("accounts.fields.account")}</th>
+            <th>{t("accounts.fields.nickName")}</th>
+            <th>{t("accounts.fields.accountType")}</th>
+            <th>{t("accounts.fields.superior")}</th>
+            <th>{t("accounts.fields.contact")}</th>
+            <th>{t("accounts.fields.phone")}</th>
+            <th>{t("accounts.fields.email")}</th>
+            <th>{t("accounts.fields.expiration")}</th>
+            <th>{t("accounts.fields.createdAt")}</th>
+            {canModify && <th class="col-actions">{t("ui.actions")}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} data-account={r.account} class={checked[r.id] ? "checked" : undefined}>
+              {canModify && (
+                <td class="col-check">
+                  <input
+                    type="checkbox"
+                    aria-label={t("accounts.table.select", { account: r.account })}
+                    checked={!!checked[r.id]}
+                    onChange={(e) => onCheck([r], (e.target as HTMLInputElement).checked)}
+                  />
+                </td>
+              )}
+              <td class="strong">{r.account}</td>
+              <td>{r.nickName}</td>
+              <td>
+                <TypeTag t={t} type={r.accountType} />
+              </td>
+              <td>{r.parentAccount || "—"}</td>
+              <td>{r.contact || "—"}</td>
+              <td>{r.phone || "—"}</td>
+              <td>{r.email || "—"}</td>
+              <td>{r.expiration ?? t("accounts.table.never")}</td>
+              <td>{formatDateTime(r.createdAt)}</td>
+              {canModify && (
+                <td class="col-actions">
+                  {ACTIONS.map((a) => (
+                    <button
+                      key={a}
+                      type="button"
+                      class={`link-btn${a === "delete" ? " danger" : ""}`}
+                      data-action={a}
+                      onClick={() => onAction(a, r)}
+                    >
+                      {t(`accounts.actions.${a}`)}
+                    </button>
+                  ))}
+                </td>
+              )}
+            </tr>
+          ))}
+          {!rows.length && (
+            <tr class="empty-row">
+              <td colSpan={columns}>
+                <div class="empty">
+                  <span class="empty-icon" aria-hidden="true">{loading ? "…" : "☰"}</span>
+                  {loading ? t("ui.loading") : t("accounts.table.empty")}
+                </div>
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {loading && rows.length > 0 && (
+        <div class="table-loading" role="status">{t("ui.loading")}</div>
+      )}
+    </div>
+  );
+}

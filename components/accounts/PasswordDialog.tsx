@@ -1,0 +1,62 @@
+import type { TFunction } from "i18next";
+import { api } from "../../lib/client/api.ts";
+import { toast } from "../ui/Toast.tsx";
+import { FormDialog, Input, useForm } from "./form.tsx";
+import type { AccountRow } from "./types.ts";
+import { RULES, sameAs } from "./validate.ts";
+
+interface Props {
+  t: TFunction;
+  row: AccountRow;
+  onClose: () => void;
+  onDone: () => void;
+}
+
+/** A superior sets a new password for a sub-account (its sessions end). */
+export function PasswordDialog({ t, row, onClose, onDone }: Props) {
+  const form = useForm({ password: "", confirmPassword: "" }, t);
+  const labels = {
+    password: t("accounts.fields.newPassword"),
+    confirmPassword: t("accounts.fields.confirmPassword"),
+  };
+  return (
+    <FormDialog
+      t={t}
+      title={t("accounts.dialogs.reset", { account: row.account })}
+      busy={form.busy}
+      formError={form.formError}
+      onClose={onClose}
+      onSubmit={() =>
+        form.submit(
+          { password: RULES.password, confirmPassword: [sameAs(() => form.values.password)] },
+          labels,
+          async () => {
+            await api("/v3/new/account/resetPassword", { id: row.id, ...form.values });
+            toast(t("accounts.toast.passwordReset", { account: row.account }));
+            onDone();
+          },
+        )}
+    >
+      <p class="dialog-note">{t("accounts.form.resetNote")}</p>
+      <Input
+        form={form}
+        name="password"
+        kind="password"
+        label={labels.password}
+        required
+        maxLength={50}
+        autoComplete="new-password"
+        hint={t("validation.passwordForm")}
+      />
+      <Input
+        form={form}
+        name="confirmPassword"
+        kind="password"
+        label={labels.confirmPassword}
+        required
+        maxLength={50}
+        autoComplete="new-password"
+      />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,244 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../lib/islands/island.tsx";
+import { api } from "../lib/client/api.ts";
+import { type Lang, translator } from "../lib/i18n/i18n.ts";
+import { DEFAULT_PAGE_SIZE, Pagination } from "../components/ui/Pagination.tsx";
+import { toast, Toasts } from "../components/ui/Toast.tsx";
+import { AccountTree } from "../components/accounts/AccountTree.tsx";
+import { AccountTable, type RowAction } from "../components/accounts/AccountTable.tsx";
+import { AddAccountDialog, EditAccountDialog } from "../components/accounts/AccountDialog.tsx";
+import { PasswordDialog } from "../components/accounts/PasswordDialog.tsx";
+import { MoveDialog } from "../components/accounts/MoveDialog.tsx";
+import { DeleteDialog } from "../components/accounts/DeleteDialog.tsx";
+import { VirtualDialog } from "../components/accounts/VirtualDialog.tsx";
+import { useDebounced, useLatest } from "../components/accounts/hooks.ts";
+import {
+  type AccountRef,
+  type AccountRow,
+  canCreateAccounts,
+  creatableTypes,
+  type Me,
+  type Page,
+  TYPE_ORDER,
+} from "../components/accounts/types.ts";
+
+interface Props {
+  lang: Lang;
+  me: Me;
+}
+
+type Dialog =
+  | { kind: "add" }
+  | { kind: "virtual" }
+  | { kind: "move"; rows: AccountRow[] }
+  | { kind: Exclude<RowAction, "move">; row: AccountRow };
+
+/** /account: the caller's account tree on the left, its sub-accounts in a table on the right. */
+function AccountManager({ lang, me }: Props) {
+  const t = translator(lang);
+  // me.id is the account whose subtree the caller works in (a virtual user's master).
+  const rootId = me.id;
+  const root: AccountRef = {
+    id: rootId,
+    account: me.account,
+    nickName: me.nickName,
+    accountType: me.accountType,
+  };
+  const [selected, setSelected] = useState<AccountRef>(root);
+  const [query, setQuery] = useState("");
+  const keyword = useDebounced(query.trim());
+  const [typeFilter, setTypeFilter] = useState("");
+  const [directOnly, setDirectOnly] = useState(false);
+  const [page, setPage] = useState({ num: 1, size: DEFAULT_PAGE_SIZE });
+  const [reloads, setReloads] = useState(0);
+  const [treeVersion, setTreeVersion] = useState(0);
+  const [checked, setChecked] = useState<Record<string, AccountRow>>({});
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  // Any change of filter starts again at page 1 with nothing ticked.
+  useEffect(() => {
+    setPage((p) => ({ ...p, num: 1 }));
+    setChecked({});
+  }, [keyword, typeFilter, directOnly, selected.id]);
+
+  const { data, loading } = useLatest(
+    () =>
+      api<Page<AccountRow>>("/v3/new/account/children", {
+        pageNum: page.num,
+        pageSize: page.size,
+        ...(keyword ? { keyword } : {}),
+        ...(selected.id !== rootId ? { parentId: selected.id } : {}),
+        ...(directOnly ? { directOnly: true } : {}),
+        ...(typeFilter ? { accountType: Number(typeFilter) } : {}),
+      }),
+    [page.num, page.size, keyword, typeFilter, directOnly, selected.id, rootId, reloads],
+    (e) => toast((e as Error).message || t("ui.requestError"), "error"),
+  );
+
+  const rows = data?.list ?? [];
+  const checkedRows = Object.values(checked);
+  const mayAdd = me.canModify && canCreateAccounts(me.accountType);
+  const superiorTypes = creatableTypes(me.accountType, selected.accountType);
+  const close = () => setDialog(null);
+  const changed = (hierarchy = true) => {
+    setDialog(null);
+    setChecked({});
+    setReloads((n) => n + 1);
+    if (hierarchy) setTreeVersion((n) => n + 1);
+  };
+  const onCheck = (list: AccountRow[], on: boolean) =>
+    setChecked((c) => {
+      const next = { ...c };
+      for (const r of list) on ? (next[r.id] = r) : delete next[r.id];
+      return next;
+    });
+
+  return (
+    <div class="accounts">
+      <AccountTree
+        t={t}
+        root={root}
+        selectedId={selected.id}
+        onSelect={setSelected}
+        version={treeVersion}
+      />
+      <section class="panel accounts-main">
+        <div class="panel-title">
+          <h1>{t("accounts.title")}</h1>
+          <span class="scope-chip" data-scope-id={selected.id}>
+            {t("accounts.scope", { name: selected.nickName })}
+            {selected.id !== rootId && (
+              <button
+                type="button"
+                class="link-btn"
+                onClick={() => setSelected(root)}
+              >
+                {t("accounts.showAll")}
+              </button>
+            )}
+          </span>
+        </div>
+        <div class="toolbar">
+          <input
+            id="account-search"
+            class="input"
+            type="search"
+            placeholder={t("accounts.toolbar.search")}
+            aria-label={t("accounts.toolbar.search")}
+            value={query}
+            onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+          />
+          <select
+            id="account-type-filter"
+            class="input type-filter"
+            aria-label={t("accounts.toolbar.type")}
+            value={typeFilter}
+            onChange={(e) => setTypeFilter((e.target as HTMLSelectElement).value)}
+          >
+            <option value="">{t("accounts.toolbar.allTypes")}</option>
+            {TYPE_ORDER.filter((v) => v !== 0).map((v) => (
+              <option key={v} value={String(v)}>{t(`shell.accountTypes.${v}`)}</option>
+            ))}
+          </select>
+          <label class="toggle">
+            <input
+              id="account-direct-only"
+              type="checkbox"
+              checked={directOnly}
+              onChange={(e) => setDirectOnly((e.target as HTMLInputElement).checked)}
+            />
+            {t("accounts.toolbar.directOnly")}
+          </label>
+          <span class="grow" />
+          {!me.isVirtual && (
+            <button
+              type="button"
+              id="account-virtual"
+              class="btn"
+              onClick={() => setDialog({ kind: "virtual" })}
+            >
+              {t("accounts.toolbar.virtual")}
+            </button>
+          )}
+          {me.canModify && (
+            <button
+              type="button"
+              id="account-move"
+              class="btn"
+              disabled={!checkedRows.length}
+              title={checkedRows.length ? undefined : t("accounts.toolbar.moveHint")}
+              onClick={() => setDialog({ kind: "move", rows: checkedRows })}
+            >
+              {t("accounts.toolbar.move")}
+              {checkedRows.length > 0 && <span class="count">{checkedRows.length}</span>}
+            </button>
+          )}
+          {mayAdd && (
+            <button
+              type="button"
+              id="account-add"
+              class="btn btn-primary"
+              disabled={!superiorTypes.length}
+              title={superiorTypes.length ? undefined : t("accounts.toolbar.addHint")}
+              onClick={() => setDialog({ kind: "add" })}
+            >
+              + {t("accounts.toolbar.add")}
+            </button>
+          )}
+        </div>
+        <AccountTable
+          t={t}
+          rows={rows}
+          loading={loading}
+          canModify={me.canModify}
+          checked={checked}
+          onCheck={onCheck}
+          onAction={(action, row) =>
+            setDialog(action === "move" ? { kind: "move", rows: [row] } : { kind: action, row })}
+        />
+        <Pagination
+          t={t}
+          total={data?.total ?? 0}
+          pageNum={page.num}
+          pageSize={page.size}
+          onChange={(num, size) => setPage({ num, size })}
+        />
+      </section>
+      {dialog?.kind === "add" && (
+        <AddAccountDialog t={t} me={me} superior={selected} onClose={close} onDone={changed} />
+      )}
+      {dialog?.kind === "edit" && (
+        <EditAccountDialog t={t} me={me} row={dialog.row} onClose={close} onDone={changed} />
+      )}
+      {dialog?.kind === "reset" && (
+        <PasswordDialog
+          t={t}
+          row={dialog.row}
+          onClose={close}
+          onDone={() => changed(false)}
+        />
+      )}
+      {dialog?.kind === "move" && (
+        <MoveDialog t={t} root={root} rows={dialog.rows} onClose={close} onDone={changed} />
+      )}
+      {dialog?.kind === "delete" && (
+        <DeleteDialog
+          t={t}
+          title={t("accounts.dialogs.delete")}
+          message={t("accounts.deleteConfirm", {
+            account: dialog.row.account,
+            name: dialog.row.nickName,
+          })}
+          remove={() => api("/v3/new/account/delete", { id: dialog.row.id })}
+          done={t("accounts.toast.deleted", { account: dialog.row.account })}
+          onClose={close}
+          onDone={changed}
+        />
+      )}
+      {dialog?.kind === "virtual" && <VirtualDialog t={t} onClose={close} />}
+      <Toasts />
+    </div>
+  );
+}
+
+export default island("AccountManager", AccountManager);
