@@ -14,6 +14,8 @@ export const configSchema = z.object({
   JT808_PORT: port(5015),
   H02_PORT: port(5013),
   OSMAND_PORT: port(5055),
+  /** A device connection silent this long is closed (half-open sockets). */
+  DEVICE_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Minutes without any message before a device counts as offline. */
   OFFLINE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** Lifetime of a login session in hours. */

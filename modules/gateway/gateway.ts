@@ -10,11 +10,11 @@ import { h02 } from "./protocols/h02/index.ts";
 import { jt808 } from "./protocols/jt808/index.ts";
 import { startTcpListener, type TcpListenerHandle } from "./tcp_server.ts";
 
-/** Silent TCP connections are cut after this; trackers send heartbeats every few minutes. */
-export const IDLE_TIMEOUT_MS = 15 * 60_000;
-
 export interface GatewayDeps {
-  config: Pick<Config, "HOSTNAME" | "GT06_PORT" | "JT808_PORT" | "H02_PORT" | "OSMAND_PORT">;
+  config: Pick<
+    Config,
+    "HOSTNAME" | "GT06_PORT" | "JT808_PORT" | "H02_PORT" | "OSMAND_PORT" | "DEVICE_IDLE_SECONDS"
+  >;
   directory: DeviceDirectory;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
@@ -37,7 +37,7 @@ export function startGateway(deps: GatewayDeps): GatewayHandle {
     ingestor: deps.ingestor,
     connections: deps.connections,
     bus: deps.bus,
-    idleMs: deps.idleMs ?? IDLE_TIMEOUT_MS,
+    idleMs: deps.idleMs ?? deps.config.DEVICE_IDLE_SECONDS * 1000,
     log: deps.log,
     onCommandReply: (
       conn: Parameters<CommandService["onReply"]>[0],

@@ -18,7 +18,10 @@ const PASSWORD = "Admin12345";
 const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
 {
   const kv = await Deno.openKv(`${dir}/tracking.kv`);
-  const services = await createServices(kv, loadConfig({ DATA_DIR: dir, ADMIN_PASSWORD: PASSWORD }));
+  const services = await createServices(
+    kv,
+    loadConfig({ DATA_DIR: dir, ADMIN_PASSWORD: PASSWORD }),
+  );
   await ensureAdministrator(services.accountStore, PASSWORD);
   const adminId = (await services.accountStore.findIdByLogin("admin"))!;
   await services.directory.store.insertMany([{

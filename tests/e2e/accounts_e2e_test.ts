@@ -38,7 +38,11 @@ async function dismissReleaseNotes(page: Page) {
 }
 
 /** Creates an account with the Add dialog under the tree node labelled `parentNick`. */
-async function addAccount(page: Page, parentNick: string | null, acc: { account: string; nickName: string; type: string }) {
+async function addAccount(
+  page: Page,
+  parentNick: string | null,
+  acc: { account: string; nickName: string; type: string },
+) {
   if (parentNick) await page.locator("[data-tree-id]", { hasText: parentNick }).first().click();
   await page.click("#account-add");
   await page.fill(".modal input[name=account]", acc.account);
@@ -53,7 +57,9 @@ async function addAccount(page: Page, parentNick: string | null, acc: { account:
 async function visibleAccounts(page: Page): Promise<string[]> {
   await page.waitForSelector(".table-wrap table, .empty");
   await page.waitForTimeout(300);
-  return await page.locator("tr[data-account]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-account")!));
+  return await page.locator("tr[data-account]").evaluateAll((rows) =>
+    rows.map((r) => r.getAttribute("data-account")!)
+  );
 }
 
 Deno.test({
@@ -74,17 +80,30 @@ Deno.test({
 
       await login(page, base, "admin", ADMIN_PASSWORD);
       await openAccounts(page, base);
-      await addAccount(page, null, { account: "dist_e2e", nickName: "Northwind Distribution", type: "8" });
+      await addAccount(page, null, {
+        account: "dist_e2e",
+        nickName: "Northwind Distribution",
+        type: "8",
+      });
       assert.ok((await visibleAccounts(page)).includes("dist_e2e"));
-      await addAccount(page, "Northwind Distribution", { account: "ent_e2e", nickName: "Contoso Logistics", type: "9" });
+      await addAccount(page, "Northwind Distribution", {
+        account: "ent_e2e",
+        nickName: "Contoso Logistics",
+        type: "9",
+      });
       await page.reload();
       await page.waitForSelector("html[data-islands='hydrated']");
       // Open the distributor's node so the enterprise shows in the tree.
-      const distNode = page.locator("[data-tree-id]", { hasText: "Northwind Distribution" }).first();
+      const distNode = page.locator("[data-tree-id]", { hasText: "Northwind Distribution" })
+        .first();
       const toggle = distNode.locator(".tree-toggle");
       if (await toggle.count()) await toggle.click();
       await page.locator("[data-tree-id]", { hasText: "Contoso Logistics" }).first().waitFor();
-      await addAccount(page, "Contoso Logistics", { account: "user_e2e", nickName: "Driver Desk", type: "12" });
+      await addAccount(page, "Contoso Logistics", {
+        account: "user_e2e",
+        nickName: "Driver Desk",
+        type: "12",
+      });
       await page.locator("[data-tree-id]").first().click();
       await page.waitForTimeout(500);
       assert.deepEqual((await visibleAccounts(page)).sort(), ["dist_e2e", "ent_e2e", "user_e2e"]);
@@ -109,7 +128,11 @@ Deno.test({
       await login(page, base, "user_e2e", PASSWORD);
       await openAccounts(page, base);
       assert.deepEqual(await visibleAccounts(page), []);
-      assert.equal(await page.locator("#account-add").count(), 0, "end users cannot create accounts");
+      assert.equal(
+        await page.locator("#account-add").count(),
+        0,
+        "end users cannot create accounts",
+      );
 
       // Profile, then change the password: every session ends, the new password works.
       await page.goto(`${base}/myProfile`);

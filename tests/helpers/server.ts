@@ -4,6 +4,8 @@ export interface ServerProcess {
   port: number;
   dataDir: string;
   output(): string;
+  /** SIGKILL: no shutdown, no flush. */
+  kill(): void;
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,11 @@ export async function startServer(
     port,
     dataDir,
     output: () => log,
+    kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+    },
     async stop() {
       try {
         child.kill("SIGTERM");

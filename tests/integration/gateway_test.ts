@@ -1,0 +1,272 @@
+/**
+ * The device gateway against a real server process on loopback: identity, acknowledgement
+ * after storage, one connection per device, hostile input, idle cut-off and durability
+ * across SIGKILL.
+ */
+import assert from "node:assert/strict";
+import { ApiClient } from "../helpers/api_client.ts";
+import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import { type ServerProcess, startServer } from "../helpers/server.ts";
+
+const ADMIN_PASSWORD = "Admin12345";
+const DEVICE_A = "359710049000011";
+const DEVICE_B = "359710049000022";
+const LOGIN_REPLY_SERIAL_1 = "787805010001d9dc0d0a";
+
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A raw TCP device: write frames, read replies with a timeout, see when the server hangs up. */
+class RawDevice {
+  private buf: number[] = [];
+  closedByServer = false;
+  private reading: Promise<void>;
+  private constructor(readonly conn: Deno.TcpConn) {
+    this.reading = (async () => {
+      const chunk = new Uint8Array(4096);
+      try {
+        for (;;) {
+          const n = await conn.read(chunk);
+          if (n === null) break;
+          this.buf.push(...chunk.subarray(0, n));
+        }
+      } catch { /* reset */ }
+      this.closedByServer = true;
+    })();
+  }
+  static async open(port: number) {
+    return new RawDevice(await Deno.connect({ hostname: "127.0.0.1", port }));
+  }
+  async send(bytes: Uint8Array) {
+    await this.conn.write(bytes);
+  }
+  /** Waits until `n` reply bytes arrived and takes them. */
+  async take(n: number, timeoutMs = 5000): Promise<Uint8Array> {
+    const end = Date.now() + timeoutMs;
+    while (this.buf.length < n) {
+      if (Date.now() > end || this.closedByServer) {
+        throw new Error(`no reply (have ${this.buf.length} bytes)`);
+      }
+      await sleep(10);
+    }
+    return new Uint8Array(this.buf.splice(0, n));
+  }
+  async waitClosed(timeoutMs = 5000) {
+    const end = Date.now() + timeoutMs;
+    while (!this.closedByServer) {
+      if (Date.now() > end) throw new Error("server did not close the connection");
+      await sleep(20);
+    }
+  }
+  close() {
+    try {
+      this.conn.close();
+    } catch { /* closed */ }
+  }
+  async done() {
+    this.close();
+    await this.reading;
+  }
+}
+
+async function setup(server: ServerProcess) {
+  const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+  const me = await api.call("/v3/new/account/current");
+  const imported = await api.call("/v3/new/newEquipment/importEquipment", {
+    userId: me.userId,
+    mcType: "GT06N",
+    imeis: [DEVICE_A, DEVICE_B],
+  });
+  assert.equal(imported.succeeded, 2);
+  return api;
+}
+
+function ports(server: ServerProcess) {
+  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP\), OsmAnd (\d+)/.exec(server.output());
+  assert.ok(m, server.output());
+  return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
+}
+
+async function playback(api: ApiClient, imei: string) {
+  const now = Date.now();
+  return (await api.call("/v3/new/monitor/playback", {
+    imei,
+    startTime: new Date(now - 20 * 86_400_000).toISOString(),
+    endTime: new Date(now + 86_400_000).toISOString(),
+  })).points as { gpsTime: string; lat: number; lng: number; speed: number }[];
+}
+
+/** Fix times on whole seconds (GT06 resolution), an hour ago. */
+const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+const location = (i: number) =>
+  gt06Location({
+    time: new Date(BASE + i * 1000),
+    lat: 22.5 + i * 1e-4,
+    lng: 114.05,
+    speedKmh: 36,
+    course: 90,
+  }, 10 + i);
+
+Deno.test({
+  name:
+    "gateway: identity, ack after storage, one connection per device, hostile input, idle cut-off",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const server = await startServer({ ADMIN_PASSWORD, DEVICE_IDLE_SECONDS: "2" });
+    const p = ports(server);
+    const api = await setup(server);
+    try {
+      await t.step("an unknown IMEI is refused, logged and disconnected", async () => {
+        const d = await RawDevice.open(p.gt06);
+        await d.send(gt06Login("359710049099999"));
+        await d.waitClosed();
+        assert.match(server.output(), /359710049099999 not registered in the routing table/);
+        await d.done();
+      });
+
+      await t.step("login reply is byte-exact; a stored location shows in playback", async () => {
+        const d = await RawDevice.open(p.gt06);
+        await d.send(gt06Login(DEVICE_A, 1));
+        assert.equal(hex(await d.take(10)), LOGIN_REPLY_SERIAL_1);
+        await d.send(location(1));
+        await d.send(gt06Heartbeat(7));
+        await d.take(10); // the heartbeat is answered only after everything before it is stored
+        const points = await playback(api, DEVICE_A);
+        assert.equal(points.length, 1);
+        assert.equal(points[0].speed, 36);
+        assert.ok(Math.abs(points[0].lat - 22.5001) < 1e-5);
+        const list = await api.call("/v3/new/newEquipment/queryEquipmentList", {
+          pageNum: 1,
+          pageSize: 10,
+        });
+        const row = list.list.find((r: { imei: string }) => r.imei === DEVICE_A);
+        assert.ok(row.position && row.gpsTime && row.hbTime);
+        await d.done();
+      });
+
+      await t.step("a reconnect replaces the old connection", async () => {
+        const first = await RawDevice.open(p.gt06);
+        await first.send(gt06Login(DEVICE_A, 1));
+        await first.take(10);
+        const second = await RawDevice.open(p.gt06);
+        await second.send(gt06Login(DEVICE_A, 1));
+        await second.take(10);
+        await first.waitClosed();
+        await first.done();
+        await second.done();
+      });
+
+      await t.step(
+        "random, mutated and oversized input never disturbs a healthy device",
+        async () => {
+          const healthy = await RawDevice.open(p.gt06);
+          await healthy.send(gt06Login(DEVICE_B, 1));
+          await healthy.take(10);
+          const hostile: Promise<void>[] = [];
+          const valid = [gt06Login(DEVICE_B), location(3), gt06Heartbeat()];
+          for (const port of [p.gt06, p.jt808, p.h02]) {
+            for (let k = 0; k < 6; k++) {
+              hostile.push((async () => {
+                const d = await RawDevice.open(port).catch(() => null);
+                if (!d) return;
+                for (let round = 0; round < 20 && !d.closedByServer; round++) {
+                  const frame = round % 2
+                    ? crypto.getRandomValues(new Uint8Array(1 + Math.floor(Math.random() * 300)))
+                    : mutate(valid[round % 3]);
+                  await d.send(frame).catch(() => {});
+                }
+                await d.done();
+              })());
+            }
+          }
+          // One device sends a frame that never ends: cut by the frame size cap.
+          const flood = await RawDevice.open(p.gt06);
+          await flood.send(new Uint8Array([0x78, 0x78, 0xff, 0x12]));
+          const junk = new Uint8Array(8192).fill(0x41);
+          for (let i = 0; i < 4 && !flood.closedByServer; i++) {
+            await flood.send(junk).catch(() => {});
+          }
+          // HTTP garbage at the OsmAnd port.
+          for (const url of [`/?id=${"9".repeat(5000)}`, "/?lat=abc", "/?id=x&lat=999&lon=999"]) {
+            const r = await fetch(`http://127.0.0.1:${p.osmand}${url}`).catch(() => null);
+            await r?.body?.cancel();
+          }
+          for (let i = 0; i < 5; i++) {
+            await healthy.send(location(100 + i));
+            await healthy.send(gt06Heartbeat(200 + i));
+            await healthy.take(10);
+          }
+          await Promise.all(hostile);
+          await flood.waitClosed();
+          await flood.done();
+          const points = await playback(api, DEVICE_B);
+          assert.ok(points.length >= 5, `healthy device stored ${points.length}`);
+          assert.equal((await fetch(`${server.url}/health`).then((r) => r.json())).status, "ok");
+          await healthy.done();
+        },
+      );
+
+      await t.step("a silent (half-open) connection is closed after the idle time", async () => {
+        const d = await RawDevice.open(p.gt06);
+        await d.send(gt06Login(DEVICE_A, 1));
+        await d.take(10);
+        await d.waitClosed(6000);
+        await d.done();
+      });
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "gateway: a SIGKILL during ingest loses no acknowledged position",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const dataDir = await Deno.makeTempDir({ prefix: "tp-kill-" });
+    let server = await startServer({ ADMIN_PASSWORD }, { dataDir });
+    await setup(server);
+    const d = await RawDevice.open(ports(server).gt06);
+    await d.send(gt06Login(DEVICE_A, 1));
+    await d.take(10);
+    const acked: number[] = [];
+    // Send location i then a heartbeat; its reply proves location i is stored.
+    const sending = (async () => {
+      for (let i = 0; i < 500 && !d.closedByServer; i++) {
+        try {
+          await d.send(location(i));
+          await d.send(gt06Heartbeat(i));
+          await d.take(10, 2000);
+          acked.push(i);
+        } catch {
+          break;
+        }
+      }
+    })();
+    await sleep(700);
+    server.kill();
+    await sending;
+    await d.done();
+    assert.ok(acked.length > 0, "some positions were acknowledged before the kill");
+    server = await startServer({ ADMIN_PASSWORD }, { dataDir });
+    try {
+      const again = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+      const stored = new Set((await playback(again, DEVICE_A)).map((pt) => Date.parse(pt.gpsTime)));
+      const lost = acked.filter((i) => !stored.has(BASE + i * 1000));
+      assert.deepEqual(lost, [], `acknowledged but lost after SIGKILL (of ${acked.length})`);
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+/** Flips a few bytes of a valid frame. */
+function mutate(frame: Uint8Array): Uint8Array {
+  const out = frame.slice();
+  for (let k = 0; k < 3; k++) {
+    out[Math.floor(Math.random() * out.length)] ^= 1 << Math.floor(Math.random() * 8);
+  }
+  return out;
+}
