@@ -51,6 +51,8 @@ export class AccountService {
     if (parent.accountType === ACCOUNT_TYPES.endUser) throw new BizError("endUserCannotCreate");
     if (owner.accountType === ACCOUNT_TYPES.endUser) throw new BizError("endUserCannotCreate");
     this.assertTypeAllowed(owner, parent, input.accountType);
+    const today = new Date().toISOString();
+    if (input.expiration) this.checkActivation(input.expiration, today);
     const expiration = this.checkExpiry(
       parent,
       input.expiration === undefined ? parent.expiration : input.expiration,
@@ -120,6 +122,18 @@ export class AccountService {
       });
     }
     return value;
+  }
+
+  /** Spec §5: an expiry must not fall before the account's activation (its creation day). */
+  private checkActivation(expiration: string, activatedAt: string) {
+    const day = activatedAt.slice(0, 10);
+    if (expiration < day) {
+      throw new BizError(
+        "illegalParameter",
+        { field: "expiration", reasonKey: "validation.tooSmall", min: day },
+        { field: "expiration" },
+      );
+    }
   }
 
   /** A caller cannot hand out a permission it does not hold itself (the administrator holds all). */
@@ -216,6 +230,7 @@ export class AccountService {
       target.accountType = input.accountType as Account["accountType"];
     }
     if (input.expiration !== undefined) {
+      if (input.expiration) this.checkActivation(input.expiration, target.createdAt);
       target.expiration = this.checkExpiry(parent, input.expiration);
     }
     if (input.permissions) {
@@ -381,6 +396,7 @@ export class AccountService {
   async addVirtual(session: Session, input: AddVirtualInput): Promise<{ id: string }> {
     const { self, owner } = await this.access.caller(session);
     if (self.virtual) throw new BizError("permissionDenied");
+    if (input.expiration) this.checkActivation(input.expiration, new Date().toISOString());
     const expiration = this.checkExpiry(
       owner,
       input.expiration === undefined ? owner.expiration : input.expiration,
@@ -432,6 +448,7 @@ export class AccountService {
       // Bounded by the virtual account's own master, which may sit below the caller.
       const master = await this.store.get(v.virtual!.masterId);
       if (!master) throw new BizError("permissionDenied");
+      if (input.expiration) this.checkActivation(input.expiration, v.createdAt);
       v.virtual!.expiration = this.checkExpiry(master, input.expiration);
       v.expiration = v.virtual!.expiration;
     }

@@ -227,6 +227,14 @@ Deno.test("account rules of spec §5/§6", async (s) => {
       assertCode(await update({ id: entE, expiration: "2100-01-01" }), "expiryAfterParent");
       assertCode(await update({ id: entE, expiration: null }), "expiryAfterParent");
       assertOk(await update({ id: entE, expiration: "2099-06-30" }));
+      // ...and must not fall before activation (the creation day).
+      const today = new Date().toISOString().slice(0, 10);
+      const past = await update({ id: entE, expiration: "2020-01-01" });
+      assertField(past, "expiration");
+      assert.match(past.json.msg, new RegExp(today));
+      assertField(await add({ expiration: "2020-01-01" }), "expiration");
+      assertOk(await update({ id: entE, expiration: today }));
+      assertOk(await update({ id: entE, expiration: "2099-06-30" }));
       for (const v of ["2024-02-30", "0000-01-01", "2024-1-1", "31/12/2099", "2099-12-31T00:00"]) {
         assertField(await update({ id: entE, expiration: v }), "expiration");
       }
@@ -241,6 +249,14 @@ Deno.test("account rules of spec §5/§6", async (s) => {
         expiration: "2099-07-01",
       }, entEToken) as R;
       assertCode(late, "expiryAfterParent");
+      const early = await t.call("/v3/new/account/virtual/add", {
+        account: "virtEarly",
+        nickName: "virtEarly",
+        password: PASSWORD,
+        scope: { instructionsFlag: 1, updateFlag: 1, videoFlag: 1 },
+        expiration: "2020-01-01",
+      }, entEToken) as R;
+      assertField(early, "expiration");
       const vEntE = await addVirtual(t, entEToken, "virtEntE");
       assert.equal((await t.services.accountStore.get(vEntE))?.virtual?.expiration, "2099-06-30");
       // distE (2099-12-31) edits entE's virtual account: entE's expiry still bounds it.
@@ -252,6 +268,14 @@ Deno.test("account rules of spec §5/§6", async (s) => {
           distEToken,
         ) as R,
         "expiryAfterParent",
+      );
+      assertField(
+        await t.call(
+          "/v3/new/account/virtual/update",
+          { id: vEntE, expiration: "2020-01-01" },
+          distEToken,
+        ) as R,
+        "expiration",
       );
       assertOk(
         await t.call(
