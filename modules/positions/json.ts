@@ -26,9 +26,9 @@ export function isoTime(ms: number): string {
   rest -= m * 60_000;
   const s = Math.floor(rest / 1000);
   const msPart = rest - s * 1000;
-  return `${cachedPrefix}${h < 10 ? "0" : ""}${h}:${m < 10 ? "0" : ""}${m}:${s < 10 ? "0" : ""}${s}.${
-    msPart < 10 ? "00" : msPart < 100 ? "0" : ""
-  }${msPart}Z`;
+  return `${cachedPrefix}${h < 10 ? "0" : ""}${h}:${m < 10 ? "0" : ""}${m}:${
+    s < 10 ? "0" : ""
+  }${s}.${msPart < 10 ? "00" : msPart < 100 ? "0" : ""}${msPart}Z`;
 }
 
 function json(
@@ -43,13 +43,28 @@ function json(
   satellites: number,
   mileage: number | null,
 ): string {
-  return `{"gpsTime":"${isoTime(time)}","lat":${r6(lat)},"lng":${r6(lng)},"speed":${r1(speed)},"course":${course},"altitude":${
+  return `{"gpsTime":"${isoTime(time)}","lat":${r6(lat)},"lng":${r6(lng)},"speed":${
+    r1(speed)
+  },"course":${course},"altitude":${
     r1(altitude)
-  },"posType":${posType},"acc":${acc},"satellites":${satellites},"mileage":${mileage === null ? null : r2(mileage)}}`;
+  },"posType":${posType},"acc":${acc},"satellites":${satellites},"mileage":${
+    mileage === null ? null : r2(mileage)
+  }}`;
 }
 
 export function pointJson(p: StoredPosition): string {
-  return json(p.time, p.lat, p.lng, p.speed, p.course, p.altitude, p.posType, p.acc, p.satellites, p.mileage);
+  return json(
+    p.time,
+    p.lat,
+    p.lng,
+    p.speed,
+    p.course,
+    p.altitude,
+    p.posType,
+    p.acc,
+    p.satellites,
+    p.mileage,
+  );
 }
 
 /** The points of a block with from ≤ time ≤ to, as comma-joined JSON objects ("" when none). */

@@ -32,10 +32,24 @@ export function registerPositionRoutes(api: ApiRegistry, s: Services) {
         throw new BizError("playbackRangeTooLong", { days: PLAYBACK_MAX_DAYS });
       }
       await s.devices.visibleDevice(c.var.session, body.imei);
-      // Hand-built JSON (see json.ts): a month of points is ~270,000 objects.
-      const points = await s.positions.rangeJson(body.imei, from, to);
+      // Hand-built JSON (see json.ts), streamed from cached UTF-8 block fragments.
+      const parts = await s.positions.rangeJsonParts(body.imei, from, to);
       const msg = JSON.stringify(c.var.t("common.success"));
-      return new Response(`{"code":10000,"msg":${msg},"data":{"imei":"${body.imei}","points":[${points}]}}`, {
+      const encoder = new TextEncoder();
+      const comma = encoder.encode(",");
+      const chunks: Uint8Array[] = [
+        encoder.encode(`{"code":10000,"msg":${msg},"data":{"imei":"${body.imei}","points":[`),
+      ];
+      parts.forEach((p, i) => chunks.push(...(i ? [comma, p] : [p])));
+      chunks.push(encoder.encode("]}}"));
+      let i = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(ctrl) {
+          if (i < chunks.length) ctrl.enqueue(chunks[i++] as Uint8Array<ArrayBuffer>);
+          else ctrl.close();
+        },
+      });
+      return new Response(stream, {
         headers: { "content-type": "application/json; charset=utf-8" },
       });
     },

@@ -24,7 +24,7 @@ export const COMPACT_AFTER_MS = 10 * 60_000;
 const JSON_CACHE_BYTES = 128 * 1024 * 1024;
 
 export class PositionStore {
-  private jsonCache = new Map<string, string>();
+  private jsonCache = new Map<string, Uint8Array>();
   private jsonCacheBytes = 0;
 
   constructor(private readonly kv: Deno.Kv) {}
@@ -78,45 +78,64 @@ export class PositionStore {
     return mergeByTime(out, hot);
   }
 
-  /**
-   * The same points as `range`, as the JSON array body of the playback answer. Whole blocks
-   * come from a cache keyed by their versionstamp, so a repeated playback costs little.
-   */
+  /** The same points as `range`, as the comma-joined JSON objects of the playback answer. */
   async rangeJson(imei: string, from: number, to: number): Promise<string> {
+    const decoder = new TextDecoder();
+    return (await this.rangeJsonParts(imei, from, to)).map((p) => decoder.decode(p)).join(",");
+  }
+
+  /**
+   * `rangeJson` as UTF-8 fragments to be joined with commas, ready to stream: whole blocks
+   * come from a cache keyed by their versionstamp, so a repeated playback encodes nothing.
+   */
+  async rangeJsonParts(imei: string, from: number, to: number): Promise<Uint8Array[]> {
+    const encoder = new TextEncoder();
     const blocks: Deno.KvEntry<PositionBlock>[] = [];
-    const before = this.kv.list<PositionBlock>({ start: K.block(imei, 0), end: K.block(imei, from) }, {
+    const before = this.kv.list<PositionBlock>({
+      start: K.block(imei, 0),
+      end: K.block(imei, from),
+    }, {
       reverse: true,
       limit: 1,
     });
     for await (const e of before) blocks.push(e);
     for await (
-      const e of this.kv.list<PositionBlock>({ start: K.block(imei, from), end: K.block(imei, to + 1) }, {
+      const e of this.kv.list<PositionBlock>({
+        start: K.block(imei, from),
+        end: K.block(imei, to + 1),
+      }, {
         batchSize: 500,
       })
     ) blocks.push(e);
     const hot: StoredPosition[] = [];
     for await (
-      const e of this.kv.list<StoredPosition>({ start: K.hot(imei, from), end: K.hot(imei, to + 1) }, {
+      const e of this.kv.list<StoredPosition>({
+        start: K.hot(imei, from),
+        end: K.hot(imei, to + 1),
+      }, {
         batchSize: 1000,
       })
     ) hot.push(e.value);
-    const lastBlockTime = blocks.length ? blocks[blocks.length - 1].value.time[blocks[blocks.length - 1].value.n - 1] : -Infinity;
+    const lastBlockTime = blocks.length
+      ? blocks[blocks.length - 1].value.time[blocks[blocks.length - 1].value.n - 1]
+      : -Infinity;
     if (hot.length && hot[0].time <= lastBlockTime) {
       // Late points not yet packed interleave with blocks: take the merging path.
-      return (await this.range(imei, from, to)).map(pointJson).join(",");
+      const all = await this.range(imei, from, to);
+      return all.length ? [encoder.encode(all.map(pointJson).join(","))] : [];
     }
-    const parts: string[] = [];
+    const parts: Uint8Array[] = [];
     for (const e of blocks) {
       const b = e.value;
       const whole = b.time[0] >= from && b.time[b.n - 1] <= to;
-      const part = whole ? this.cachedBlockJson(e) : blockJson(b, from, to);
-      if (part) parts.push(part);
+      const part = whole ? this.cachedBlockJson(e) : encoder.encode(blockJson(b, from, to));
+      if (part.length) parts.push(part);
     }
-    for (const p of hot) parts.push(pointJson(p));
-    return parts.join(",");
+    if (hot.length) parts.push(encoder.encode(hot.map(pointJson).join(",")));
+    return parts;
   }
 
-  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>): string {
+  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>): Uint8Array {
     const key = `${String(e.key[2])}/${String(e.key[3])}/${e.versionstamp}`;
     const hit = this.jsonCache.get(key);
     if (hit !== undefined) {
@@ -124,7 +143,7 @@ export class PositionStore {
       this.jsonCache.set(key, hit); // most recently used last
       return hit;
     }
-    const json = blockJson(e.value, -Infinity, Infinity);
+    const json = new TextEncoder().encode(blockJson(e.value, -Infinity, Infinity));
     this.jsonCache.set(key, json);
     this.jsonCacheBytes += json.length;
     for (const [k, v] of this.jsonCache) {

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import type { StoredPosition } from "../devices/model.ts";
 import { PositionStore } from "./store.ts";
-import { FIXED_BYTES_PER_POINT, MAX_BLOCK_BYTES, packBlock, splitIntoBlocks, unpackPoint } from "./codec.ts";
+import {
+  FIXED_BYTES_PER_POINT,
+  MAX_BLOCK_BYTES,
+  packBlock,
+  splitIntoBlocks,
+  unpackPoint,
+} from "./codec.ts";
 import { isoTime, pointJson } from "./json.ts";
 
 const IMEI = "359710049095095";
@@ -46,7 +52,10 @@ async function write(s: PositionStore, kv: Deno.Kv, points: StoredPosition[]) {
 }
 
 Deno.test("codec: a block round-trips every field, unknowns included", () => {
-  const pts = [point(0), point(1, { acc: null, mileage: null, battery: null, signal: null, valid: false })];
+  const pts = [
+    point(0),
+    point(1, { acc: null, mileage: null, battery: null, signal: null, valid: false }),
+  ];
   const b = packBlock(pts);
   assert.deepEqual(unpackPoint(b, 0), pts[0]);
   assert.deepEqual(unpackPoint(b, 1), pts[1]);
@@ -82,7 +91,10 @@ Deno.test("compaction packs hot points into blocks without changing what a range
     assert.equal(hot, 0, "no hot keys left");
     // A sub-range that starts inside a block.
     const mid = await s.range(IMEI, T0 + 1234 * 10_000, T0 + 1240 * 10_000);
-    assert.deepEqual(mid.map((p) => p.time), Array.from({ length: 7 }, (_, i) => T0 + (1234 + i) * 10_000));
+    assert.deepEqual(
+      mid.map((p) => p.time),
+      Array.from({ length: 7 }, (_, i) => T0 + (1234 + i) * 10_000),
+    );
   }));
 
 Deno.test("a late point inside an already packed span is merged on the next compaction", () =>
@@ -111,18 +123,30 @@ Deno.test("rangeJson gives the same points as range, from blocks, hot keys and p
     await write(s, kv, pts.slice(0, 400));
     await s.compactAll(Number.MAX_SAFE_INTEGER);
     await write(s, kv, pts.slice(400, 700));
-    for (const [from, to] of [[T0, T0 + 10_000_000], [T0 + 55_000, T0 + 5_000_000], [T0 + 4_100_000, T0 + 6_000_000]]) {
+    for (
+      const [from, to] of [[T0, T0 + 10_000_000], [T0 + 55_000, T0 + 5_000_000], [
+        T0 + 4_100_000,
+        T0 + 6_000_000,
+      ]]
+    ) {
       const viaJson = JSON.parse(`[${await s.rangeJson(IMEI, from, to)}]`);
-      const viaObjects = JSON.parse(`[${(await s.range(IMEI, from, to)).map(pointJson).join(",")}]`);
+      const viaObjects = JSON.parse(
+        `[${(await s.range(IMEI, from, to)).map(pointJson).join(",")}]`,
+      );
       assert.deepEqual(viaJson, viaObjects);
       assert.ok(viaJson.length > 0);
     }
     // Twice: the second answer comes from the block cache.
-    assert.equal(await s.rangeJson(IMEI, T0, T0 + 10_000_000), await s.rangeJson(IMEI, T0, T0 + 10_000_000));
+    assert.equal(
+      await s.rangeJson(IMEI, T0, T0 + 10_000_000),
+      await s.rangeJson(IMEI, T0, T0 + 10_000_000),
+    );
   }));
 
 Deno.test("isoTime matches Date.toISOString", () => {
-  for (const ms of [0, 1, 999, 86_399_999, T0 + 123_456_789, Date.UTC(2030, 1, 28, 23, 59, 59, 7)]) {
+  for (
+    const ms of [0, 1, 999, 86_399_999, T0 + 123_456_789, Date.UTC(2030, 1, 28, 23, 59, 59, 7)]
+  ) {
     assert.equal(isoTime(ms), new Date(ms).toISOString());
   }
 });
