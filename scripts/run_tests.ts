@@ -1,5 +1,6 @@
 /**
  * `deno task test`: checks for a browser, builds the client bundles, then runs every test.
+ * (Not named test.ts: `deno test` would pick that name up as a test module and recurse.)
  * Extra arguments go to `deno test` (e.g. a file or --filter).
  */
 import { chromiumPath } from "../tests/helpers/browser.ts";
@@ -15,7 +16,12 @@ if (!browser) {
 }
 
 async function run(args: string[], env: Record<string, string> = {}): Promise<number> {
-  const child = new Deno.Command(Deno.execPath(), { args, stdout: "inherit", stderr: "inherit", env }).spawn();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    stdout: "inherit",
+    stderr: "inherit",
+    env,
+  }).spawn();
   return (await child.status).code;
 }
 
