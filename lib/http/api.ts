@@ -122,10 +122,18 @@ function flattenQuery(q: Record<string, string[]>): Record<string, string | stri
   return Object.fromEntries(Object.entries(q).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
 }
 
+/**
+ * A body is read only when sent as JSON. HTML forms cannot send that content type
+ * cross-site, so a forged form post (e.g. a login CSRF with a text/plain body shaped like
+ * JSON) is refused before it reaches a handler.
+ */
 async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const text = await c.req.text();
   if (!text.trim()) return {};
+  const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const isJson = type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type);
   try {
+    if (!isJson) throw new Error("not JSON");
     return JSON.parse(text);
   } catch {
     throw zodRefusal(

@@ -142,6 +142,34 @@ Deno.test("API registry and middleware", async (s) => {
         const r = await t.call("/v3/new/tools/locale", body);
         assert.equal(r.json.code, CATALOGUE.illegalParameter, JSON.stringify(body));
       }
+      // Only JSON is read: a cross-site form (text/plain, urlencoded) cannot forge a call,
+      // e.g. log a victim into the attacker's account.
+      const forged = '{"account":"admin","password":"Admin12345="}';
+      for (const type of [undefined, "text/plain", "application/x-www-form-urlencoded"]) {
+        const res = await t.app.request("/v3/new/account/login", {
+          method: "POST",
+          headers: type ? { "content-type": type } : {},
+          body: forged,
+        });
+        const json = await res.json();
+        assert.equal(json.code, CATALOGUE.illegalParameter, String(type));
+        assert.equal(json.data.field, "body");
+        assert.equal(res.headers.getSetCookie().length, 0, "no session cookie");
+      }
+      for (
+        const type of [
+          "application/json; charset=utf-8",
+          "Application/JSON",
+          "application/vnd.api+json",
+        ]
+      ) {
+        const res = await t.app.request("/v3/new/tools/locale", {
+          method: "POST",
+          headers: { "content-type": type },
+          body: '{"lang":"en"}',
+        });
+        assert.equal((await res.json()).code, CATALOGUE.success, type);
+      }
       // An empty body counts as {}: the required field is named.
       const empty = await t.app.request("/v3/new/tools/locale", { method: "POST" });
       const json = await empty.json();
@@ -289,9 +317,16 @@ Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, sessio
     return Promise.reject(new BizError("tokenInvalid", {}, null, 401));
   });
 
-  const echo = await app.request("/echo", { method: "POST", body: JSON.stringify({ n: 21 }) });
+  const json = { "content-type": "application/json" };
+  const echo = await app.request("/echo", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ n: 21 }),
+  });
   assert.deepEqual(await echo.json(), { code: 10000, msg: "Success", data: { doubled: 42 } });
-  const small = await (await app.request("/echo", { method: "POST", body: '{"n":0}' })).json();
+  const small =
+    await (await app.request("/echo", { method: "POST", headers: json, body: '{"n":0}' }))
+      .json();
   assert.equal(small.code, CATALOGUE.illegalParameter);
   assert.equal(small.data.field, "n");
   assert.equal((await (await app.request("/nothing")).json()).data, null);
