@@ -38,12 +38,16 @@ export function registerApiDocs({ publicPage, renderer }: PageKit, api: ApiRegis
             {ops.map(({ method, path, op }) => (
               <details key={method + path} class="api-op">
                 <summary>
-                  <code class={`method method-${method}`}>{method.toUpperCase()}</code> <code>{path}</code> —{" "}
-                  {op.summary}
-                  {op.security.length === 0 && <span class="badge">{ctx.t("pages.apiDocs.public")}</span>}
+                  <code class={`method method-${method}`}>{method.toUpperCase()}</code>{" "}
+                  <code>{path}</code> — {op.summary}
+                  {op.security.length === 0 && (
+                    <span class="badge">{ctx.t("pages.apiDocs.public")}</span>
+                  )}
                 </summary>
                 {op.parameters && <pre>{JSON.stringify(op.parameters, null, 2)}</pre>}
-                {op.requestBody && <pre>{JSON.stringify(op.requestBody.content["application/json"].schema, null, 2)}</pre>}
+                {op.requestBody && (
+                  <pre>{JSON.stringify(op.requestBody.content["application/json"].schema, null, 2)}</pre>
+                )}
               </details>
             ))}
           </section>

@@ -36,7 +36,8 @@ export function registerConsolePages({ app, privatePage, renderer, services }: P
 
   privatePage("/account", (c, ctx) => {
     const user = ctx.user!;
-    const canModify = user.accountType !== ACCOUNT_TYPES.endUser && (!user.userFictitiousFlag || user.updateFlag === 1);
+    const canModify = user.accountType !== ACCOUNT_TYPES.endUser &&
+      (!user.userFictitiousFlag || user.updateFlag === 1);
     const me = {
       id: user.userId,
       account: user.account,
@@ -57,7 +58,13 @@ export function registerConsolePages({ app, privatePage, renderer, services }: P
 
   privatePage("/addDomain", (c, ctx) => {
     if (ctx.user!.accountType !== ACCOUNT_TYPES.administrator || ctx.user!.userFictitiousFlag) {
-      return renderer.html(c, ctx, ctx.t("pages.noPermission.title"), <NoPermissionPage ctx={ctx} />, 403);
+      return renderer.html(
+        c,
+        ctx,
+        ctx.t("pages.noPermission.title"),
+        <NoPermissionPage ctx={ctx} />,
+        403,
+      );
     }
     return renderer.html(
       c,
@@ -71,8 +78,11 @@ export function registerConsolePages({ app, privatePage, renderer, services }: P
     );
   });
 
-  privatePage("/noPermission", (c, ctx) =>
-    renderer.html(c, ctx, ctx.t("pages.noPermission.title"), <NoPermissionPage ctx={ctx} />, 403));
+  privatePage(
+    "/noPermission",
+    (c, ctx) =>
+      renderer.html(c, ctx, ctx.t("pages.noPermission.title"), <NoPermissionPage ctx={ctx} />, 403),
+  );
 
   privatePage("/myProfile", (c, ctx) =>
     renderer.html(
@@ -122,7 +132,9 @@ export function registerConsolePages({ app, privatePage, renderer, services }: P
           </div>
           {RELEASES.map((r) => (
             <section key={r.version}>
-              <h2>{r.version} <span class="badge">{r.date}</span></h2>
+              <h2>
+                {r.version} <span class="badge">{r.date}</span>
+              </h2>
               <ul>{r.items.map((k) => <li key={k}>{ctx.t(`release.items.${k}`)}</li>)}</ul>
             </section>
           ))}

@@ -4,7 +4,12 @@ import type { LoginLogEntry } from "../modules/auth/store.ts";
 
 /** The caller's own login log, newest first, 20 a page with a "more" link (cursor paging). */
 export function LoginLogPage(
-  { ctx, items, next, first }: { ctx: PageContext; items: LoginLogEntry[]; next: string | null; first: boolean },
+  { ctx, items, next, first }: {
+    ctx: PageContext;
+    items: LoginLogEntry[];
+    next: string | null;
+    first: boolean;
+  },
 ) {
   const { t } = ctx;
   return (
@@ -45,7 +50,11 @@ export function LoginLogPage(
       </div>
       <div class="pagination">
         {!first && <a class="btn" href="/loginLogs">{t("settings.loginLog.newest")}</a>}
-        {next && <a class="btn" href={`/loginLogs?cursor=${encodeURIComponent(next)}`}>{t("settings.loginLog.older")}</a>}
+        {next && (
+          <a class="btn" href={`/loginLogs?cursor=${encodeURIComponent(next)}`}>
+            {t("settings.loginLog.older")}
+          </a>
+        )}
       </div>
     </div>
   );

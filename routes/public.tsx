@@ -21,8 +21,10 @@ export function registerPublicPages({ publicPage, renderer, services }: PageKit)
     );
   });
 
-  publicPage("/agreements", (c, ctx) =>
-    renderer.html(c, ctx, ctx.t("pages.agreements.title"), <Agreements ctx={ctx} />));
+  publicPage(
+    "/agreements",
+    (c, ctx) => renderer.html(c, ctx, ctx.t("pages.agreements.title"), <Agreements ctx={ctx} />),
+  );
 }
 
 function LoginPage(
@@ -39,7 +41,10 @@ function LoginPage(
   const logo = imageUrl(domain, "domainLogin");
   return (
     <div class="login-page">
-      <section class="login-art" style={background ? { backgroundImage: `url("${encodeURI(background)}")` } : undefined}>
+      <section
+        class="login-art"
+        style={background ? { backgroundImage: `url("${encodeURI(background)}")` } : undefined}
+      >
         <div class="brand">
           {logo ? <img src={logo} alt="" /> : <span class="logo-dot" aria-hidden="true">◎</span>}
           <span>{domain.domainTitle}</span>
@@ -48,13 +53,15 @@ function LoginPage(
           <h1>{t("login.headline")}</h1>
           <p>{t("login.pitch")}</p>
         </div>
-        {illustration
-          ? <img class="art-map" src={illustration} alt="" />
-          : <RouteArt />}
+        {illustration ? <img class="art-map" src={illustration} alt="" /> : <RouteArt />}
         <small>© {new Date().getFullYear()} {domain.domainTitle}</small>
       </section>
       <section class="login-form-wrap">
         <div>
+          <div class="login-mobile-brand">
+            <span class="logo-dot" aria-hidden="true">◎</span>
+            <span>{domain.domainTitle}</span>
+          </div>
           {oldBrowser && <div class="notice" role="note">{t("login.oldBrowser")}</div>}
           <LoginForm lang={ctx.lang} captchaEnabled={captchaEnabled} redirect={redirect} />
         </div>
@@ -67,8 +74,14 @@ function LoginPage(
 function RouteArt() {
   return (
     <svg class="art-map" viewBox="0 0 400 300" aria-hidden="true">
-      <path d="M20 260 C 80 200, 120 240, 170 170 S 260 60, 380 40" fill="none" stroke="#fff" stroke-width="6"
-        stroke-linecap="round" stroke-dasharray="2 14" />
+      <path
+        d="M20 260 C 80 200, 120 240, 170 170 S 260 60, 380 40"
+        fill="none"
+        stroke="#fff"
+        stroke-width="6"
+        stroke-linecap="round"
+        stroke-dasharray="2 14"
+      />
       <circle cx="20" cy="260" r="12" fill="#fff" />
       <circle cx="380" cy="40" r="16" fill="none" stroke="#fff" stroke-width="6" />
       <circle cx="170" cy="170" r="8" fill="#fff" />
@@ -81,7 +94,9 @@ function Agreements({ ctx }: { ctx: PageContext }) {
   const sections = ["service", "accounts", "data", "privacy", "cookies", "changes"] as const;
   return (
     <article class="doc">
-      <p><a href="/login">← {t("login.backToLogin")}</a></p>
+      <p>
+        <a href="/login">← {t("login.backToLogin")}</a>
+      </p>
       <h1>{t("pages.agreements.title")}</h1>
       <p>{t("pages.agreements.intro", { title: domain.domainTitle })}</p>
       {sections.map((s) => (
