@@ -7,6 +7,7 @@ import { CATALOGUE } from "../../lib/errors.ts";
 import { ADMIN_PASSWORD, testApp } from "../../tests/helpers/harness.ts";
 import { assertCode, assertOk, request } from "../accounts/test_support.ts";
 import { CaptchaService, renderCaptchaSvg } from "./captcha.ts";
+import { CAPTCHAS_PER_MINUTE } from "./routes.ts";
 
 const LOGIN = "/v3/new/account/login";
 const ALPHABET = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
@@ -42,6 +43,19 @@ Deno.test("captcha at login (CAPTCHA=on)", async (s) => {
       const again = (await t.call("/v3/new/account/captcha")).json.data;
       assert.notEqual(again.captchaId, data.captchaId);
       assert.notEqual(again.image, data.image);
+    });
+
+    await s.step("one address cannot issue captchas without limit", async () => {
+      // The limiter counts per wall-clock minute: stay clear of a minute boundary.
+      const left = 60_000 - Date.now() % 60_000;
+      if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
+      const ip = "10.30.0.1";
+      for (let i = 0; i < CAPTCHAS_PER_MINUTE; i++) {
+        assertOk(await request(t, "/v3/new/account/captcha", { ip }));
+      }
+      const r = await request(t, "/v3/new/account/captcha", { ip });
+      assertCode(r, "requestTooOften");
+      assertOk(await request(t, "/v3/new/account/captcha", { ip: "10.30.0.2" }));
     });
 
     await s.step("no captcha, or an unknown id: refused", async () => {

@@ -1,18 +1,26 @@
 import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
+import { RateLimiter } from "../../lib/http/rate_limiter.ts";
 import { clearSessionCookies, setSessionCookies } from "../../lib/http/cookies.ts";
 import type { Services } from "../../lib/services.ts";
 import { currentUserInfo } from "../accounts/current.ts";
 import { loginBody } from "../accounts/schemas.ts";
 
+/** Captchas per address per minute: each one is a store write, and the route is public. */
+export const CAPTCHAS_PER_MINUTE = 60;
+
 export function registerAuthRoutes(api: ApiRegistry, s: Services) {
+  const captchaLimiter = new RateLimiter(CAPTCHAS_PER_MINUTE, 60_000);
+
   api.add({
     method: "get",
     path: "/v3/new/account/captcha",
     tag: "Session",
     summary: "A new login captcha (SVG), single use, valid two minutes",
     access: "public",
-    handler: async () => {
+    handler: async ({ c }) => {
+      if (!captchaLimiter.hit(c.var.clientIp)) throw new BizError("requestTooOften");
       const { captchaId, image } = await s.captcha.issue();
       return { captchaId, image, enabled: s.config.CAPTCHA === "on" };
     },
