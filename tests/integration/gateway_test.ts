@@ -164,7 +164,9 @@ Deno.test({
           await healthy.send(gt06Login(DEVICE_B, 1));
           await healthy.take(10);
           const hostile: Promise<void>[] = [];
-          const valid = [gt06Login(DEVICE_B), location(3), gt06Heartbeat()];
+          // Mutated logins may still parse (bad CRCs are accepted) and take over that device, as a
+          // reconnect would: use the other device so the healthy one keeps its connection.
+          const valid = [gt06Login(DEVICE_A), location(3), gt06Heartbeat()];
           for (const port of [p.gt06, p.jt808, p.h02]) {
             for (let k = 0; k < 6; k++) {
               hostile.push((async () => {
