@@ -5,7 +5,16 @@
 import { buildIslands } from "./scripts/build.ts";
 
 const root = new URL(".", import.meta.url).pathname;
-const WATCHED = ["islands", "components", "routes", "lib", "modules", "locales", "static", "main.ts"];
+const WATCHED = [
+  "islands",
+  "components",
+  "routes",
+  "lib",
+  "modules",
+  "locales",
+  "static",
+  "main.ts",
+];
 
 let server: Deno.ChildProcess | null = null;
 

@@ -7,7 +7,18 @@ import { imageUrl } from "../modules/domains/store.ts";
 export const SECTIONS = [
   { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
   { key: "accounts", href: "/account", paths: ["/account"] },
-  { key: "settings", href: "/myProfile", paths: ["/allSettings", "/myProfile", "/changePassword", "/loginLogs", "/releaseNotes", "/modelNameAlias"] },
+  {
+    key: "settings",
+    href: "/myProfile",
+    paths: [
+      "/allSettings",
+      "/myProfile",
+      "/changePassword",
+      "/loginLogs",
+      "/releaseNotes",
+      "/modelNameAlias",
+    ],
+  },
   { key: "domains", href: "/addDomain", paths: ["/addDomain"], adminOnly: true },
 ] as const;
 
@@ -48,7 +59,9 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
 }
 
 /** The settings area's side navigation (spec §2 settings routes that exist). */
-export function SettingsLayout({ ctx, children }: { ctx: PageContext; children: ComponentChildren }) {
+export function SettingsLayout(
+  { ctx, children }: { ctx: PageContext; children: ComponentChildren },
+) {
   const { t } = ctx;
   const groups = [
     { key: "personal", items: [["/myProfile", "profile"], ["/changePassword", "changePassword"]] },
@@ -62,7 +75,9 @@ export function SettingsLayout({ ctx, children }: { ctx: PageContext; children: 
             <div key={g.key}>
               <h4>{t(`settings.groups.${g.key}`)}</h4>
               {g.items.map(([href, key]) => (
-                <a key={href} href={href} class={ctx.path === href ? "active" : ""}>{t(`settings.items.${key}`)}</a>
+                <a key={href} href={href} class={ctx.path === href ? "active" : ""}>
+                  {t(`settings.items.${key}`)}
+                </a>
               ))}
             </div>
           ))}

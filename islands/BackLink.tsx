@@ -5,7 +5,11 @@ import { type Lang, translator } from "../lib/i18n/i18n.ts";
 function BackLink({ lang }: { lang: Lang }) {
   const t = translator(lang);
   return (
-    <button type="button" class="btn" onClick={() => (history.length > 1 ? history.back() : (location.href = "/"))}>
+    <button
+      type="button"
+      class="btn"
+      onClick={() => (history.length > 1 ? history.back() : (location.href = "/"))}
+    >
       {t("pages.notFound.back")}
     </button>
   );

@@ -23,7 +23,9 @@ function ChangePasswordForm({ lang, isVirtual }: { lang: Lang; isVirtual: boolea
   if (isVirtual) {
     return (
       <div class="panel narrow">
-        <div class="panel-title"><h1>{t("settings.items.changePassword")}</h1></div>
+        <div class="panel-title">
+          <h1>{t("settings.items.changePassword")}</h1>
+        </div>
         <p class="notice">{t("errors.virtualCannotChangePassword")}</p>
       </div>
     );
@@ -51,24 +53,43 @@ function ChangePasswordForm({ lang, isVirtual }: { lang: Lang; isVirtual: boolea
   };
 
   const input = (name: string, value: string, set: (v: string) => void, auto: string) => (
-    <input name={name} type="password" autocomplete={auto} value={value} maxLength={50}
-      onInput={(e) => set((e.target as HTMLInputElement).value)} />
+    <input
+      name={name}
+      type="password"
+      autocomplete={auto}
+      value={value}
+      maxLength={50}
+      onInput={(e) => set((e.target as HTMLInputElement).value)}
+    />
   );
   return (
     <form class="panel narrow" onSubmit={submit} noValidate>
-      <div class="panel-title"><h1>{t("settings.items.changePassword")}</h1></div>
-      {done && <div class="notice" role="status" id="password-changed">{t("settings.password.changed")}</div>}
+      <div class="panel-title">
+        <h1>{t("settings.items.changePassword")}</h1>
+      </div>
+      {done && (
+        <div class="notice" role="status" id="password-changed">
+          {t("settings.password.changed")}
+        </div>
+      )}
       {formError && <div class="form-error" role="alert">{formError}</div>}
       <Field label={t("settings.password.old")} error={errors.oldPassword} required>
         {input("oldPassword", oldPassword, setOld, "current-password")}
       </Field>
-      <Field label={t("settings.password.new")} error={errors.newPassword} hint={t("validation.passwordForm")} required>
+      <Field
+        label={t("settings.password.new")}
+        error={errors.newPassword}
+        hint={t("validation.passwordForm")}
+        required
+      >
         {input("newPassword", newPassword, setNew, "new-password")}
       </Field>
       <Field label={t("settings.password.confirm")} error={errors.confirmPassword} required>
         {input("confirmPassword", confirmPassword, setConfirm, "new-password")}
       </Field>
-      <button type="submit" class="btn btn-primary" id="password-save" disabled={done}>{t("ui.save")}</button>
+      <button type="submit" class="btn btn-primary" id="password-save" disabled={done}>
+        {t("ui.save")}
+      </button>
     </form>
   );
 }

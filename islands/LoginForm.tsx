@@ -12,7 +12,9 @@ interface Props {
 }
 
 export function safeRedirect(target: string): string {
-  return target.startsWith("/") && !target.startsWith("//") && !target.startsWith("/\\") ? target : "/mainFrame";
+  return target.startsWith("/") && !target.startsWith("//") && !target.startsWith("/\\")
+    ? target
+    : "/mainFrame";
 }
 
 function LoginForm({ lang, captchaEnabled, redirect }: Props) {
@@ -67,20 +69,47 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
       <p class="sub">{t("login.subtitle")}</p>
       {error && <div class="form-error" role="alert" id="login-error">{error}</div>}
       <Field label={t("login.account")}>
-        <input name="account" autocomplete="username" value={account} maxLength={100}
-          onInput={(e) => setAccount((e.target as HTMLInputElement).value)} autoFocus />
+        <input
+          name="account"
+          autocomplete="username"
+          value={account}
+          maxLength={100}
+          onInput={(e) => setAccount((e.target as HTMLInputElement).value)}
+          autoFocus
+        />
       </Field>
       <Field label={t("login.password")}>
-        <input name="password" type="password" autocomplete="current-password" value={password} maxLength={100}
-          onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <input
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          value={password}
+          maxLength={100}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
       </Field>
       {captchaEnabled && (
         <Field label={t("login.captcha")}>
           <div class="captcha-row">
-            <input name="captchaCode" value={code} maxLength={6} autocomplete="off"
-              onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
-            <button type="button" class="captcha-img" title={t("login.refreshCaptcha")} onClick={loadCaptcha}>
-              {captcha && <img alt={t("login.captcha")} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.image)}`} />}
+            <input
+              name="captchaCode"
+              value={code}
+              maxLength={6}
+              autocomplete="off"
+              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+            />
+            <button
+              type="button"
+              class="captcha-img"
+              title={t("login.refreshCaptcha")}
+              onClick={loadCaptcha}
+            >
+              {captcha && (
+                <img
+                  alt={t("login.captcha")}
+                  src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.image)}`}
+                />
+              )}
             </button>
           </div>
         </Field>
@@ -90,7 +119,11 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
       </button>
       <div class="login-foot">
         <a href="/agreements">{t("login.terms")}</a>
-        <select aria-label={t("shell.language")} value={lang} onChange={(e) => switchLang((e.target as HTMLSelectElement).value)}>
+        <select
+          aria-label={t("shell.language")}
+          value={lang}
+          onChange={(e) => switchLang((e.target as HTMLSelectElement).value)}
+        >
           {LANGUAGES.map((l) => <option key={l} value={l}>{t(`shell.languages.${l}`)}</option>)}
         </select>
       </div>

@@ -23,10 +23,26 @@ type Form = {
 };
 
 const TIME_ZONES = [
-  "UTC", "Asia/Shanghai", "Asia/Hong_Kong", "Asia/Singapore", "Asia/Kolkata", "Asia/Dubai", "Asia/Tokyo",
-  "Europe/London", "Europe/Berlin", "Europe/Paris", "Europe/Moscow", "America/New_York", "America/Chicago",
-  "America/Denver", "America/Los_Angeles", "America/Sao_Paulo", "America/Mexico_City", "Australia/Sydney",
-  "Africa/Johannesburg", "Africa/Lagos",
+  "UTC",
+  "Asia/Shanghai",
+  "Asia/Hong_Kong",
+  "Asia/Singapore",
+  "Asia/Kolkata",
+  "Asia/Dubai",
+  "Asia/Tokyo",
+  "Europe/London",
+  "Europe/Berlin",
+  "Europe/Paris",
+  "Europe/Moscow",
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "America/Sao_Paulo",
+  "America/Mexico_City",
+  "Australia/Sydney",
+  "Africa/Johannesburg",
+  "Africa/Lagos",
 ];
 
 /** Profile and units of the logged-in user (/myProfile). */
@@ -39,7 +55,7 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
     companyName: user.companyName,
     country: user.country,
     timeZones: user.timeZones || "UTC",
-    language: (user.language === "zh" ? "zh" : "en"),
+    language: user.language === "zh" ? "zh" : "en",
     showUnit: user.showUnit,
     capacity: user.capacity,
     temperature: user.temperature,
@@ -58,7 +74,9 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
     const nick = form.nickName.trim();
     if (nick.length < 3 || nick.length > 25) out.nickName = t("settings.profile.nickNameRule");
     if (form.contact.length > 100) out.contact = t("validation.tooLong", { max: 100 });
-    if (!/^[0-9+\-]*$/.test(form.phone) || form.phone.length > 20) out.phone = t("validation.phoneForm");
+    if (!/^[0-9+\-]*$/.test(form.phone) || form.phone.length > 20) {
+      out.phone = t("validation.phoneForm");
+    }
     return out;
   };
 
@@ -70,7 +88,10 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await api("/v3/new/account/updateProfile", { ...form, alarmSoundFlag: Number(form.alarmSoundFlag) });
+      await api("/v3/new/account/updateProfile", {
+        ...form,
+        alarmSoundFlag: Number(form.alarmSoundFlag),
+      });
       toast(t("ui.saved"));
       if (form.language !== lang) {
         await api("/v3/new/tools/locale", { lang: form.language });
@@ -96,7 +117,10 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
         <dt>{t("settings.profile.account")}</dt>
         <dd id="profile-account">{user.account}</dd>
         <dt>{t("settings.profile.type")}</dt>
-        <dd>{t(`shell.accountTypes.${user.accountType}`)}{user.userFictitiousFlag && ` · ${t("settings.profile.virtual")}`}</dd>
+        <dd>
+          {t(`shell.accountTypes.${user.accountType}`)}
+          {user.userFictitiousFlag && ` · ${t("settings.profile.virtual")}`}
+        </dd>
         <dt>{t("settings.profile.email")}</dt>
         <dd>{user.email || "—"}</dd>
         <dt>{t("settings.profile.expiry")}</dt>
@@ -114,11 +138,18 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
           <input name="phone" value={form.phone} maxLength={20} onInput={set("phone")} />
         </Field>
         <Field label={t("settings.profile.company")} error={errors.companyName}>
-          <input name="companyName" value={form.companyName} maxLength={100} onInput={set("companyName")} />
+          <input
+            name="companyName"
+            value={form.companyName}
+            maxLength={100}
+            onInput={set("companyName")}
+          />
         </Field>
         <Field label={t("settings.profile.timeZone")} error={errors.timeZones}>
           <select name="timeZones" value={form.timeZones} onChange={set("timeZones")}>
-            {[...new Set([form.timeZones, ...TIME_ZONES])].map((z) => <option key={z} value={z}>{z}</option>)}
+            {[...new Set([form.timeZones, ...TIME_ZONES])].map((z) => (
+              <option key={z} value={z}>{z}</option>
+            ))}
           </select>
         </Field>
         <Field label={t("shell.language")}>
@@ -127,7 +158,10 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
             <option value="zh">{t("shell.languages.zh")}</option>
           </select>
         </Field>
-        <Field label={t("settings.profile.distance")} hint={t("settings.profile.speedHint", { speed: speedFor(form.showUnit) })}>
+        <Field
+          label={t("settings.profile.distance")}
+          hint={t("settings.profile.speedHint", { speed: speedFor(form.showUnit) })}
+        >
           <select name="showUnit" value={form.showUnit} onChange={set("showUnit")}>
             <option value="km">km</option>
             <option value="mi">mi</option>
@@ -148,21 +182,37 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
         </Field>
         <Field label={t("settings.profile.mapType")}>
           <select name="userMapType" value={form.userMapType} onChange={set("userMapType")}>
-            {["OpenStreetMap", "Google", "BMap", "Bing"].map((m) => <option key={m} value={m}>{t(`settings.profile.maps.${m}`)}</option>)}
+            {["OpenStreetMap", "Google", "BMap", "Bing"].map((m) => (
+              <option key={m} value={m}>{t(`settings.profile.maps.${m}`)}</option>
+            ))}
           </select>
         </Field>
         <Field label={t("settings.profile.googleKey")} error={errors.googleMapKey}>
-          <input name="googleMapKey" value={form.googleMapKey} maxLength={100} onInput={set("googleMapKey")} />
+          <input
+            name="googleMapKey"
+            value={form.googleMapKey}
+            maxLength={100}
+            onInput={set("googleMapKey")}
+          />
         </Field>
         <Field label={t("settings.profile.alarmSound")}>
-          <select name="alarmSoundFlag" value={String(form.alarmSoundFlag)}
-            onChange={(e) => setForm({ ...form, alarmSoundFlag: (e.target as HTMLSelectElement).value === "1" ? 1 : 0 })}>
+          <select
+            name="alarmSoundFlag"
+            value={String(form.alarmSoundFlag)}
+            onChange={(e) =>
+              setForm({
+                ...form,
+                alarmSoundFlag: (e.target as HTMLSelectElement).value === "1" ? 1 : 0,
+              })}
+          >
             <option value="0">{t("settings.profile.off")}</option>
             <option value="1">{t("settings.profile.on")}</option>
           </select>
         </Field>
       </div>
-      <button type="submit" class="btn btn-primary" id="profile-save" disabled={busy}>{t("ui.save")}</button>
+      <button type="submit" class="btn btn-primary" id="profile-save" disabled={busy}>
+        {t("ui.save")}
+      </button>
     </form>
   );
 }

@@ -45,7 +45,11 @@ function ShellActions({ lang, nickName, account }: Props) {
   const release = RELEASES[0];
   return (
     <div class="top-actions">
-      <select aria-label={t("shell.language")} value={lang} onChange={(e) => switchLang((e.target as HTMLSelectElement).value)}>
+      <select
+        aria-label={t("shell.language")}
+        value={lang}
+        onChange={(e) => switchLang((e.target as HTMLSelectElement).value)}
+      >
         {LANGUAGES.map((l) => <option key={l} value={l}>{t(`shell.languages.${l}`)}</option>)}
       </select>
       <div class="user-chip" title={account}>
@@ -54,8 +58,15 @@ function ShellActions({ lang, nickName, account }: Props) {
         <button type="button" onClick={logout}>{t("shell.logout")}</button>
       </div>
       {showRelease && (
-        <Modal title={t("release.title", { version: release.version })} onClose={closeRelease} closeLabel={t("ui.close")}
-          footer={<button type="button" class="btn btn-primary" onClick={closeRelease}>{t("release.gotIt")}</button>}
+        <Modal
+          title={t("release.title", { version: release.version })}
+          onClose={closeRelease}
+          closeLabel={t("ui.close")}
+          footer={
+            <button type="button" class="btn btn-primary" onClick={closeRelease}>
+              {t("release.gotIt")}
+            </button>
+          }
         >
           <div class="release-notes">
             <p>{release.date}</p>

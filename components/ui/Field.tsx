@@ -14,7 +14,9 @@ export function Field({ label, error, required, hint, children }: Props) {
     <label class={`field${error ? " has-error" : ""}`}>
       <span class="field-label">{required && <i class="req">*</i>}{label}</span>
       {children}
-      {error ? <span class="field-error" role="alert">{error}</span> : hint && <span class="field-hint">{hint}</span>}
+      {error
+        ? <span class="field-error" role="alert">{error}</span>
+        : hint && <span class="field-hint">{hint}</span>}
     </label>
   );
 }

@@ -19,10 +19,18 @@ export function Modal({ title, onClose, children, footer, width = 520, closeLabe
   }, [onClose]);
   return (
     <div class="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div class="modal" role="dialog" aria-modal="true" aria-label={title} style={{ width: `${width}px` }}>
+      <div
+        class="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        style={{ width: `${width}px` }}
+      >
         <header class="modal-head">
           <h2>{title}</h2>
-          <button type="button" class="icon-btn" aria-label={closeLabel} onClick={onClose}>×</button>
+          <button type="button" class="icon-btn" aria-label={closeLabel} onClick={onClose}>
+            ×
+          </button>
         </header>
         <div class="modal-body">{children}</div>
         {footer && <footer class="modal-foot">{footer}</footer>}

@@ -34,7 +34,12 @@ export function Pagination({ total, pageNum, pageSize, onChange, t }: Props) {
   return (
     <nav class="pagination" aria-label={t("ui.pagination.label")}>
       <span class="total">{t("ui.pagination.total", { total })}</span>
-      <button type="button" disabled={pageNum <= 1} onClick={() => go(pageNum - 1)} aria-label={t("ui.pagination.prev")}>
+      <button
+        type="button"
+        disabled={pageNum <= 1}
+        onClick={() => go(pageNum - 1)}
+        aria-label={t("ui.pagination.prev")}
+      >
         ‹
       </button>
       {pagerItems(pageNum, pages).map((p, i) =>
@@ -50,7 +55,12 @@ export function Pagination({ total, pageNum, pageSize, onChange, t }: Props) {
           </button>
         )
       )}
-      <button type="button" disabled={pageNum >= pages} onClick={() => go(pageNum + 1)} aria-label={t("ui.pagination.next")}>
+      <button
+        type="button"
+        disabled={pageNum >= pages}
+        onClick={() => go(pageNum + 1)}
+        aria-label={t("ui.pagination.next")}
+      >
         ›
       </button>
       <select
@@ -58,7 +68,9 @@ export function Pagination({ total, pageNum, pageSize, onChange, t }: Props) {
         value={pageSize}
         onChange={(e) => onChange(1, Number((e.target as HTMLSelectElement).value))}
       >
-        {PAGE_SIZES.map((s) => <option key={s} value={s}>{t("ui.pagination.perPage", { size: s })}</option>)}
+        {PAGE_SIZES.map((s) => (
+          <option key={s} value={s}>{t("ui.pagination.perPage", { size: s })}</option>
+        ))}
       </select>
       <label class="jumper">
         {t("ui.pagination.goTo")}
