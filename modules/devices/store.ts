@@ -81,12 +81,21 @@ export class DeviceStore {
   }
 
   /**
-   * The device a JT/T 808 terminal number belongs to: the one IMEI ending with its digits
-   * (leading zeros dropped). Null when none or more than one match.
+   * The device a JT/T 808 terminal number belongs to: the one IMEI ending with its digits,
+   * tried as sent first (a terminal number taken from an IMEI's last 12 digits may start with
+   * zeros that are part of the IMEI, e.g. 860000000000017 → 000000000017), then with leading
+   * zeros dropped (short phone numbers padded to 12 digits). Null when none or more than one match.
    */
   async findBySuffix(digits: string): Promise<string | null> {
-    const tail = digits.replace(/^0+/, "");
-    if (tail.length < 6) return null;
+    for (const tail of new Set([digits, digits.replace(/^0+/, "")])) {
+      if (tail.length < 6) continue;
+      const imei = await this.findByExactSuffix(tail);
+      if (imei) return imei;
+    }
+    return null;
+  }
+
+  private async findByExactSuffix(tail: string): Promise<string | null> {
     const found: string[] = [];
     const rev = reverse(tail);
     for await (
