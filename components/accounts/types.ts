@@ -9,6 +9,9 @@ import {
 
 export { ACCOUNT_TYPES, PERMISSION_FLAGS };
 export type { PermissionFlag };
+/** Row shapes come from the service itself, so client and server cannot drift apart. */
+export type { AccountRow, TreeNode, VirtualRow } from "../../modules/accounts/service.ts";
+import type { AccountRow, TreeNode } from "../../modules/accounts/service.ts";
 
 /** The logged-in user as the /account page hands it to the island. */
 export interface Me {
@@ -18,30 +21,6 @@ export interface Me {
   accountType: number;
   isVirtual: boolean;
   canModify: boolean;
-}
-
-export interface TreeNode {
-  id: string;
-  account: string;
-  nickName: string;
-  accountType: number;
-  parentId: string;
-  hasChildren: boolean;
-}
-
-export interface AccountRow {
-  id: string;
-  account: string;
-  nickName: string;
-  accountType: number;
-  parentId: string;
-  parentAccount: string;
-  contact: string;
-  phone: string;
-  email: string;
-  expiration: string | null;
-  nodeId: number;
-  createdAt: string;
 }
 
 export interface AccountDetail extends AccountRow {
@@ -61,16 +40,6 @@ export interface VirtualScope {
   videoFlag: 0 | 1;
 }
 export const SCOPE_FLAGS = ["instructionsFlag", "updateFlag", "videoFlag"] as const;
-
-export interface VirtualRow {
-  id: string;
-  account: string;
-  nickName: string;
-  scope: VirtualScope;
-  expiration: string | null;
-  masterAccount: string;
-  createdAt: string;
-}
 
 /** The account a tree node or the superior picker stands for. */
 export type AccountRef = Pick<TreeNode, "id" | "account" | "nickName" | "accountType">;

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
-import { chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { chromiumPath, launchBrowser } from "../../tests/helpers/browser.ts";
 import Counter from "../../islands/_test/Counter.tsx";
 import Outer from "../../islands/_test/Outer.tsx";
 import Payload from "../../islands/_test/Payload.tsx";
@@ -17,17 +18,10 @@ import { loadManifest } from "./manifest.ts";
 import { renderPage } from "./render.tsx";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CHROMIUM = "/usr/bin/chromium";
 const XSS = "</script><script>window.__xss=1</script>";
 const WHEN = new Date("2024-02-29T12:34:56.789Z");
 
-const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
+const hasChromium = chromiumPath() !== null;
 
 Deno.test({
   name: "islands hydrate in Chromium (hooks, signals, nested, XSS-safe props, Date)",
@@ -38,7 +32,7 @@ Deno.test({
   async fn() {
     const outDir = await Deno.makeTempDir({ prefix: "tp-islands-" });
     let server: Deno.HttpServer<Deno.NetAddr> | undefined;
-    let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+    let browser: Browser | undefined;
     try {
       await buildIslands({ root: ROOT, outDir, includeTest: true });
       const manifest = await loadManifest(outDir);
@@ -75,20 +69,7 @@ Deno.test({
       assert.equal(asset.headers.get("content-type"), "text/javascript; charset=utf-8");
       await asset.body?.cancel();
 
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-        timeout: 30000,
-      });
+      browser = await launchBrowser();
       const page = await browser.newPage();
       page.setDefaultTimeout(10000);
       const errors: string[] = [];

@@ -42,7 +42,22 @@ export class PositionStore {
   /** Points of one device with from ≤ time ≤ to, in time order, each fix time once. */
   async range(imei: string, from: number, to: number): Promise<StoredPosition[]> {
     const out: StoredPosition[] = [];
-    // A block is keyed by its first time, so the one holding `from` may start earlier.
+    for (const { value: b } of await this.blocksOverlapping(imei, from, to)) {
+      for (let i = 0; i < b.n; i++) {
+        const t = b.time[i];
+        if (t >= from && t <= to) out.push(unpackPoint(b, i));
+      }
+    }
+    return mergeByTime(out, await this.hotRange(imei, from, to));
+  }
+
+  /** Blocks that may hold points in [from, to]: the one starting before `from`, then those inside. */
+  private async blocksOverlapping(
+    imei: string,
+    from: number,
+    to: number,
+  ): Promise<Deno.KvEntry<PositionBlock>[]> {
+    const blocks: Deno.KvEntry<PositionBlock>[] = [];
     const before = this.kv.list<PositionBlock>({
       start: K.block(imei, 0),
       end: K.block(imei, from),
@@ -50,32 +65,27 @@ export class PositionStore {
       reverse: true,
       limit: 1,
     });
-    const blocks: PositionBlock[] = [];
-    for await (const e of before) blocks.push(e.value);
-    for await (
-      const e of this.kv.list<PositionBlock>({
-        start: K.block(imei, from),
-        end: K.block(imei, to + 1),
-      }, {
-        batchSize: 500,
-      })
-    ) blocks.push(e.value);
-    for (const b of blocks) {
-      for (let i = 0; i < b.n; i++) {
-        const t = b.time[i];
-        if (t >= from && t <= to) out.push(unpackPoint(b, i));
-      }
-    }
+    for await (const e of before) if (e.value.time[e.value.n - 1] >= from) blocks.push(e);
+    const inside = this.kv.list<PositionBlock>({
+      start: K.block(imei, from),
+      end: K.block(imei, to + 1),
+    }, {
+      batchSize: 500,
+    });
+    for await (const e of inside) blocks.push(e);
+    return blocks;
+  }
+
+  private async hotRange(imei: string, from: number, to: number): Promise<StoredPosition[]> {
     const hot: StoredPosition[] = [];
-    for await (
-      const e of this.kv.list<StoredPosition>({
-        start: K.hot(imei, from),
-        end: K.hot(imei, to + 1),
-      }, {
+    const it = this.kv.list<StoredPosition>(
+      { start: K.hot(imei, from), end: K.hot(imei, to + 1) },
+      {
         batchSize: 1000,
-      })
-    ) hot.push(e.value);
-    return mergeByTime(out, hot);
+      },
+    );
+    for await (const e of it) hot.push(e.value);
+    return hot;
   }
 
   /** The same points as `range`, as the comma-joined JSON objects of the playback answer. */
@@ -90,32 +100,8 @@ export class PositionStore {
    */
   async rangeJsonParts(imei: string, from: number, to: number): Promise<Uint8Array[]> {
     const encoder = new TextEncoder();
-    const blocks: Deno.KvEntry<PositionBlock>[] = [];
-    const before = this.kv.list<PositionBlock>({
-      start: K.block(imei, 0),
-      end: K.block(imei, from),
-    }, {
-      reverse: true,
-      limit: 1,
-    });
-    for await (const e of before) blocks.push(e);
-    for await (
-      const e of this.kv.list<PositionBlock>({
-        start: K.block(imei, from),
-        end: K.block(imei, to + 1),
-      }, {
-        batchSize: 500,
-      })
-    ) blocks.push(e);
-    const hot: StoredPosition[] = [];
-    for await (
-      const e of this.kv.list<StoredPosition>({
-        start: K.hot(imei, from),
-        end: K.hot(imei, to + 1),
-      }, {
-        batchSize: 1000,
-      })
-    ) hot.push(e.value);
+    const blocks = await this.blocksOverlapping(imei, from, to);
+    const hot = await this.hotRange(imei, from, to);
     const lastBlockTime = blocks.length
       ? blocks[blocks.length - 1].value.time[blocks[blocks.length - 1].value.n - 1]
       : -Infinity;
@@ -166,7 +152,7 @@ export class PositionStore {
     if (!hot.length) return 0;
     // Late points may fall inside an existing block's span: merge with the blocks they touch.
     const first = hot[0].value.time, last = hot[hot.length - 1].value.time;
-    const existing = await this.blocksTouching(imei, first, last);
+    const existing = await this.blocksOverlapping(imei, first, last);
     const merged = mergeByTime(
       existing.flatMap((e) => unpackAll(e.value)),
       hot.map((h) => h.value),
@@ -189,27 +175,6 @@ export class PositionStore {
       await del.commit();
     }
     return hot.length;
-  }
-
-  private async blocksTouching(imei: string, first: number, last: number) {
-    const out: { key: Deno.KvKey; value: PositionBlock }[] = [];
-    const before = this.kv.list<PositionBlock>({
-      start: K.block(imei, 0),
-      end: K.block(imei, first),
-    }, {
-      reverse: true,
-      limit: 1,
-    });
-    for await (const e of before) if (e.value.time[e.value.n - 1] >= first) out.push(e);
-    for await (
-      const e of this.kv.list<PositionBlock>({
-        start: K.block(imei, first),
-        end: K.block(imei, last + 1),
-      })
-    ) {
-      out.push(e);
-    }
-    return out;
   }
 
   /** Compacts every device with hot points; run by the scheduler. */
