@@ -15,6 +15,11 @@ import en_settings from "../../locales/en/settings.json" with { type: "json" };
 import en_domains from "../../locales/en/domains.json" with { type: "json" };
 import en_release from "../../locales/en/release.json" with { type: "json" };
 import en_pages from "../../locales/en/pages.json" with { type: "json" };
+import en_devices from "../../locales/en/devices.json" with { type: "json" };
+import en_monitor from "../../locales/en/monitor.json" with { type: "json" };
+import en_alerts from "../../locales/en/alerts.json" with { type: "json" };
+import en_geofences from "../../locales/en/geofences.json" with { type: "json" };
+import en_commands from "../../locales/en/commands.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -27,6 +32,11 @@ import zh_settings from "../../locales/zh/settings.json" with { type: "json" };
 import zh_domains from "../../locales/zh/domains.json" with { type: "json" };
 import zh_release from "../../locales/zh/release.json" with { type: "json" };
 import zh_pages from "../../locales/zh/pages.json" with { type: "json" };
+import zh_devices from "../../locales/zh/devices.json" with { type: "json" };
+import zh_monitor from "../../locales/zh/monitor.json" with { type: "json" };
+import zh_alerts from "../../locales/zh/alerts.json" with { type: "json" };
+import zh_geofences from "../../locales/zh/geofences.json" with { type: "json" };
+import zh_commands from "../../locales/zh/commands.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -42,6 +52,11 @@ export const RESOURCES = {
     domains: en_domains,
     release: en_release,
     pages: en_pages,
+    devices: en_devices,
+    monitor: en_monitor,
+    alerts: en_alerts,
+    geofences: en_geofences,
+    commands: en_commands,
   },
   zh: {
     common: zh_common,
@@ -56,5 +71,10 @@ export const RESOURCES = {
     domains: zh_domains,
     release: zh_release,
     pages: zh_pages,
+    devices: zh_devices,
+    monitor: zh_monitor,
+    alerts: zh_alerts,
+    geofences: zh_geofences,
+    commands: zh_commands,
   },
 };
