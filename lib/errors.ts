@@ -3,7 +3,9 @@
  *
  * Codes named by the spec keep their meaning (10004, 10005, 10006, 405, 30039, 20004,
  * 20005, 20010, 20225, transfer errors 1-5). Every other message gets its own code here,
- * grouped by area; never renumber an entry, only add. The translated text lives in
+ * grouped by area; never renumber an entry, only add. Ranges: 40xxx accounts and session,
+ * 41xxx money, 42xxx devices, 43xxx commands, 44xxx monitor, 45xxx geofences and alerts,
+ * 46xxx notifications (mail, webhooks), 49xxx general. The translated text lives in
  * locales/<lang>.json under "errors.<name>".
  */
 export const CATALOGUE = {
