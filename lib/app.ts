@@ -16,6 +16,7 @@ import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
 import { registerPositionRoutes } from "../modules/positions/routes.ts";
 import { registerCommandRoutes } from "../modules/commands/routes.ts";
+import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
 const API_BODY_LIMIT = 1024 * 1024;
@@ -81,6 +82,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDeviceRoutes(api, s);
   registerPositionRoutes(api, s);
   registerCommandRoutes(api, s);
+  registerWorkModeRoutes(api, s);
 
   app.get("/health", async (c) => {
     const started = performance.now();

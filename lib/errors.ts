@@ -103,6 +103,13 @@ export const CATALOGUE = {
   commandSendError: 43005,
   offlineCommandExists: 43006,
   commandSetupFailed: 43007,
+  commandTemplateLimit: 43008,
+  commandTemplateNameExists: 43009,
+  batchSendNotAllowed: 43010,
+  workModeTemplateLimit: 43011,
+  workModeInvalid: 43012,
+  noDevicesChosen: 43013,
+  templateNotFound: 43014,
 
   // Monitor (44xxx).
   shareLinkExpired: 44001,

@@ -8,6 +8,10 @@ import { AuthStore } from "../modules/auth/store.ts";
 import { CaptchaService } from "../modules/auth/captcha.ts";
 import { CommandService } from "../modules/commands/service.ts";
 import { CommandStore } from "../modules/commands/store.ts";
+import { TemplateStore } from "../modules/commands/store.ts";
+import { BatchSender } from "../modules/commands/batch.ts";
+import { WorkModeService } from "../modules/workmodes/service.ts";
+import { WorkModeStore } from "../modules/workmodes/store.ts";
 import { DeviceDirectory } from "../modules/devices/directory.ts";
 import { DeviceService } from "../modules/devices/service.ts";
 import { DeviceStore } from "../modules/devices/store.ts";
@@ -37,6 +41,10 @@ export interface Services {
   connections: ConnectionRegistry;
   commandStore: CommandStore;
   commands: CommandService;
+  batches: BatchSender;
+  commandTemplates: TemplateStore;
+  workModeStore: WorkModeStore;
+  workModes: WorkModeService;
 }
 
 export async function createServices(kv: Deno.Kv, config: Config): Promise<Services> {
@@ -61,6 +69,9 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const alerts = new AlertStore(kv);
   const connections = new ConnectionRegistry();
   const commandStore = new CommandStore(kv);
+  const commands = new CommandService(commandStore, connections);
+  const batches = new BatchSender(commandStore, commands);
+  const workModeStore = new WorkModeStore(kv);
   return {
     kv,
     config,
@@ -79,6 +90,10 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     ingestor: new Ingestor(kv, directory, positions, alerts, bus, offlineMs),
     connections,
     commandStore,
-    commands: new CommandService(commandStore, connections),
+    commands,
+    batches,
+    commandTemplates: new TemplateStore(kv),
+    workModeStore,
+    workModes: new WorkModeService(workModeStore, commands, batches, directory),
   };
 }

@@ -1,11 +1,43 @@
-import { BizError } from "../../lib/errors.ts";
+import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Device } from "../devices/model.ts";
 import { findModel } from "../devices/models.ts";
 import type { ConnectionRegistry, LiveConnection } from "../gateway/connections.ts";
-import type { CommandRecord, CommandStore } from "./store.ts";
+import { encodeNative } from "./catalogue/index.ts";
+import type { CommandRecord, CommandStatus, CommandStore } from "./store.ts";
 
 /** A sent command without an answer after this becomes "timeout". */
 export const COMMAND_TIMEOUT_MS = 60_000;
+
+export interface Sender {
+  id: string;
+  account: string;
+  /** The account whose command log gets the command (a virtual user's master). */
+  ownerId?: string;
+}
+
+export interface SendInput {
+  device: Device;
+  content: string;
+  sendType: "online" | "offline";
+  /** Confirms replacing the device's pending offline command. */
+  replace: boolean;
+  name?: CommandRecord["name"];
+  native?: CommandRecord["native"];
+  batchNo?: string | null;
+  platform?: CommandRecord["platform"];
+  /** A pre-reserved id (batches reserve a block); otherwise one is drawn. */
+  id?: number;
+}
+
+/** Moves a command to a new status, keeping the trail of phases. */
+export function advance(
+  c: CommandRecord,
+  status: CommandStatus,
+  extra: Partial<CommandRecord> = {},
+): CommandRecord {
+  const at = Date.now();
+  return { ...c, ...extra, status, phases: [...(c.phases ?? []), { status, at }] };
+}
 
 /**
  * The command transport: encode for the device's protocol, write to its live connection,
@@ -14,9 +46,9 @@ export const COMMAND_TIMEOUT_MS = 60_000;
 export class CommandService {
   /** ref → command id, for replies; refs are per process, unique for 2^31 sends. */
   private inFlight = new Map<string, Map<number, string>>();
-  /** OsmAnd phones fetch commands in the answer to their next report. */
-  private httpQueue = new Map<string, string>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Told about every command that reached a final or waiting state (work-mode tasks listen). */
+  readonly listeners: ((c: CommandRecord) => void | Promise<void>)[] = [];
 
   constructor(
     private readonly store: CommandStore,
@@ -24,35 +56,42 @@ export class CommandService {
     private readonly timeoutMs = COMMAND_TIMEOUT_MS,
   ) {}
 
-  async send(
-    input: { device: Device; content: string; sendType: "online" | "offline"; replace: boolean },
-    sender: { id: string; account: string },
-  ): Promise<CommandRecord> {
-    const { device, content, sendType } = input;
-    if (!device.enabled) throw new BizError("deviceDisabled");
-    const model = findModel(device.mcType);
-    if (!model) throw new BizError("modelHasNoInstructions");
-    const ref = await this.store.nextId();
-    const record: CommandRecord = {
+  /** A new record in "to be sent". */
+  private async draft(input: SendInput, sender: Sender): Promise<CommandRecord> {
+    const { device } = input;
+    const ref = input.id ?? await this.store.nextId();
+    return advance({
       id: String(ref),
       imei: device.imei,
       userId: device.userId,
       senderId: sender.id,
       senderAccount: sender.account,
-      content,
-      sendType,
+      ownerId: sender.ownerId ?? sender.id,
+      name: input.name ?? null,
+      content: input.content,
+      native: input.native ?? null,
+      sendType: input.sendType,
       status: "toBeSent",
       ref: ref & 0x7fffffff,
-      platform: "web",
-      batchNo: null,
+      platform: input.platform ?? "web",
+      batchNo: input.batchNo ?? null,
       createdAt: Date.now(),
       sentAt: null,
       repliedAt: null,
       reply: null,
-    };
-    if (model.protocol === "osmand") return this.queueForHttp(record, input.replace);
-    const conn = this.connections.get(device.imei);
-    if (sendType === "online") {
+    }, "toBeSent");
+  }
+
+  async send(input: SendInput, sender: Sender): Promise<CommandRecord> {
+    if (!input.device.enabled) throw new BizError("deviceDisabled");
+    const model = findModel(input.device.mcType);
+    if (!model) throw new BizError("modelHasNoInstructions");
+    const record = await this.draft(input, sender);
+    if (model.protocol === "osmand") {
+      return this.queueForHttp(record, input.replace);
+    }
+    const conn = this.connections.get(record.imei);
+    if (input.sendType === "online") {
       if (!conn) throw new BizError("deviceOffline");
       await this.store.save(record);
       return await this.deliver(conn, record);
@@ -62,10 +101,30 @@ export class CommandService {
     return conn ? await this.deliver(conn, record) : record;
   }
 
+  /**
+   * Like send, but a refusal becomes a stored "failed" record with the reason as its reply,
+   * so every device of a batch has a row on the status page.
+   */
+  async sendOrRecord(input: SendInput, sender: Sender): Promise<CommandRecord> {
+    try {
+      return await this.send(input, sender);
+    } catch (e) {
+      if (!(e instanceof BizError)) throw e;
+      return await this.recordRefusal(input, sender, e);
+    }
+  }
+
+  /** Stores a command that was refused before sending, with the reason as its reply. */
+  async recordRefusal(input: SendInput, sender: Sender, e: BizError): Promise<CommandRecord> {
+    const reason: ErrorName = e.key;
+    const failed = advance(await this.draft(input, sender), "failed", { reply: reason });
+    await this.store.save(failed);
+    return failed;
+  }
+
   private async queueForHttp(record: CommandRecord, replace: boolean): Promise<CommandRecord> {
     const saved = await this.store.savePending(record, replace || record.sendType === "online");
     if (!saved.ok) throw new BizError("offlineCommandExists");
-    this.httpQueue.set(record.imei, record.id);
     return record;
   }
 
@@ -74,15 +133,14 @@ export class CommandService {
     const pending = await this.store.pendingFor(imei);
     if (!pending) return null;
     await this.store.clearPending(imei);
-    this.httpQueue.delete(imei);
     // The phone app gives no answer: delivery in the HTTP reply is the last thing we can see.
-    await this.store.save({
-      ...pending,
-      status: "succeeded",
-      sentAt: Date.now(),
-      repliedAt: Date.now(),
-      reply: "delivered",
-    });
+    const now = Date.now();
+    await this.store.save(
+      advance(advance(pending, "sending", { sentAt: now }), "succeeded", {
+        repliedAt: now,
+        reply: "delivered",
+      }),
+    );
     return pending.content;
   }
 
@@ -90,17 +148,15 @@ export class CommandService {
   private async deliver(conn: LiveConnection, record: CommandRecord): Promise<CommandRecord> {
     let bytes: Uint8Array;
     try {
-      bytes = conn.protocol.encodeCommand(
-        { content: record.content, ref: record.ref },
-        conn.session,
-      );
+      bytes = record.native
+        ? encodeNative(record.native, record.ref, conn.session)
+        : conn.protocol.encodeCommand({ content: record.content, ref: record.ref }, conn.session);
     } catch {
-      const failed = { ...record, status: "failed" as const, reply: "encode failed" };
-      await this.store.save(failed);
+      await this.store.save(advance(record, "failed", { reply: "encode failed" }));
       if (record.sendType === "offline") await this.store.clearPending(record.imei);
       throw new BizError("commandMalformed");
     }
-    const sending: CommandRecord = { ...record, status: "sending", sentAt: Date.now() };
+    const sending = advance(record, "sending", { sentAt: Date.now() });
     await this.store.save(sending);
     if (record.sendType === "offline") await this.store.clearPending(record.imei);
     const refs = this.inFlight.get(record.imei) ?? new Map<number, string>();
@@ -146,10 +202,31 @@ export class CommandService {
     const id = refs?.get(ref);
     if (!id) return;
     refs!.delete(ref);
+    if (!refs!.size) this.inFlight.delete(imei);
     clearTimeout(this.timers.get(id));
     this.timers.delete(id);
     const c = await this.store.get(id);
-    if (c) await this.store.save({ ...c, status, repliedAt: Date.now(), reply: text });
+    if (!c) return;
+    const done = advance(c, status, { repliedAt: Date.now(), reply: text });
+    await this.store.save(done);
+    await this.notify(done);
+  }
+
+  async record(id: string): Promise<CommandRecord | null> {
+    return await this.store.get(id);
+  }
+
+  /** Records a later state the caller learnt (work modes: waiting for execution, executed). */
+  async mark(id: string, status: "waitingExecution" | "executed"): Promise<CommandRecord | null> {
+    const c = await this.store.get(id);
+    if (!c || c.status === status) return c;
+    const next = advance(c, status);
+    await this.store.save(next);
+    return next;
+  }
+
+  private async notify(c: CommandRecord) {
+    for (const l of this.listeners) await Promise.resolve(l(c)).catch(() => {});
   }
 
   /** On (re)connection: deliver the device's pending offline command. */
@@ -161,11 +238,22 @@ export class CommandService {
   async cancel(imei: string): Promise<CommandRecord | null> {
     const pending = await this.store.pendingFor(imei);
     if (!pending) return null;
-    const cancelled = { ...pending, status: "cancelled" as const };
+    const cancelled = advance(pending, "cancelled");
     await this.store.save(cancelled);
     await this.store.clearPending(imei);
-    this.httpQueue.delete(imei);
+    await this.notify(cancelled);
     return cancelled;
+  }
+
+  /** Cancels every pending offline command in an account's command log. */
+  async cancelAll(ownerId: string): Promise<CommandRecord[]> {
+    const out: CommandRecord[] = [];
+    for await (const c of this.store.forOwner(ownerId, 0, Date.now())) {
+      if (c.status !== "toBeSent") continue;
+      const done = await this.cancel(c.imei);
+      if (done) out.push(done);
+    }
+    return out;
   }
 
   stop(): void {

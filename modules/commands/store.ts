@@ -1,4 +1,5 @@
 import { nextSequence } from "../../lib/kv/open.ts";
+import type { Encoding, InstructionCode } from "./catalogue/index.ts";
 
 /** Spec §4 command states. */
 export type CommandStatus =
@@ -11,6 +12,23 @@ export type CommandStatus =
   | "waitingExecution"
   | "timeout";
 
+export const COMMAND_STATUSES: readonly CommandStatus[] = [
+  "toBeSent",
+  "sending",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "executed",
+  "waitingExecution",
+  "timeout",
+];
+
+/** One step of a command's life, shown as its phases on the status page. */
+export interface CommandPhase {
+  status: CommandStatus;
+  at: number;
+}
+
 export interface CommandRecord {
   id: string;
   imei: string;
@@ -18,7 +36,13 @@ export interface CommandRecord {
   userId: string;
   senderId: string;
   senderAccount: string;
+  /** The account whose command log lists this command (the sender's, or its master's for a virtual user). */
+  ownerId?: string;
+  /** Instruction code from the catalogue; absent for raw text sent through the API. */
+  name?: InstructionCode | "workMode" | null;
   content: string;
+  /** A JT/T 808 frame other than text (0x8105, 0x8103); text commands leave it out. */
+  native?: Exclude<Encoding, { kind: "text" }> | null;
   sendType: "online" | "offline";
   status: CommandStatus;
   /** Reference the device echoes back (GT06 server flag, JT/T 808 serial, H02 time). */
@@ -29,23 +53,104 @@ export interface CommandRecord {
   sentAt: number | null;
   repliedAt: number | null;
   reply: string | null;
+  phases?: CommandPhase[];
+}
+
+/** A batch of one command (or one work mode) sent to many devices. */
+export interface BatchRecord {
+  batchNo: string;
+  category: "command" | "workMode";
+  /** Instruction code, or the work-mode template name. */
+  name: string;
+  content: string;
+  deviceCount: number;
+  senderId: string;
+  senderAccount: string;
+  ownerId: string;
+  sendType: "online" | "offline";
+  createdAt: number;
+}
+
+/** Command and operation log entry: who did what, when, and the result. */
+export interface OperationLog {
+  id: string;
+  at: number;
+  actorId: string;
+  actorAccount: string;
+  action:
+    | "send"
+    | "batchSend"
+    | "cancel"
+    | "cancelAll"
+    | "templateSave"
+    | "templateDelete"
+    | "workModeSave"
+    | "workModeDelete"
+    | "workModeApply";
+  /** IMEI, batch number or template name. */
+  target: string;
+  detail: string;
+  result: "ok" | "failed";
 }
 
 /**
- * Keys: id → record; device, createdAt, id (history per device, newest last);
- * pending, imei → id (the one offline command waiting for a device).
+ * Keys: id → record; device, createdAt, id (history per device); owner, createdAt, id
+ * (the command log of an account); batch, batchNo, id (per-device results of a batch);
+ * pending, imei → id (the one offline command waiting for a device); batches and oplog per
+ * owner.
  */
 const K = {
   id: (id: string) => ["commands", "id", id],
-  device: (
-    imei: string,
-    createdAt: number,
-    id: string,
-  ) => ["commands", "device", imei, createdAt, id],
+  device: (imei: string, createdAt: number, id: string) => [
+    "commands",
+    "device",
+    imei,
+    createdAt,
+    id,
+  ],
   devicePrefix: (imei: string) => ["commands", "device", imei],
+  owner: (ownerId: string, createdAt: number, id: string) => [
+    "commands",
+    "owner",
+    ownerId,
+    createdAt,
+    id,
+  ],
+  ownerPrefix: (ownerId: string) => ["commands", "owner", ownerId],
+  batchItem: (batchNo: string, id: string) => ["commands", "batchItem", batchNo, id],
+  batchItems: (batchNo: string) => ["commands", "batchItem", batchNo],
+  batch: (batchNo: string) => ["commands", "batch", batchNo],
+  ownerBatch: (ownerId: string, createdAt: number, batchNo: string) => [
+    "commands",
+    "ownerBatch",
+    ownerId,
+    createdAt,
+    batchNo,
+  ],
+  ownerBatchPrefix: (ownerId: string) => ["commands", "ownerBatch", ownerId],
+  oplog: (ownerId: string, at: number, id: string) => ["commands", "oplog", ownerId, at, id],
+  oplogPrefix: (ownerId: string) => ["commands", "oplog", ownerId],
   pending: (imei: string) => ["commands", "pending", imei],
   seq: ["commands", "seq"],
 };
+
+function indexed(op: Deno.AtomicOperation, c: CommandRecord): Deno.AtomicOperation {
+  op.set(K.id(c.id), c).set(K.device(c.imei, c.createdAt, c.id), null);
+  if (c.ownerId) op.set(K.owner(c.ownerId, c.createdAt, c.id), null);
+  if (c.batchNo) op.set(K.batchItem(c.batchNo, c.id), null);
+  return op;
+}
+
+async function page<T>(
+  ids: string[],
+  pageNum: number,
+  pageSize: number,
+  load: (id: string) => Promise<T | null>,
+): Promise<{ total: number; list: T[] }> {
+  const slice = ids.slice((pageNum - 1) * pageSize, pageNum * pageSize);
+  const list = (await Promise.all(slice.map(load))).filter((x): x is Awaited<T> => x !== null);
+  return { total: ids.length, list };
+}
 
 export class CommandStore {
   constructor(private readonly kv: Deno.Kv) {}
@@ -54,13 +159,22 @@ export class CommandStore {
     return await nextSequence(this.kv, K.seq);
   }
 
+  /** Reserves `count` consecutive ids at once (a batch would otherwise contend on the sequence). */
+  async nextIds(count: number): Promise<number> {
+    for (;;) {
+      const current = await this.kv.get<number>(K.seq);
+      const first = (current.value ?? 0) + 1;
+      const res = await this.kv.atomic().check(current).set(K.seq, first + count - 1).commit();
+      if (res.ok) return first;
+    }
+  }
+
   async get(id: string): Promise<CommandRecord | null> {
     return (await this.kv.get<CommandRecord>(K.id(id))).value;
   }
 
   async save(c: CommandRecord): Promise<void> {
-    await this.kv.atomic().set(K.id(c.id), c).set(K.device(c.imei, c.createdAt, c.id), null)
-      .commit();
+    await indexed(this.kv.atomic(), c).commit();
   }
 
   /** Saves an offline command as the device's pending one; false if another is pending and `replace` is off. */
@@ -72,11 +186,17 @@ export class CommandStore {
     const old = pending.value ? await this.get(pending.value) : null;
     const live = old && old.status === "toBeSent" ? old : null;
     if (live && !replace) return { ok: false, replaced: null };
-    const op = this.kv.atomic().check(pending)
-      .set(K.id(c.id), c)
-      .set(K.device(c.imei, c.createdAt, c.id), null)
-      .set(K.pending(c.imei), c.id);
-    if (live) op.set(K.id(live.id), { ...live, status: "cancelled" satisfies CommandStatus });
+    const op = indexed(this.kv.atomic().check(pending), c).set(K.pending(c.imei), c.id);
+    if (live) {
+      op.set(
+        K.id(live.id),
+        {
+          ...live,
+          status: "cancelled",
+          phases: [...(live.phases ?? []), { status: "cancelled", at: Date.now() }],
+        } satisfies CommandRecord,
+      );
+    }
     const res = await op.commit();
     return { ok: res.ok, replaced: res.ok ? live : null };
   }
@@ -101,12 +221,119 @@ export class CommandStore {
     for await (const e of this.kv.list({ prefix: K.devicePrefix(imei) }, { reverse: true })) {
       ids.push(String(e.key.at(-1)));
     }
-    const slice = ids.slice((pageNum - 1) * pageSize, pageNum * pageSize);
-    const list: CommandRecord[] = [];
-    for (const id of slice) {
-      const c = await this.get(id);
-      if (c) list.push(c);
+    return await page(ids, pageNum, pageSize, (id) => this.get(id));
+  }
+
+  /** An account's commands between two times, newest first (the status page filters them). */
+  async *forOwner(ownerId: string, from: number, to: number): AsyncGenerator<CommandRecord> {
+    const it = this.kv.list<null>({
+      start: K.owner(ownerId, from, ""),
+      end: K.owner(ownerId, to + 1, ""),
+    }, { reverse: true, batchSize: 500 });
+    const ids: string[] = [];
+    for await (const e of it) ids.push(String(e.key.at(-1)));
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + 100).map(K.id));
+      for (const e of chunk) if (e.value) yield e.value;
     }
-    return { total: ids.length, list };
+  }
+
+  async batchCommands(batchNo: string): Promise<CommandRecord[]> {
+    const ids: string[] = [];
+    for await (const e of this.kv.list({ prefix: K.batchItems(batchNo) })) {
+      ids.push(String(e.key.at(-1)));
+    }
+    const out: CommandRecord[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + 100).map(K.id));
+      for (const e of chunk) if (e.value) out.push(e.value);
+    }
+    return out;
+  }
+
+  async saveBatch(b: BatchRecord): Promise<void> {
+    await this.kv.atomic().set(K.batch(b.batchNo), b)
+      .set(K.ownerBatch(b.ownerId, b.createdAt, b.batchNo), null).commit();
+  }
+
+  async getBatch(batchNo: string): Promise<BatchRecord | null> {
+    return (await this.kv.get<BatchRecord>(K.batch(batchNo))).value;
+  }
+
+  async listBatches(
+    ownerId: string,
+    category: BatchRecord["category"],
+    pageNum: number,
+    pageSize: number,
+  ): Promise<{ total: number; list: BatchRecord[] }> {
+    const all: BatchRecord[] = [];
+    for await (
+      const e of this.kv.list({ prefix: K.ownerBatchPrefix(ownerId) }, { reverse: true })
+    ) {
+      const b = await this.getBatch(String(e.key.at(-1)));
+      if (b && b.category === category) all.push(b);
+    }
+    return { total: all.length, list: all.slice((pageNum - 1) * pageSize, pageNum * pageSize) };
+  }
+
+  async log(ownerId: string, entry: Omit<OperationLog, "id">): Promise<void> {
+    const id = crypto.randomUUID();
+    await this.kv.set(K.oplog(ownerId, entry.at, id), { ...entry, id });
+  }
+
+  async listLog(
+    ownerId: string,
+    pageNum: number,
+    pageSize: number,
+  ): Promise<{ total: number; list: OperationLog[] }> {
+    const all: OperationLog[] = [];
+    for await (
+      const e of this.kv.list<OperationLog>({ prefix: K.oplogPrefix(ownerId) }, { reverse: true })
+    ) {
+      all.push(e.value);
+    }
+    return { total: all.length, list: all.slice((pageNum - 1) * pageSize, pageNum * pageSize) };
+  }
+}
+
+/** A saved instruction with its parameters (spec: command template, ≤ 5 per account). */
+export interface CommandTemplate {
+  id: string;
+  ownerId: string;
+  name: string;
+  code: string;
+  params: Record<string, unknown>;
+  createdAt: number;
+}
+
+const T = {
+  template: (ownerId: string, id: string) => ["commands", "template", ownerId, id],
+  templates: (ownerId: string) => ["commands", "template", ownerId],
+};
+
+export class TemplateStore {
+  constructor(private readonly kv: Deno.Kv) {}
+
+  async list(ownerId: string): Promise<CommandTemplate[]> {
+    const out: CommandTemplate[] = [];
+    for await (const e of this.kv.list<CommandTemplate>({ prefix: T.templates(ownerId) })) {
+      out.push(e.value);
+    }
+    return out.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async get(ownerId: string, id: string): Promise<CommandTemplate | null> {
+    return (await this.kv.get<CommandTemplate>(T.template(ownerId, id))).value;
+  }
+
+  async save(t: CommandTemplate): Promise<void> {
+    await this.kv.set(T.template(t.ownerId, t.id), t);
+  }
+
+  async remove(ownerId: string, id: string): Promise<boolean> {
+    const cur = await this.kv.get(T.template(ownerId, id));
+    if (!cur.value) return false;
+    await this.kv.delete(T.template(ownerId, id));
+    return true;
   }
 }

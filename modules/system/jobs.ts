@@ -6,6 +6,9 @@ import { deriveStatus } from "../devices/model.ts";
  * are idempotent so a missed or repeated run does no harm.
  */
 export function scheduleJobs(s: Services): void {
+  // Work-mode tasks: next cycles, about-to-end and ended states (modules/workmodes).
+  Deno.cron("work-mode task clock", "* * * * *", () => s.workModes.tick());
+
   Deno.cron("pack positions into blocks", "* * * * *", async () => {
     await s.positions.compactAll();
   });

@@ -1,0 +1,27 @@
+/**
+ * Who may send commands (spec §6): single sends need the owner account's command-sending
+ * flag, batches its isBatchSendIns flag; a virtual user additionally needs its
+ * instructionsFlag. Sensitive instructions on some models are confirmed with the login
+ * password.
+ */
+import { BizError } from "../../lib/errors.ts";
+import type { Account } from "../accounts/model.ts";
+import { verifyPassword } from "../auth/password.ts";
+
+export function assertMaySend(self: Account, owner: Account, batch: boolean): void {
+  if (self.virtual && self.virtual.scope.instructionsFlag !== 1) {
+    throw new BizError(batch ? "batchSendNotAllowed" : "permissionDenied");
+  }
+  if (batch) {
+    if (owner.permissions.isBatchSendIns !== 1) throw new BizError("batchSendNotAllowed");
+  } else if (owner.permissions.sendCommandFlag !== 1) {
+    throw new BizError("permissionDenied");
+  }
+}
+
+/** Checks the login password of whoever is signed in (the virtual user itself, if one). */
+export async function assertCommandPassword(self: Account, password: string | undefined) {
+  if (!password || !(await verifyPassword(password, self.passwordHash))) {
+    throw new BizError("commandPasswordIncorrect");
+  }
+}

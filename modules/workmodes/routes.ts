@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { Session } from "../../lib/http/env.ts";
+import type { Services } from "../../lib/services.ts";
+import type { Device } from "../devices/model.ts";
+import { assertMaySend } from "../commands/policy.ts";
+import { applyBody, taskListBody, templateBody } from "./schemas.ts";
+import type { WorkModeTask } from "./model.ts";
+
+function taskJson(t: WorkModeTask) {
+  const iso = (v: number | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    id: t.id,
+    batchNo: t.batchNo,
+    imei: t.imei,
+    templateName: t.templateName,
+    cycle: t.cycle + 1,
+    cycles: t.cycles.length,
+    state: t.state,
+    commandId: t.commandId,
+    senderAccount: t.senderAccount,
+    cycleStartedAt: iso(t.cycleStartedAt),
+    cycleEndsAt: iso(t.cycleEndsAt),
+    endReason: t.endReason,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+  };
+}
+
+export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
+  const tag = "Working modes";
+  const caller = async (session: Session, batch: boolean) => {
+    const { self, owner } = await s.access.caller(session);
+    assertMaySend(self, owner, false);
+    // Batch working mode has its own flag (isBatchSendFm) beside the instructions one.
+    if (batch && owner.permissions.isBatchSendFm !== 1) throw new BizError("batchSendNotAllowed");
+    return { self, owner };
+  };
+  const log = (
+    who: Awaited<ReturnType<typeof caller>>,
+    action: "workModeSave" | "workModeDelete" | "workModeApply",
+    target: string,
+    detail: string,
+  ) =>
+    s.commandStore.log(who.owner.id, {
+      action,
+      target,
+      detail,
+      result: "ok",
+      at: Date.now(),
+      actorId: who.self.id,
+      actorAccount: who.self.account,
+    });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/workMode/template/list",
+    tag,
+    summary: "The account's working-mode templates",
+    handler: async ({ c }) => {
+      const { owner } = await s.access.caller(c.var.session);
+      const list = await s.workModeStore.templates(owner.id);
+      return { list: list.map((t) => ({ ...t, createdAt: new Date(t.createdAt).toISOString() })) };
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/workMode/template/save",
+    tag,
+    summary:
+      "Create or edit a working-mode template (normal, timing, week cycles; ≤ 10 of one name)",
+    body: templateBody,
+    handler: async ({ body, c }) => {
+      const who = await caller(c.var.session, false);
+      const t = await s.workModes.saveTemplate(who.owner.id, body);
+      await log(who, "workModeSave", t.name, `${t.cycles.length}`);
+      return { id: t.id };
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/workMode/template/delete",
+    tag,
+    summary: "Delete a working-mode template (running tasks keep their copy)",
+    body: z.object({ id: z.string().min(1).max(40) }).strict(),
+    handler: async ({ body, c }) => {
+      const who = await caller(c.var.session, false);
+      const t = await s.workModeStore.template(who.owner.id, body.id);
+      if (!t) throw new BizError("templateNotFound");
+      await s.workModeStore.removeTemplate(who.owner.id, body.id);
+      await log(who, "workModeDelete", t.name, "");
+      return null;
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/workMode/apply",
+    tag,
+    summary: "Batch working mode: apply a template to devices (isBatchSendFm)",
+    body: applyBody,
+    handler: async ({ body, c }) => {
+      const who = await caller(c.var.session, true);
+      const template = await s.workModeStore.template(who.owner.id, body.templateId);
+      if (!template) throw new BizError("templateNotFound");
+      const devices: Device[] = [];
+      const rejected: { imei: string; reason: string }[] = [];
+      for (const imei of new Set(body.imeis)) {
+        try {
+          devices.push(await s.devices.visibleDevice(c.var.session, imei));
+        } catch (e) {
+          if (!(e instanceof BizError)) throw e;
+          rejected.push({ imei, reason: e.key });
+        }
+      }
+      if (!devices.length) throw new BizError("noDevicesChosen", {}, { rejected });
+      const { batch, records } = await s.workModes.apply(template, devices, body, {
+        id: who.self.id,
+        account: who.self.account,
+        ownerId: who.owner.id,
+      });
+      await log(who, "workModeApply", batch.batchNo, `${template.name} × ${devices.length}`);
+      return {
+        batchNo: batch.batchNo,
+        deviceCount: batch.deviceCount,
+        failed: records.filter((r) => r.status === "failed").length,
+        rejected,
+      };
+    },
+  });
+
+  api.add({
+    method: "post",
+    path: "/v3/new/workMode/tasks",
+    tag,
+    summary: "Working-mode tasks with their state (waiting, executing, about to end, ended)",
+    body: taskListBody,
+    handler: async ({ body, c }) => {
+      const { owner } = await s.access.caller(c.var.session);
+      const { pageNum, pageSize, ...f } = body;
+      const all = await s.workModeStore.tasks(owner.id, f);
+      return {
+        total: all.length,
+        list: all.slice((pageNum - 1) * pageSize, pageNum * pageSize).map(taskJson),
+      };
+    },
+  });
+}
