@@ -16,6 +16,9 @@ import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
 import { registerPositionRoutes } from "../modules/positions/routes.ts";
 import { registerCommandRoutes } from "../modules/commands/routes.ts";
+import { registerGeofenceRoutes } from "../modules/geofences/routes.ts";
+import { registerAlertRoutes } from "../modules/alerts/routes.ts";
+import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
 import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
@@ -82,6 +85,9 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDeviceRoutes(api, s);
   registerPositionRoutes(api, s);
   registerCommandRoutes(api, s);
+  registerGeofenceRoutes(api, s);
+  registerAlertRoutes(api, s);
+  registerNotificationRoutes(api, s);
   registerWorkModeRoutes(api, s);
 
   app.get("/health", async (c) => {

@@ -23,6 +23,16 @@ export const configSchema = z.object({
   /** Set to "on" behind TLS so cookies get the Secure flag. */
   SECURE_COOKIES: z.enum(["on", "off"]).default("off"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Outgoing mail (alert mail, email verification, password recovery); unset: mail off. */
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: port(587),
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASS: z.string().min(1).optional(),
+  SMTP_FROM: z.string().min(3).default("Tracking Platform <noreply@localhost>"),
+  /** "on": TLS from the first byte (port 465); "off": STARTTLS when the server offers it. */
+  SMTP_SECURE: z.enum(["on", "off"]).default("off"),
+  /** First webhook retry delay; each further retry doubles it. */
+  WEBHOOK_RETRY_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

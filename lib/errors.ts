@@ -115,6 +115,26 @@ export const CATALOGUE = {
   shareLinkExpired: 44001,
   playbackRangeTooLong: 44002,
   startAfterEnd: 44003,
+  // Geofences and alerts (45xxx).
+  fenceLimitExceeded: 45001,
+  landmarkLimitExceeded: 45002,
+  blackCarLimitExceeded: 45003,
+  defaultGroupLocked: 45004,
+  fenceGroupInUse: 45005,
+  fenceGroupOwnersDiffer: 45006,
+  fenceGroupError: 45007,
+  fenceGroupNameExists: 45008,
+  blackCarPassedLocked: 45009,
+  kmlFileRequired: 45010,
+  kmlInvalid: 45011,
+  fenceDeviceOtherUser: 45012,
+
+  // Notifications (46xxx).
+  emailNotVerified: 46001,
+  mailSendFailed: 46002,
+  mailServerUnavailable: 46003,
+  emailVerifySucceeded: 46004,
+  emailVerifyFailed: 46005,
 } as const;
 
 export type ErrorName = keyof typeof CATALOGUE;

@@ -20,9 +20,10 @@ import { EventBus } from "../modules/gateway/bus.ts";
 import { ConnectionRegistry } from "../modules/gateway/connections.ts";
 import { Ingestor } from "../modules/gateway/ingest.ts";
 import { PositionStore } from "../modules/positions/store.ts";
+import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
 
 /** Everything the process shares, built once from an open store and the configuration. */
-export interface Services {
+export interface Services extends AlertingServices {
   kv: Deno.Kv;
   config: Config;
   accountStore: AccountStore;
@@ -72,7 +73,17 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const commands = new CommandService(commandStore, connections);
   const batches = new BatchSender(commandStore, commands);
   const workModeStore = new WorkModeStore(kv);
+  const alerting = await createAlerting(kv, config, {
+    access,
+    accountStore,
+    directory,
+    devices: new DeviceService(directory, accountStore, access, offlineMs),
+    alerts,
+    bus,
+    commands,
+  });
   return {
+    ...alerting,
     kv,
     config,
     accountStore,

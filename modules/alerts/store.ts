@@ -1,11 +1,11 @@
-import type { AlarmType } from "../gateway/protocols/types.ts";
+import type { AlertType } from "./types.ts";
 
 /** A device alarm recorded by the gateway; the alerts issue builds the alert centre on these. */
 export interface AlertRecord {
   id: string;
   imei: string;
   userId: string;
-  type: AlarmType;
+  type: AlertType;
   /** Epoch ms of the alarm. */
   time: number;
   lat: number | null;
@@ -15,6 +15,16 @@ export interface AlertRecord {
   read: 0 | -1;
   processed: boolean;
   createdAt: number;
+  /** Engine alerts: the fence involved and type-specific figures (speed limit, minutes…). */
+  fenceId?: string;
+  fenceName?: string;
+  detail?: Record<string, string | number>;
+  /** Processing (spec: handler ≤ 50, handling content ≤ 500). */
+  handler?: string;
+  content?: string;
+  processedAt?: number;
+  /** Whether the alert passed the push limit and silence time and was delivered. */
+  pushed?: boolean;
 }
 
 /**
@@ -34,6 +44,72 @@ export class AlertStore {
   addTo(op: Deno.AtomicOperation, a: AlertRecord): void {
     op.set(ALERT_KEYS.byDevice(a.imei, a.time, a.id), a);
     op.set(ALERT_KEYS.byUser(a.userId, a.time, a.id), a.imei);
+  }
+
+  /** Stores engine alerts (the gateway adds its own through addTo inside its commit). */
+  async add(records: AlertRecord[]): Promise<void> {
+    // Two keys per record; stay well below the 1000-mutation commit limit.
+    for (let i = 0; i < records.length; i += 400) {
+      const op = this.kv.atomic();
+      for (const r of records.slice(i, i + 400)) this.addTo(op, r);
+      const res = await op.commit();
+      if (!res.ok) throw new Error("alert commit failed");
+    }
+  }
+
+  async get(imei: string, time: number, id: string): Promise<AlertRecord | null> {
+    return (await this.kv.get<AlertRecord>(ALERT_KEYS.byDevice(imei, time, id))).value;
+  }
+
+  /** Rewrites a record in place (read flag, processing, push flag). */
+  async update(a: AlertRecord): Promise<void> {
+    await this.kv.set(ALERT_KEYS.byDevice(a.imei, a.time, a.id), a);
+  }
+
+  /**
+   * Alerts of some accounts (or of some devices), newest first, within [from, to]; `accept`
+   * filters. Scans at most `scanLimit` entries so one query stays bounded.
+   */
+  async query(
+    source: { userIds: string[] } | { imeis: string[] },
+    from: number,
+    to: number,
+    accept: (a: AlertRecord) => boolean,
+    scanLimit = 20_000,
+  ): Promise<AlertRecord[]> {
+    const out: AlertRecord[] = [];
+    let scanned = 0;
+    if ("imeis" in source) {
+      for (const imei of source.imeis) {
+        const iter = this.kv.list<AlertRecord>({
+          start: ALERT_KEYS.byDevice(imei, from, ""),
+          end: ALERT_KEYS.byDevice(imei, to + 1, ""),
+        }, { reverse: true, limit: scanLimit });
+        for await (const e of iter) {
+          if (++scanned > scanLimit) break;
+          if (accept(e.value)) out.push(e.value);
+        }
+      }
+    } else {
+      for (const userId of source.userIds) {
+        const refs: Deno.KvKey[] = [];
+        const iter = this.kv.list<string>({
+          start: ALERT_KEYS.byUser(userId, from, ""),
+          end: ALERT_KEYS.byUser(userId, to + 1, ""),
+        }, { reverse: true, limit: scanLimit });
+        for await (const e of iter) {
+          if (++scanned > scanLimit) break;
+          const [, , , time, id] = e.key as [string, string, string, number, string];
+          refs.push(ALERT_KEYS.byDevice(e.value, time, id));
+        }
+        for (let i = 0; i < refs.length; i += 10) {
+          for (const g of await this.kv.getMany<AlertRecord[]>(refs.slice(i, i + 10))) {
+            if (g.value && accept(g.value)) out.push(g.value);
+          }
+        }
+      }
+    }
+    return out.sort((a, b) => b.time - a.time || b.id.localeCompare(a.id));
   }
 
   async forDevice(imei: string, limit = 100): Promise<AlertRecord[]> {

@@ -1,0 +1,112 @@
+import type { AccountStore } from "../accounts/store.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { EventBus } from "../gateway/bus.ts";
+import type { GeofenceStore } from "../geofences/store.ts";
+import type { Mailer } from "../notifications/mailer.ts";
+import type { WebhookSender } from "../notifications/webhook.ts";
+import { alertMail } from "./mail_text.ts";
+import type { PushGate } from "./push.ts";
+import type { AlertSettingsStore } from "./settings.ts";
+import type { AlertRecord, AlertStore } from "./store.ts";
+
+/** A pushed alert as the console pop-up receives it. */
+export interface PushedAlert extends AlertRecord {
+  deviceName: string;
+  /** Accounts from the device's owner up to the root: who may see it. */
+  path: string;
+}
+
+type PopupListener = (a: PushedAlert) => void;
+
+/**
+ * Delivers alerts (device alarms from the gateway and engine alerts alike, both arriving as
+ * bus "alert" events) to the console, mail and webhooks, after the push gate (silence time,
+ * 30 an hour). Delivery uses the device owner's settings; console viewers filter further by
+ * their own subscribed types.
+ */
+export class AlertDelivery {
+  private popups = new Set<PopupListener>();
+  private unsubscribe: (() => void) | null = null;
+  private inflight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly d: {
+      bus: EventBus;
+      alerts: AlertStore;
+      settings: AlertSettingsStore;
+      gate: PushGate;
+      mailer: Mailer;
+      webhooks: WebhookSender;
+      accounts: AccountStore;
+      directory: DeviceDirectory;
+      zones: GeofenceStore;
+    },
+  ) {}
+
+  start(): void {
+    this.unsubscribe ??= this.d.bus.subscribe((ev) => {
+      if (ev.type !== "alert") return;
+      const p = this.deliver(ev.alert).catch((e) => console.error("alert delivery failed:", e))
+        .finally(() => this.inflight.delete(p));
+      this.inflight.add(p);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** Waits for deliveries in progress (mail sent, webhook attempts finished). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+    await this.d.webhooks.idle();
+  }
+
+  onPopup(listener: PopupListener): () => void {
+    this.popups.add(listener);
+    return () => this.popups.delete(listener);
+  }
+
+  private async deliver(alert: AlertRecord): Promise<void> {
+    const s = this.d.settings.account(alert.userId);
+    if (!this.d.gate.allow(alert.imei, alert.type, alert.time, s.silenceMinutes)) return;
+    const owner = await this.d.accounts.get(alert.userId);
+    if (!owner) return;
+    const pushed = { ...alert, pushed: true };
+    await this.d.alerts.update(pushed);
+    const device = this.d.directory.get(alert.imei);
+    const view: PushedAlert = {
+      ...pushed,
+      deviceName: device?.deviceName || alert.imei,
+      path: `${owner.fullParentId || ","}${owner.id},`,
+    };
+    for (const l of this.popups) {
+      try {
+        l(view);
+      } catch (e) {
+        console.error("pop-up listener failed:", e);
+      }
+    }
+    const fenceMail = alert.fenceId ? (await this.d.zones.get(alert.fenceId))?.emailAlert : false;
+    if (s.email.enabled && s.email.address && (s.email.types.includes(alert.type) || fenceMail)) {
+      const mail = alertMail(view, owner.language);
+      await this.d.mailer.send({ to: s.email.address, ...mail }).catch(() => {});
+    }
+    if (s.webhook.enabled && s.webhook.url && s.webhook.types.includes(alert.type)) {
+      this.d.webhooks.deliver(alert.userId, s.webhook.url, s.webhook.secret, "alert", {
+        id: alert.id,
+        type: alert.type,
+        imei: alert.imei,
+        deviceName: view.deviceName,
+        time: new Date(alert.time).toISOString(),
+        lat: alert.lat,
+        lng: alert.lng,
+        speed: alert.speed,
+        fenceId: alert.fenceId ?? null,
+        fenceName: alert.fenceName ?? null,
+        detail: alert.detail ?? null,
+      });
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import type { Config } from "../../lib/config.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { CommandService } from "../commands/service.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { DeviceService } from "../devices/service.ts";
+import type { EventBus } from "../gateway/bus.ts";
+import { GeofenceService } from "../geofences/service.ts";
+import { GeofenceStore } from "../geofences/store.ts";
+import { CodeStore } from "../notifications/codes.ts";
+import { Mailer } from "../notifications/mailer.ts";
+import { MessageStore } from "../notifications/messages.ts";
+import { WebhookSender } from "../notifications/webhook.ts";
+import { AlertDelivery } from "./delivery.ts";
+import { AlertEngine } from "./engine.ts";
+import { PushGate } from "./push.ts";
+import { AlertService } from "./service.ts";
+import { AlertSettingsStore } from "./settings.ts";
+import type { AlertStore } from "./store.ts";
+
+/** The services of geofences, alerts and notifications, as lib/services.ts exposes them. */
+export interface AlertingServices {
+  geofenceStore: GeofenceStore;
+  geofences: GeofenceService;
+  alertSettings: AlertSettingsStore;
+  alertEngine: AlertEngine;
+  alertDelivery: AlertDelivery;
+  alertCenter: AlertService;
+  mailer: Mailer;
+  codes: CodeStore;
+  webhooks: WebhookSender;
+  messages: MessageStore;
+}
+
+export async function createAlerting(
+  kv: Deno.Kv,
+  config: Config,
+  d: {
+    access: AccessGuard;
+    accountStore: AccountStore;
+    directory: DeviceDirectory;
+    devices: DeviceService;
+    alerts: AlertStore;
+    bus: EventBus;
+    commands: CommandService;
+  },
+): Promise<AlertingServices> {
+  const geofenceStore = new GeofenceStore(kv);
+  const geofences = new GeofenceService(geofenceStore, d.access, d.directory);
+  await geofences.load();
+  const alertSettings = new AlertSettingsStore(kv);
+  await alertSettings.load();
+  const mailer = new Mailer(config);
+  const codes = new CodeStore(kv);
+  const webhooks = new WebhookSender(kv, config.WEBHOOK_RETRY_MS);
+  const messages = new MessageStore(kv);
+  const alertEngine = new AlertEngine({
+    bus: d.bus,
+    alerts: d.alerts,
+    settings: alertSettings,
+    geofences,
+    directory: d.directory,
+    // Fence commands go out as offline commands so a sleeping device gets them on wake-up.
+    onFenceCommand: (imei, zone) => {
+      const device = d.directory.get(imei);
+      if (!device) return;
+      d.commands.send(
+        { device, content: zone.command, sendType: "offline", replace: true, platform: "web" },
+        { id: zone.userId, account: `fence:${zone.name}`, ownerId: zone.userId },
+      ).catch((e) => console.error("fence command failed:", e));
+    },
+  });
+  const alertDelivery = new AlertDelivery({
+    bus: d.bus,
+    alerts: d.alerts,
+    settings: alertSettings,
+    gate: new PushGate(),
+    mailer,
+    webhooks,
+    accounts: d.accountStore,
+    directory: d.directory,
+    zones: geofenceStore,
+  });
+  alertEngine.start();
+  alertDelivery.start();
+  const alertCenter = new AlertService({
+    alerts: d.alerts,
+    settings: alertSettings,
+    access: d.access,
+    accounts: d.accountStore,
+    devices: d.devices,
+    directory: d.directory,
+    codes,
+    mailer,
+  });
+  return {
+    geofenceStore,
+    geofences,
+    alertSettings,
+    alertEngine,
+    alertDelivery,
+    alertCenter,
+    mailer,
+    codes,
+    webhooks,
+    messages,
+  };
+}

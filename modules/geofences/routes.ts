@@ -1,0 +1,158 @@
+import type { TFunction } from "i18next";
+import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { Services } from "../../lib/services.ts";
+import { kmlText, parseKml } from "./kml.ts";
+import * as S from "./schemas.ts";
+
+/** KML/KMZ uploads above this are refused. */
+const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
+export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
+  const tag = "Geofences";
+  const g = s.geofences;
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/list",
+    tag,
+    summary: "Fences, landmarks or black-car addresses of an account (paged, by group/name/review)",
+    body: S.listBody,
+    handler: ({ body, c }) => g.list(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/layer",
+    tag,
+    summary: "Every zone of one kind for a map layer (e.g. landmarks on the monitor map)",
+    body: z.object({ kind: S.zoneKind, userId: z.string().max(64).optional() }).strict(),
+    handler: ({ body, c }) => g.mapLayer(c.var.session, body.kind, body.userId),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/save",
+    tag,
+    summary: "Create (no id) or edit a fence, landmark or black-car address",
+    body: S.zoneBody,
+    handler: ({ body, c }) => g.save(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/delete",
+    tag,
+    summary: "Delete a zone",
+    body: S.idBody,
+    handler: ({ body, c }) => g.remove(c.var.session, body.id),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/bind",
+    tag,
+    summary: "Bind devices to a fence (empty: every device of the owner)",
+    body: S.bindBody,
+    handler: ({ body, c }) => g.bind(c.var.session, body.id, body.imeis),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/review",
+    tag,
+    summary: "Pass or reject a black-car address (platform administrator)",
+    body: S.reviewBody,
+    handler: ({ body, c }) => g.review(c.var.session, body.id, body.review),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/group/list",
+    tag,
+    summary: "Zone groups of an account with their zone counts",
+    body: S.groupListBody,
+    handler: ({ body, c }) => g.groups(c.var.session, body.userId),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/group/save",
+    tag,
+    summary: "Create or rename a group (the default group cannot be edited)",
+    body: S.groupBody,
+    handler: ({ body, c }) => g.saveGroup(c.var.session, body),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/group/delete",
+    tag,
+    summary: "Delete an empty group",
+    body: S.idBody,
+    handler: ({ body, c }) => g.removeGroup(c.var.session, body.id),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/group/top",
+    tag,
+    summary: "Stick a group on top of the list, or release it",
+    body: S.groupTopBody,
+    handler: ({ body, c }) => g.topGroup(c.var.session, body.id, body.top),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/group/move",
+    tag,
+    summary: "Move zones (at most 20 per batch) into a group of the same account",
+    body: S.groupMoveBody,
+    handler: ({ body, c }) => g.moveToGroup(c.var.session, body.groupId, body.ids),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/geofence/import",
+    tag,
+    summary:
+      "Import a KML or KMZ file (multipart: file, kind, groupId?) — one result per placemark",
+    handler: async ({ c }) => {
+      const session = c.var.session;
+      const form = await c.req.formData().catch(() => null);
+      const file = form?.get("file");
+      if (!(file instanceof File) || file.size === 0) throw new BizError("kmlFileRequired");
+      if (file.size > MAX_IMPORT_BYTES) throw new BizError("payloadTooLarge", {}, null, 413);
+      const kind = S.zoneKind.safeParse(form?.get("kind") ?? "fence");
+      if (!kind.success) throw new BizError("illegalParameter", { field: "kind" });
+      const groupId = String(form?.get("groupId") ?? "") || undefined;
+      const text = kmlText(file.name, new Uint8Array(await file.arrayBuffer()));
+      if (text === null) throw new BizError("kmlInvalid");
+      const items = parseKml(text);
+      if (!items.length) throw new BizError("kmlInvalid");
+      const t = c.var.t;
+      const results = [];
+      for (const [index, item] of items.entries()) {
+        const name = item.name || `${kind.data} ${index + 1}`;
+        if (!item.shape) {
+          results.push({ index, name, ok: false, msg: t(`geofences.import.${item.problem}`) });
+          continue;
+        }
+        try {
+          const body = S.zoneBody.parse({
+            kind: kind.data,
+            name,
+            description: item.description,
+            groupId,
+            shape: item.shape,
+          });
+          const z = await g.save(session, body);
+          results.push({ index, name, ok: true, id: z.id });
+        } catch (e) {
+          results.push({ index, name, ok: false, msg: describe(e, t) });
+        }
+      }
+      return { succeeded: results.filter((r) => r.ok).length, results };
+    },
+  });
+}
+
+/** A per-item reason: catalogue text for refusals, the first validation issue otherwise. */
+function describe(e: unknown, t: TFunction): string {
+  if (e instanceof BizError) return t(`errors.${e.key}`, e.params);
+  if (e instanceof z.ZodError) {
+    const issue = e.issues[0];
+    const key = issue.message.startsWith("validation.") ? issue.message : "validation.invalid";
+    return `${issue.path.join(".")}: ${t(key)}`;
+  }
+  throw e;
+}

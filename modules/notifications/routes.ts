@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { Services } from "../../lib/services.ts";
+import { pageFields, password } from "../accounts/schemas.ts";
+import { MESSAGE_TYPES, type MessageType } from "./messages.ts";
+import { PasswordRecovery } from "./recovery.ts";
+
+export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
+  const tag = "Messages";
+  const recovery = new PasswordRecovery({
+    accounts: s.accountStore,
+    codes: s.codes,
+    mailer: s.mailer,
+    forceLogout: (id) => s.auth.forceLogout(id),
+  });
+  const self = async (session: Parameters<typeof s.access.caller>[0]) =>
+    (await s.access.caller(session)).self.id;
+
+  api.add({
+    method: "post",
+    path: "/v3/new/message/list",
+    tag,
+    summary: "Message center: platform messages of the caller with read state",
+    body: z.object({
+      type: z.number().int().refine(
+        (t): t is MessageType => (MESSAGE_TYPES as readonly number[]).includes(t),
+        "validation.invalid",
+      ).optional(),
+      read: z.union([z.literal("all"), z.literal(0), z.literal(-1)]).default("all"),
+      ...pageFields,
+    }).strict(),
+    handler: async ({ body, c }) =>
+      s.messages.list(await self(c.var.session), { ...body, type: body.type as MessageType }),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/message/mark",
+    tag,
+    summary: "Mark messages (ids, or all when omitted) read (0) or unread (-1)",
+    body: z.object({
+      ids: z.array(z.string().min(1).max(64)).max(100).optional(),
+      read: z.union([z.literal(0), z.literal(-1)]),
+    }).strict(),
+    handler: async ({ body, c }) => ({
+      changed: await s.messages.mark(await self(c.var.session), body.read, body.ids),
+    }),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/forgot/sendCode",
+    tag: "Account",
+    access: "public",
+    summary: "Password recovery: mail a code to the account's email (once a minute)",
+    body: z.object({ account: z.string().trim().min(1).max(50) }).strict(),
+    handler: ({ body }) => recovery.sendCode(body.account),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/account/forgot/reset",
+    tag: "Account",
+    access: "public",
+    summary: "Password recovery: set a new password with the mailed code",
+    body: z.object({
+      account: z.string().trim().min(1).max(50),
+      code: z.string().regex(/^\d{6}$/, "validation.codeForm"),
+      password,
+      confirmPassword: z.string(),
+    }).strict(),
+    handler: async ({ body }) => {
+      if (body.password !== body.confirmPassword) {
+        throw new BizError("passwordMismatch", {}, { field: "confirmPassword" });
+      }
+      await recovery.reset(body.account, body.code, body.password);
+    },
+  });
+}
