@@ -137,6 +137,7 @@ export class Ingestor {
     this.stats.positions += positions;
     this.stats.alerts += alerts;
     const now = Date.now();
+    const activations: Promise<void>[] = [];
     for (const [imei, { before, after, device }] of states) {
       this.directory.rememberState(after);
       const was = deriveStatus(before ?? null, now, this.offlineMs);
@@ -152,8 +153,12 @@ export class Ingestor {
           })
         );
       }
-      if (!device.activationTime) await this.activate(device);
+      // The connection's Device object is never refreshed: ask the directory, or every commit
+      // would activate the device again (one KV write each, and a moving activation time).
+      const current = this.directory.get(imei) ?? device;
+      if (!current.activationTime) activations.push(this.activate(current));
     }
+    await Promise.all(activations);
     for (const p of batch) p.resolve();
     for (const e of events) e();
   }

@@ -128,6 +128,7 @@ export interface DeviceRow {
   imei: string;
   mcType: string;
   status: string;
+  activationTime: string | null;
   hbTime: string | null;
   gpsTime: string | null;
   acc: boolean | null;

@@ -112,6 +112,11 @@ Deno.test({
         if (protocol !== "osmand" && protocol !== "jt808") assert.equal(got.reply, row.reply);
       }
 
+      // Activation is stamped once, by the first data; later reports must not move it.
+      const activated = new Map(
+        (await api.listDevices({ pageSize: 100 })).list.map((d) => [d.imei, d.activationTime]),
+      );
+
       const elapsed = Date.now() - began;
       if (elapsed < 5_500) await new Promise((r) => setTimeout(r, 5_500 - elapsed));
       await waitFor(
@@ -132,6 +137,8 @@ Deno.test({
           assert.equal(d.mcType, MODEL_FOR[protocol]);
           assert.ok(["moving", "idling", "stopped"].includes(d.status), `${imei}: ${d.status}`);
           assert.ok(d.hbTime, `${imei} has a heartbeat time`);
+          assert.ok(d.activationTime, `${imei} activated`);
+          assert.equal(d.activationTime, activated.get(imei), `${imei}: activation time kept`);
           assert.ok(d.position, `${imei} has a latest position`);
           assert.ok(
             distanceMetres({ lat: 22.54, lng: 114.05 }, {

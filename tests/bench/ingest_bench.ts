@@ -1,0 +1,654 @@
+/**
+ * `deno task bench:ingest` — device ingest against a real server process on loopback.
+ *
+ * 1. Starts the product on a fresh temporary DATA_DIR and imports 10,000 GT06 devices.
+ * 2. Opens 10,000 TCP connections, logs each device in, lets them sit idle and reads the
+ *    server's RSS (/proc/<pid>/status VmRSS).
+ * 3. Keeps 5,000 of them and makes each send GT06 0x16 location frames (GPS + LBS + status,
+ *    which the gateway acknowledges only after the group commit that stores them) as fast as
+ *    the acknowledgements come back — one frame outstanding per device (`--window`) — for
+ *    `--seconds` after a warm-up: committed positions/s, write → ack latency p50/p99, RSS.
+ * 4. Then offers a fixed rate (`--rate`, default 20,000/s spread over the devices) for
+ *    `--paced-seconds`: the latency at the target throughput rather than at saturation.
+ * 5. Cross-checks a sample of devices through the playback API (stored ≥ acknowledged).
+ *
+ * Everything runs on 127.0.0.1 and the bench stops by itself (hard limit `--timeout`). The
+ * load generator shares the machine's cores with the server: its CPU use is printed too.
+ */
+import { PlatformApi } from "../../modules/simulator/api.ts";
+import {
+  crcItu,
+  GT06_COMBINED,
+  gt06Alarm,
+  gt06Login,
+} from "../../modules/simulator/devices/gt06.ts";
+import { sampleFix } from "../../modules/simulator/fix.ts";
+import { imeiFor } from "../../modules/simulator/imei.ts";
+
+// ---- options ---------------------------------------------------------------------------------
+
+const OPTIONS = {
+  devices: 5000,
+  idle: 10000,
+  seconds: 20,
+  warmup: 3,
+  "paced-seconds": 10,
+  rate: 20000,
+  window: 1,
+  sample: 50,
+  timeout: 420,
+  "imei-prefix": "86100000",
+  /** Extra `deno run` flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+  "server-flags": "",
+};
+type Options = typeof OPTIONS;
+
+function parseOptions(args: string[]): Options {
+  const out: Options = { ...OPTIONS };
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!m || !(m[1] in OPTIONS)) {
+      console.error(`unknown argument ${args[i]}; options: ${Object.keys(OPTIONS).join(", ")}`);
+      Deno.exit(2);
+    }
+    const value = m[2] ?? args[++i];
+    const key = m[1] as keyof Options;
+    if (key === "imei-prefix" || key === "server-flags") out[key] = value;
+    else (out as Record<string, number | string>)[key] = Number(value);
+  }
+  out.idle = Math.max(out.idle, out.devices);
+  return out;
+}
+
+const opt = parseOptions(Deno.args);
+const ADMIN_PASSWORD = "Bench12345";
+const ROOT = new URL("../../", import.meta.url).pathname;
+const started = Date.now();
+const hardStop = setTimeout(() => {
+  console.error(`bench:ingest: still running after ${opt.timeout} s; giving up.`);
+  server?.kill();
+  Deno.exit(3);
+}, opt.timeout * 1000);
+
+const log = (m: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${m}`);
+
+// ---- machine checks -----------------------------------------------------------------------------
+
+async function sh(cmd: string): Promise<string> {
+  try {
+    const out = await new Deno.Command("sh", { args: ["-c", cmd], stdout: "piped", stderr: "null" })
+      .output();
+    return new TextDecoder().decode(out.stdout).trim();
+  } catch {
+    return "";
+  }
+}
+
+const fdLimit = Number(await sh("ulimit -n"));
+const needFds = opt.idle + 256;
+if (Number.isFinite(fdLimit) && fdLimit < needFds) {
+  console.error(
+    `bench:ingest needs ${needFds} open files per process (${opt.idle} connections) but the ` +
+      `limit is ${fdLimit}.\nRaise it in this shell and rerun:\n\n    ulimit -n 65536\n\n` +
+      `(or pass --idle ${Math.max(opt.devices, fdLimit - 256)} to measure fewer idle connections)`,
+  );
+  Deno.exit(2);
+}
+const mem = Deno.systemMemoryInfo();
+if (mem.available < 1.5 * 1024 ** 3) {
+  console.warn(
+    `bench:ingest: only ${(mem.available / 1024 ** 3).toFixed(1)} GiB of memory available; ` +
+      `the figures may suffer.`,
+  );
+}
+const cores = navigator.hardwareConcurrency;
+const loadAvg = Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+
+// ---- server process -------------------------------------------------------------------------------
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+let server: Deno.ChildProcess | null = null;
+let serverLog = "";
+
+async function ensureBuild(): Promise<void> {
+  try {
+    await Deno.stat(`${ROOT}build/manifest.json`);
+  } catch {
+    log("building the client bundles (build/ missing)…");
+    const r = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "scripts/build.ts"],
+      cwd: ROOT,
+    }).output();
+    if (!r.success) throw new Error("scripts/build.ts failed");
+  }
+}
+
+async function startServer(dataDir: string) {
+  const port = freePort();
+  const gt06Port = freePort();
+  server = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...opt["server-flags"].split(" ").filter(Boolean), "-A", "main.ts"],
+    cwd: ROOT,
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      CAPTCHA: "off",
+      ADMIN_PASSWORD,
+      GT06_PORT: String(gt06Port),
+      JT808_PORT: String(freePort()),
+      H02_PORT: String(freePort()),
+      OSMAND_PORT: String(freePort()),
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const keep = async (s: ReadableStream<Uint8Array>) => {
+    const d = new TextDecoder();
+    for await (const c of s) serverLog = (serverLog + d.decode(c, { stream: true })).slice(-20_000);
+  };
+  keep(server.stdout).catch(() => {});
+  keep(server.stderr).catch(() => {});
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(`${url}/health`);
+      await r.body?.cancel();
+      if (r.ok) break;
+    } catch { /* starting */ }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${serverLog}`);
+    await sleep(100);
+  }
+  return { url, gt06Port, pid: server.pid };
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** VmRSS of a process in MiB. */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** utime + stime of a process, seconds (USER_HZ = 100 on Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// ---- latency histogram ------------------------------------------------------------------------------
+
+/** 0.1 ms buckets up to 30 s. */
+class Histogram {
+  private counts = new Uint32Array(300_001);
+  n = 0;
+  max = 0;
+  add(ms: number) {
+    this.counts[Math.min(this.counts.length - 1, Math.round(ms * 10))]++;
+    this.n++;
+    if (ms > this.max) this.max = ms;
+  }
+  percentile(p: number): number {
+    if (!this.n) return NaN;
+    const rank = Math.ceil((p / 100) * this.n);
+    let seen = 0;
+    for (let i = 0; i < this.counts.length; i++) {
+      seen += this.counts[i];
+      if (seen >= rank) return i / 10;
+    }
+    return this.max;
+  }
+}
+
+// ---- simulated GT06 devices ---------------------------------------------------------------------------
+
+type Phase = "login" | "saturate" | "paced" | "drain";
+let phase: Phase = "login";
+/** Acks and latencies counted only inside a phase's measured window. */
+interface Window {
+  from: number;
+  to: number;
+  acks: number;
+  sent: number;
+  hist: Histogram;
+}
+/** Acks count in a window by arrival time; latencies by the send time of their frame. */
+const windows: Window[] = [];
+function newWindow(fromMs: number, seconds: number): Window {
+  const w = { from: fromMs, to: fromMs + seconds * 1000, acks: 0, sent: 0, hist: new Histogram() };
+  windows.push(w);
+  return w;
+}
+let totalAcks = 0;
+let totalSent = 0;
+let connectErrors = 0;
+let lastConnectError = "";
+
+/** Positions carry synthetic fix times a second apart (GT06 times have 1 s resolution). */
+const BASE_TIME = Math.floor(Date.now() / 1000) * 1000 - 6 * 3600_000;
+
+class BenchDevice {
+  conn: Deno.TcpConn | null = null;
+  private buf = new Uint8Array(0);
+  private template: Uint8Array;
+  private serial = 1;
+  /** Send times (performance.now) of frames not yet acknowledged, oldest first. */
+  private outstanding: number[] = [];
+  private loginResolve: (() => void) | null = null;
+  next = 0; // next fix-time offset, seconds
+  acked = 0;
+  sent = 0;
+  closed = false;
+
+  constructor(readonly imei: string, index: number) {
+    this.template = gt06Alarm(
+      sampleFix({
+        latitude: 22.5 + (index % 100) / 1000,
+        longitude: 114.0 + Math.floor(index / 100) / 1000,
+        speedKmh: 40,
+        acc: true,
+      }),
+      0,
+      GT06_COMBINED,
+    );
+  }
+
+  get inFlight(): number {
+    return this.outstanding.length;
+  }
+
+  async login(port: number): Promise<void> {
+    this.conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    this.readLoop();
+    const ok = new Promise<void>((r) => (this.loginResolve = r));
+    await this.write(gt06Login(this.imei, this.serial++));
+    const timeout = sleep(30_000).then(() => {
+      throw new Error(`no login ack for ${this.imei}`);
+    });
+    await Promise.race([ok, timeout]);
+  }
+
+  private async write(bytes: Uint8Array): Promise<void> {
+    let off = 0;
+    while (off < bytes.length) off += await this.conn!.write(bytes.subarray(off));
+  }
+
+  /** One location frame with the next fix time, serial and CRC patched into the template. */
+  send(): void {
+    if (this.closed || !this.conn) return;
+    const f = this.template.slice();
+    const t = new Date(BASE_TIME + this.next++ * 1000);
+    f[4] = t.getUTCFullYear() - 2000;
+    f[5] = t.getUTCMonth() + 1;
+    f[6] = t.getUTCDate();
+    f[7] = t.getUTCHours();
+    f[8] = t.getUTCMinutes();
+    f[9] = t.getUTCSeconds();
+    const n = f.length;
+    const serial = this.serial++ & 0xffff;
+    f[n - 6] = serial >> 8;
+    f[n - 5] = serial & 0xff;
+    const crc = crcItu(f, 2, n - 4);
+    f[n - 4] = crc >> 8;
+    f[n - 3] = crc & 0xff;
+    const now = performance.now();
+    this.outstanding.push(now);
+    this.sent++;
+    totalSent++;
+    for (const w of windows) if (now >= w.from && now < w.to) w.sent++;
+    this.write(f).catch(() => this.close());
+  }
+
+  private async readLoop(): Promise<void> {
+    const chunk = new Uint8Array(1024);
+    try {
+      for (;;) {
+        const n = await this.conn!.read(chunk);
+        if (n === null) break;
+        this.onBytes(chunk.subarray(0, n));
+      }
+    } catch { /* closed */ }
+    this.closed = true;
+  }
+
+  private onBytes(bytes: Uint8Array): void {
+    let b: Uint8Array;
+    if (this.buf.length) {
+      b = new Uint8Array(this.buf.length + bytes.length);
+      b.set(this.buf);
+      b.set(bytes, this.buf.length);
+    } else {
+      b = bytes;
+    }
+    let pos = 0;
+    while (b.length - pos >= 5) {
+      if (b[pos] !== 0x78 || b[pos + 1] !== 0x78) {
+        pos++;
+        continue;
+      }
+      const total = b[pos + 2] + 5;
+      if (b.length - pos < total) break;
+      this.onFrame(b[pos + 3]);
+      pos += total;
+    }
+    this.buf = pos < b.length ? b.slice(pos) : new Uint8Array(0);
+  }
+
+  private onFrame(type: number): void {
+    if (type === 0x01) {
+      this.loginResolve?.();
+      this.loginResolve = null;
+      return;
+    }
+    const sentAt = this.outstanding.shift();
+    if (sentAt === undefined) return;
+    const now = performance.now();
+    this.acked++;
+    totalAcks++;
+    for (const w of windows) {
+      if (now >= w.from && now < w.to) w.acks++;
+      if (sentAt >= w.from && sentAt < w.to) w.hist.add(now - sentAt);
+    }
+    if (phase === "saturate") {
+      while (this.outstanding.length < opt.window) this.send();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    try {
+      this.conn?.close();
+    } catch { /* closed */ }
+    this.conn = null;
+  }
+}
+
+async function connectAll(devices: BenchDevice[], port: number, concurrency = 200) {
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < devices.length) {
+      const d = devices[next++];
+      for (let attempt = 0;; attempt++) {
+        try {
+          await d.login(port);
+          break;
+        } catch (e) {
+          connectErrors++;
+          lastConnectError = (e as Error).message;
+          d.close();
+          d.closed = false;
+          if (/too many open files|os error 24/i.test(lastConnectError)) {
+            throw new Error(
+              `out of file descriptors after ${done} connections: run "ulimit -n 65536" first`,
+            );
+          }
+          if (attempt >= 3) throw e;
+          await sleep(200 * (attempt + 1));
+        }
+      }
+      if (++done % 2000 === 0) log(`  ${done}/${devices.length} logged in`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+// ---- per-second monitor -----------------------------------------------------------------------------
+
+interface Sample {
+  rss: number;
+  serverCpu: number;
+  clientCpu: number;
+  acksPerSecond: number;
+}
+
+function monitor(pid: number, label: string) {
+  const samples: Sample[] = [];
+  let lastAcks = totalAcks, lastT = performance.now();
+  let lastServer = cpuSeconds(pid), lastClient = cpuSeconds(Deno.pid);
+  const timer = setInterval(() => {
+    const t = performance.now();
+    const dt = (t - lastT) / 1000;
+    const s = cpuSeconds(pid), c = cpuSeconds(Deno.pid);
+    const sample: Sample = {
+      rss: rssMiB(pid),
+      serverCpu: ((s - lastServer) / dt) * 100,
+      clientCpu: ((c - lastClient) / dt) * 100,
+      acksPerSecond: (totalAcks - lastAcks) / dt,
+    };
+    samples.push(sample);
+    log(
+      `  ${label}: ${Math.round(sample.acksPerSecond).toLocaleString("en")} acks/s, server RSS ` +
+        `${sample.rss.toFixed(0)} MiB, CPU server ${sample.serverCpu.toFixed(0)}% client ` +
+        `${sample.clientCpu.toFixed(0)}%`,
+    );
+    lastAcks = totalAcks;
+    lastT = t;
+    lastServer = s;
+    lastClient = c;
+  }, 1000);
+  return {
+    samples,
+    stop: () => clearInterval(timer),
+  };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const fmt = (n: number) => Math.round(n).toLocaleString("en");
+
+/** Waits (bounded) until every frame in flight is answered. */
+async function drain(load: BenchDevice[]): Promise<void> {
+  phase = "drain";
+  const until = Date.now() + 15_000;
+  while (load.some((d) => d.inFlight > 0 && !d.closed) && Date.now() < until) await sleep(50);
+}
+
+const MAX_QUEUED = 8;
+
+/** A fixed offered rate spread evenly over the devices (open loop, at most MAX_QUEUED each). */
+async function paced(load: BenchDevice[], rate: number, pid: number) {
+  log(
+    `paced: ${fmt(rate)}/s offered (${(rate / load.length).toFixed(2)}/s per device), 2 s ` +
+      `settling + ${opt["paced-seconds"]} s`,
+  );
+  phase = "paced";
+  const mon = monitor(pid, `paced ${fmt(rate)}/s`);
+  const w = newWindow(performance.now() + 2000, opt["paced-seconds"]);
+  const tick = 10; // ms
+  let credit = 0, cursor = 0, skipped = 0;
+  const ticker = setInterval(() => {
+    credit += (rate * tick) / 1000;
+    while (credit >= 1) {
+      credit--;
+      const d = load[cursor];
+      cursor = (cursor + 1) % load.length;
+      if (d.closed) continue;
+      if (d.inFlight >= MAX_QUEUED) {
+        const now = performance.now();
+        if (now >= w.from && now < w.to) skipped++;
+        continue;
+      }
+      d.send();
+    }
+  }, tick);
+  await sleep(2000 + opt["paced-seconds"] * 1000);
+  clearInterval(ticker);
+  mon.stop();
+  await drain(load);
+  return { rate, w, samples: mon.samples.slice(2, 2 + opt["paced-seconds"]), skipped };
+}
+
+// ---- the run ------------------------------------------------------------------------------------------
+
+const dataDir = await Deno.makeTempDir({ prefix: "tp-bench-ingest-" });
+let exitCode = 0;
+try {
+  await ensureBuild();
+  const srv = await startServer(dataDir);
+  log(`server pid ${srv.pid} on ${srv.url}, GT06 port ${srv.gt06Port}, data ${dataDir}`);
+  const rssStart = rssMiB(srv.pid);
+
+  const api = await PlatformApi.login(srv.url, "admin", ADMIN_PASSWORD);
+  const userId = await api.currentUserId();
+  const imeis = Array.from({ length: opt.idle }, (_, i) => imeiFor(opt["imei-prefix"], i));
+  let t0 = performance.now();
+  const imported = await api.importDevices(userId, "GT06N", imeis);
+  const importSeconds = (performance.now() - t0) / 1000;
+  if (imported.imported !== imeis.length) {
+    throw new Error(
+      `imported ${imported.imported} of ${imeis.length}: ${JSON.stringify(imported.failed[0])}`,
+    );
+  }
+  log(`imported ${fmt(imeis.length)} GT06N devices in ${importSeconds.toFixed(1)} s`);
+  const rssImported = rssMiB(srv.pid);
+
+  // Idle connections.
+  const devices = imeis.map((imei, i) => new BenchDevice(imei, i));
+  t0 = performance.now();
+  await connectAll(devices, srv.gt06Port);
+  const loginSeconds = (performance.now() - t0) / 1000;
+  log(
+    `${fmt(devices.length)} connections logged in in ${
+      loginSeconds.toFixed(1)
+    } s (${connectErrors} retries)`,
+  );
+  await sleep(5000);
+  const idleRss: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    idleRss.push(rssMiB(srv.pid));
+    await sleep(1000);
+  }
+  const rssIdle = Math.max(...idleRss);
+  log(`server RSS with ${fmt(devices.length)} idle connections: ${rssIdle.toFixed(0)} MiB`);
+
+  // Keep the load set, close the rest.
+  const load = devices.slice(0, opt.devices);
+  for (const d of devices.slice(opt.devices)) d.close();
+  await sleep(2000);
+
+  // Saturation: as fast as acknowledgements come back.
+  log(
+    `saturation: ${fmt(load.length)} devices, window ${opt.window}, ` +
+      `${opt.warmup} s warm-up + ${opt.seconds} s`,
+  );
+  const satMon = monitor(srv.pid, "saturation");
+  phase = "saturate";
+  for (const d of load) while (d.inFlight < opt.window) d.send();
+  const sat = newWindow(performance.now() + opt.warmup * 1000, opt.seconds);
+  await sleep((opt.warmup + opt.seconds) * 1000);
+  satMon.stop();
+  const satSamples = satMon.samples.slice(opt.warmup);
+  await drain(load);
+  const satRate = sat.acks / opt.seconds;
+
+  // Paced: the target rate, then — if the server cannot sustain it — half the saturation
+  // throughput, to show the latency below capacity.
+  const rates = opt["paced-seconds"] > 0 ? [opt.rate] : [];
+  if (rates.length && satRate < opt.rate) rates.push(Math.round(satRate / 2 / 100) * 100);
+  const pacedResults: { rate: number; w: Window; samples: Sample[]; skipped: number }[] = [];
+  for (const rate of rates) pacedResults.push(await paced(load, rate, srv.pid));
+
+  const rssAfter = rssMiB(srv.pid);
+  const lost = load.reduce((n, d) => n + d.inFlight, 0);
+  const dropped = load.filter((d) => d.closed).length;
+
+  // Cross-check a sample through the playback API.
+  const sample = load.slice(0, Math.min(opt.sample, load.length));
+  let stored = 0, acked = 0, sent = 0;
+  for (const d of sample) {
+    const { points } = await api.playback(
+      d.imei,
+      new Date(BASE_TIME - 1000),
+      new Date(BASE_TIME + (d.next + 1) * 1000),
+    );
+    stored += points.length;
+    acked += d.acked;
+    sent += d.sent;
+  }
+  for (const d of load) d.close();
+
+  // ---- report ----
+  const satP99 = sat.hist.percentile(99);
+  const satRss = Math.max(...satSamples.map((s) => s.rss));
+  const cpu = (xs: Sample[]) =>
+    `CPU server ${mean(xs.map((s) => s.serverCpu)).toFixed(0)}%, client ${
+      mean(xs.map((s) => s.clientCpu)).toFixed(0)
+    }% (of ${cores * 100}%)`;
+  const latency = (w: Window) =>
+    `ack latency p50 ${w.hist.percentile(50).toFixed(1)} ms, p99 ${
+      w.hist.percentile(99).toFixed(1)
+    } ms, max ${w.hist.max.toFixed(0)} ms`;
+  const lines = [
+    "",
+    `Ingest benchmark — ${new Date().toISOString()} — deno ${Deno.version.deno}, ${cores} cores, ` +
+    `load average at start ${loadAvg}`,
+    `command: deno task bench:ingest ${Deno.args.join(" ")}`.trim(),
+    `import ${fmt(opt.idle)} devices: ${importSeconds.toFixed(1)} s; ${fmt(opt.idle)} ` +
+    `connections + logins: ${loginSeconds.toFixed(1)} s`,
+    `server RSS: start ${rssStart.toFixed(0)} MiB, after import ${rssImported.toFixed(0)} MiB, ` +
+    `${fmt(opt.idle)} idle connections ${rssIdle.toFixed(0)} MiB, under load (peak) ` +
+    `${satRss.toFixed(0)} MiB, at the end ${rssAfter.toFixed(0)} MiB`,
+    `saturation (${fmt(opt.devices)} devices, window ${opt.window}, ${opt.seconds} s): ` +
+    `${fmt(satRate)} positions/s committed; ${latency(sat)}; ${cpu(satSamples)}`,
+  ];
+  for (const r of pacedResults) {
+    lines.push(
+      `paced (${fmt(r.rate)}/s offered, ${opt["paced-seconds"]} s): ` +
+        `${fmt(r.w.acks / opt["paced-seconds"])} positions/s committed; ${latency(r.w)}; ` +
+        `${fmt(r.skipped)} not sent (device queue full); ${cpu(r.samples)}`,
+    );
+  }
+  const target = pacedResults[0];
+  lines.push(
+    `total: ${fmt(totalSent)} frames sent, ${fmt(totalAcks)} acknowledged, ${lost} unanswered ` +
+      `at the end, ${dropped} connections dropped`,
+    `playback cross-check (${sample.length} devices): ${fmt(sent)} sent, ${fmt(acked)} ` +
+      `acknowledged, ${fmt(stored)} stored` +
+      (stored >= acked && stored <= sent ? " — consistent" : " — INCONSISTENT"),
+    `targets: ≥ 20,000 positions/s ${satRate >= 20000 ? "met" : "MISSED"}; ack p99 ≤ 100 ms ` +
+      `${satP99 <= 100 ? "met" : "MISSED"} at saturation` +
+      (target
+        ? `, ${target.w.hist.percentile(99) <= 100 ? "met" : "MISSED"} at ${
+          fmt(target.rate)
+        }/s offered`
+        : "") +
+      `; RSS ≤ 400 MiB with ${fmt(opt.idle)} idle connections ${rssIdle <= 400 ? "met" : "MISSED"}`,
+  );
+  console.log(lines.join("\n"));
+  if (stored < acked) exitCode = 1;
+} catch (e) {
+  console.error(`bench:ingest failed: ${(e as Error).message}`);
+  if (lastConnectError) console.error(`last connection error: ${lastConnectError}`);
+  console.error(`server output (tail):\n${serverLog.slice(-3000)}`);
+  exitCode = 1;
+} finally {
+  clearTimeout(hardStop);
+  const child = server as Deno.ChildProcess | null;
+  if (child) {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    const quit = await Promise.race([
+      child.status.then(() => true),
+      sleep(10_000).then(() => false),
+    ]);
+    if (!quit) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+    }
+  }
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}
+Deno.exit(exitCode);
