@@ -15,6 +15,10 @@ import { WorkModeStore } from "../modules/workmodes/store.ts";
 import { DeviceDirectory } from "../modules/devices/directory.ts";
 import { DeviceService } from "../modules/devices/service.ts";
 import { DeviceStore } from "../modules/devices/store.ts";
+import { GroupService } from "../modules/devices/groups.ts";
+import { DeviceOperations } from "../modules/devices/operations.ts";
+import { DeviceTransfer } from "../modules/devices/transfer.ts";
+import { DeviceFiles } from "../modules/devices/files.ts";
 import { DomainStore } from "../modules/domains/store.ts";
 import { EventBus } from "../modules/gateway/bus.ts";
 import { ConnectionRegistry } from "../modules/gateway/connections.ts";
@@ -36,6 +40,10 @@ export interface Services extends AlertingServices {
   bus: EventBus;
   directory: DeviceDirectory;
   devices: DeviceService;
+  deviceGroups: GroupService;
+  deviceOps: DeviceOperations;
+  deviceTransfer: DeviceTransfer;
+  deviceFiles: DeviceFiles;
   positions: PositionStore;
   alerts: AlertStore;
   ingestor: Ingestor;
@@ -65,6 +73,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     a,
   ) => (await deviceStore.hasDevices(a.id) ? "devicesStillBound" : null));
 
+  const devices = new DeviceService(directory, accountStore, access, offlineMs);
   const bus = new EventBus();
   const positions = new PositionStore(kv);
   const alerts = new AlertStore(kv);
@@ -77,7 +86,11 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     access,
     accountStore,
     directory,
-    devices: new DeviceService(directory, accountStore, access, offlineMs),
+    devices,
+    deviceGroups: new GroupService(directory, access, devices),
+    deviceOps: new DeviceOperations(directory, accountStore, access, devices),
+    deviceTransfer: new DeviceTransfer(accountStore, access, devices),
+    deviceFiles: new DeviceFiles(config.DATA_DIR, devices),
     alerts,
     bus,
     commands,

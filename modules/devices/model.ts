@@ -17,6 +17,55 @@ export interface Device {
   userExpiration: string | null;
   /** Device clock offset for protocols that send local time (JT/T 808 defaults to GMT+8). */
   timezoneOffsetMinutes: number | null;
+  // Fields below were added by the device management area; records imported before it lack them.
+  /** "permission": data activates the device only after allow-activation (spec §4). */
+  activationMode?: "auto" | "permission";
+  activationAllowed?: boolean;
+  /** Group of the owning account; null or missing means its default group. */
+  groupId?: string | null;
+  iccid?: string;
+  imsi?: string;
+  sn?: string;
+  macAddress?: string;
+  reMark?: string;
+  applicationType?: string;
+  /** When the device was sold (moved) out of its previous owner's stock. */
+  saleTime?: string | null;
+  /** App account bound to the device (spec: isBindUser / bindUserAccount). */
+  bindUserAccount?: string | null;
+  /** Install image file names (IMEI(n).jpg) under DATA_DIR/devices/images. */
+  installImages?: string[];
+  ringtone?: string | null;
+}
+
+/** Activation states of spec §4 (the list filter and the table column). */
+export type ActivationState =
+  | "awaitingPermission"
+  | "notActivated"
+  | "activated"
+  | "expiring"
+  | "expired";
+
+/** Days before the effective expiry at which a device counts as expiring. */
+export const EXPIRING_DAYS = 30;
+
+/** The expiry that applies to the user: the user expiry, else the platform expiry. */
+export function effectiveExpiry(d: Device): string | null {
+  return d.userExpiration ?? d.expiration;
+}
+
+export function activationState(d: Device, now: number): ActivationState {
+  if (!d.activationTime) {
+    return d.activationMode === "permission" && !d.activationAllowed
+      ? "awaitingPermission"
+      : "notActivated";
+  }
+  const exp = effectiveExpiry(d);
+  if (!exp) return "activated";
+  const end = Date.parse(exp.length === 10 ? `${exp}T23:59:59Z` : exp);
+  if (end < now) return "expired";
+  if (end - now <= EXPIRING_DAYS * 86_400_000) return "expiring";
+  return "activated";
 }
 
 /** A stored position; speed in km/h (the API unit), time as epoch ms. */

@@ -11,6 +11,8 @@ export interface DeviceModel {
   applicationType: string;
   /** Shown in model pickers. */
   name: string;
+  /** The model plays uploaded ringtones (spec: ringtone upload only where supported). */
+  ringtone?: boolean;
 }
 
 export const DEVICE_MODELS: readonly DeviceModel[] = [
@@ -18,9 +20,21 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
   { mcType: "GT800", protocol: "gt06", applicationType: "car", name: "Concox GT800" },
   { mcType: "JM-VL01", protocol: "gt06", applicationType: "car", name: "Jimi VL01" },
   { mcType: "JM-LL01", protocol: "gt06", applicationType: "asset", name: "Jimi LL01 (asset)" },
-  { mcType: "AT4", protocol: "gt06", applicationType: "person", name: "Concox AT4 (personal)" },
+  {
+    mcType: "AT4",
+    protocol: "gt06",
+    applicationType: "person",
+    name: "Concox AT4 (personal)",
+    ringtone: true,
+  },
   { mcType: "JT808", protocol: "jt808", applicationType: "truck", name: "JT/T 808 terminal" },
-  { mcType: "JC400", protocol: "jt808", applicationType: "car", name: "Jimi JC400 (dashcam)" },
+  {
+    mcType: "JC400",
+    protocol: "jt808",
+    applicationType: "car",
+    name: "Jimi JC400 (dashcam)",
+    ringtone: true,
+  },
   { mcType: "H02", protocol: "h02", applicationType: "car", name: "H02 tracker" },
   { mcType: "TK103-H02", protocol: "h02", applicationType: "motorcycle", name: "TK103 (H02)" },
   {

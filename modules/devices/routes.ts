@@ -1,37 +1,352 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { AppEnv } from "../../lib/http/env.ts";
 import type { Services } from "../../lib/services.ts";
+import { accountId } from "../accounts/schemas.ts";
 import { DEVICE_MODELS } from "./models.ts";
-import { importBody, listBody } from "./schemas.ts";
+import {
+  addGroupBody,
+  alertsBody,
+  aliasBody,
+  basicBody,
+  bindBody,
+  customerBody,
+  enableBody,
+  filterBody,
+  followBody,
+  groupListBody,
+  groupRefQuery,
+  imei,
+  imeiBody,
+  imeisBody,
+  importBody,
+  listBody,
+  platformExpiryBody,
+  renameGroupBody,
+  searchBody,
+  sensorsBody,
+  setGroupBody,
+  statsBody,
+  transferBody,
+  userExpiryBody,
+} from "./schemas.ts";
+import { DeviceSheets, type Translate, XLSX_TYPE } from "./sheets.ts";
+
+const EQ = "/v3/new/newEquipment";
 
 export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   const tag = "Devices";
-  api.add({
-    method: "post",
-    path: "/v3/new/newEquipment/importEquipment",
-    tag,
-    summary:
-      "Import devices by IMEI (15 digits, at most 1000 per call); each bad IMEI is refused on its own",
-    body: importBody,
-    handler: ({ body, c }) =>
+  const sheets = new DeviceSheets(s.devices, s.deviceOps);
+  const tr = (c: Context<AppEnv>): Translate => (key, params) => c.var.t(key, params ?? {});
+  const post = <B extends z.ZodType>(
+    name: string,
+    summary: string,
+    body: B,
+    handler: (input: { body: z.infer<B>; c: Context<AppEnv> }) => unknown,
+  ) => api.add({ method: "post", path: `${EQ}/${name}`, tag, summary, body, handler });
+
+  post(
+    "importEquipment",
+    "Import devices by IMEI (15 digits, at most 1000 per call); each bad IMEI is refused on its own",
+    importBody,
+    ({ body, c }) =>
       s.devices.import(
         c.var.session,
         body,
         (name, params) => c.var.t(`errors.${name}`, params ?? {}),
       ),
-  });
-  api.add({
-    method: "post",
-    path: "/v3/new/newEquipment/queryEquipmentList",
-    tag,
-    summary: "Devices of an account's subtree with their latest position and status",
-    body: listBody,
-    handler: ({ body, c }) => s.devices.list(c.var.session, body),
-  });
+  );
+  post(
+    "queryEquipmentList",
+    "Devices of an account's subtree: status, model, group, expiry, activation, enabled, bound, follow and advanced filters; paged",
+    listBody,
+    ({ body, c }) => s.devices.list(c.var.session, body),
+  );
   api.add({
     method: "get",
     path: "/v3/new/newDevice/getAllMcType",
     tag,
     summary: "Device models and their protocols",
     handler: () => DEVICE_MODELS,
+  });
+  post(
+    "globalSearchEquipment",
+    "Search the caller's whole subtree by IMEI (5-15 digits) or device name",
+    searchBody,
+    ({ body, c }) => s.deviceOps.search(c.var.session, body.keyword, body.limit),
+  );
+  post(
+    "follow",
+    "Follow or unfollow devices (per logged-in user)",
+    followBody,
+    ({ body, c }) => s.deviceOps.follow(c.var.session, body.imeis, body.follow),
+  );
+  post(
+    "getStatistics",
+    "Device counts of an account's subtree by online and activation state",
+    statsBody,
+    ({ body, c }) => s.deviceOps.statistics(c.var.session, body),
+  );
+
+  // Groups.
+  post(
+    "getGroupList",
+    "Groups of an account with device counts (default group first)",
+    groupListBody,
+    ({ body, c }) => s.deviceGroups.list(c.var.session, body.userId),
+  );
+  post(
+    "addGroup",
+    "Add a group (name 1-20 characters, unique per account)",
+    addGroupBody,
+    ({ body, c }) => s.deviceGroups.add(c.var.session, body.userId, body.name),
+  );
+  post(
+    "updateGroupName",
+    "Rename a group (the default group cannot be renamed)",
+    renameGroupBody,
+    ({ body, c }) => s.deviceGroups.rename(c.var.session, body.userId, body.groupId, body.name),
+  );
+  api.add({
+    method: "delete",
+    path: `${EQ}/deleteGroup`,
+    tag,
+    summary: "Delete an empty group (not the default group)",
+    query: groupRefQuery,
+    handler: ({ query, c }) => s.deviceGroups.remove(c.var.session, query.userId, query.groupId),
+  });
+  post(
+    "topUserGroup",
+    "Pin a group on top of the account's list (again to unpin)",
+    groupRefQuery,
+    ({ body, c }) => s.deviceGroups.top(c.var.session, body.userId, body.groupId),
+  );
+  post(
+    "setGroup",
+    'Move devices of one account into one of its groups ("0" is the default group)',
+    setGroupBody,
+    ({ body, c }) => s.deviceGroups.assign(c.var.session, body.imeis, body.groupId),
+  );
+
+  // Details.
+  post(
+    "getDeviceDetail",
+    "A device's basic, customer, alert and sensor data",
+    imeiBody,
+    ({ body, c }) => s.deviceOps.detail(c.var.session, body.imei),
+  );
+  post(
+    "updateBasic",
+    "Save the basic tab",
+    basicBody,
+    ({ body, c }) => s.deviceOps.updateBasic(c.var.session, body),
+  );
+  post(
+    "updateCustomer",
+    "Save the customer tab (driver, vehicle, install); a doubtful VIN needs confirmVin",
+    customerBody,
+    ({ body, c }) => s.deviceOps.updateCustomer(c.var.session, body),
+  );
+  post(
+    "updateAlerts",
+    "Save the alarm settings tab",
+    alertsBody,
+    ({ body, c }) => s.deviceOps.updateAlerts(c.var.session, body),
+  );
+  post(
+    "updateSensors",
+    "Save the sensors tab (inputs, battery, fuel and wired sensors, oil tanks)",
+    sensorsBody,
+    ({ body, c }) => s.deviceOps.updateSensors(c.var.session, body),
+  );
+
+  // State changes.
+  post(
+    "enableEquipment",
+    "Enable or disable devices",
+    enableBody,
+    ({ body, c }) => s.deviceOps.setEnabled(c.var.session, body.imeis, body.enabled),
+  );
+  post(
+    "allowActivation",
+    "Allow devices awaiting permission to be activated by their next data",
+    imeisBody,
+    ({ body, c }) => s.deviceOps.allowActivation(c.var.session, body.imeis),
+  );
+  post(
+    "updateUserExpiration",
+    "Set the user expiry of activated devices of sub-accounts",
+    userExpiryBody,
+    ({ body, c }) => s.deviceOps.setUserExpiry(c.var.session, body.imeis, body.userExpiration),
+  );
+  post(
+    "updatePlatformExpiration",
+    "Administrator: set the platform expiry (at most ten years ahead)",
+    platformExpiryBody,
+    ({ body, c }) => s.deviceOps.setPlatformExpiry(c.var.session, body.imeis, body.expiration),
+  );
+  post(
+    "transferEquipment",
+    "Sell / transfer devices to an account of the caller's subtree (one transfer at a time)",
+    transferBody,
+    ({ body, c }) => s.deviceTransfer.transfer(c.var.session, body.imeis, body.targetUserId),
+  );
+  post(
+    "allocationLog",
+    "Allocation log entries of the caller's subtree, newest first",
+    z.object({ imei: imei.optional(), limit: z.number().int().min(1).max(500).optional() })
+      .strict(),
+    ({ body, c }) => s.deviceTransfer.log(c.var.session, body.imei, body.limit ?? 100),
+  );
+  post(
+    "bindAppAccount",
+    "Bind an app account to a device",
+    bindBody,
+    ({ body, c }) => s.deviceOps.bindApp(c.var.session, body.imei, body.appAccount),
+  );
+  post(
+    "unbindAppAccount",
+    "Unbind the app account of a device",
+    imeiBody,
+    ({ body, c }) => s.deviceOps.unbindApp(c.var.session, body.imei),
+  );
+
+  // Spreadsheets.
+  api.add({
+    method: "get",
+    path: `${EQ}/importTemplate`,
+    tag,
+    summary: "The xlsx import template (IMEI, device name, SIM)",
+    handler: async ({ c }) => xlsx(await sheets.template(tr(c)), "devices-import-template.xlsx"),
+  });
+  api.add({
+    method: "post",
+    path: `${EQ}/importEquipmentFile`,
+    tag,
+    summary:
+      "Import devices from an xlsx file (multipart: file, userId, mcType, activationMode); one result per row",
+    handler: async ({ c }) => {
+      const form = await c.req.formData();
+      const meta = importMeta.safeParse(Object.fromEntries(
+        ["userId", "mcType", "activationMode"].map((k) => [k, form.get(k) ?? undefined]),
+      ));
+      if (!meta.success) throw new BizError("illegalParameter", { field: "userId" }, null);
+      return sheets.importFile(c.var.session, meta.data, await fileBytes(form), tr(c));
+    },
+  });
+  post(
+    "exportEquipment",
+    "The filtered device list as xlsx (at most 30000 rows)",
+    filterBody,
+    async ({ body, c }) => xlsx(await sheets.export(c.var.session, body, tr(c)), "devices.xlsx"),
+  );
+  post(
+    "batchEditTemplate",
+    "Current values of devices as an xlsx to edit and upload",
+    imeisBody,
+    async ({ body, c }) =>
+      xlsx(await sheets.editSheet(c.var.session, body.imeis, tr(c)), "devices-batch-edit.xlsx"),
+  );
+  api.add({
+    method: "post",
+    path: `${EQ}/batchEditUpload`,
+    tag,
+    summary: "Apply an edited batch sheet (multipart: file); one result per row",
+    handler: async ({ c }) =>
+      sheets.applyEdit(c.var.session, await fileBytes(await c.req.formData()), tr(c)),
+  });
+
+  // Files.
+  api.add({
+    method: "post",
+    path: `${EQ}/uploadInstallImages`,
+    tag,
+    summary:
+      "Upload install images named IMEI(n).jpg/png (multipart: files); ≤ 9 per device, 200 per operation",
+    handler: async ({ c }) => {
+      const files = (await c.req.formData()).getAll("files").filter((f) => f instanceof File);
+      const results = await s.deviceFiles.uploadImages(c.var.session, files as File[]);
+      return results.map((r) => ({
+        ...r,
+        reason: r.error
+          ? c.var.t(`errors.${r.error}`, { limit: 9, types: "JPG, PNG", imei: r.imei ?? "" })
+          : "",
+      }));
+    },
+  });
+  api.add({
+    method: "get",
+    path: `${EQ}/installImage`,
+    tag,
+    summary: "One install image of a device",
+    query: z.object({ imei, name: z.string().max(40) }).strict(),
+    handler: ({ query, c }) => s.deviceFiles.readImage(c.var.session, query.imei, query.name),
+  });
+  post(
+    "deleteInstallImage",
+    "Delete one install image of a device",
+    z.object({ imei, name: z.string().max(40) }).strict(),
+    ({ body, c }) => s.deviceFiles.deleteImage(c.var.session, body.imei, body.name),
+  );
+  api.add({
+    method: "post",
+    path: `${EQ}/uploadRingtone`,
+    tag,
+    summary:
+      "Upload a ringtone (multipart: imei, file; mp3 or wav under 512 KB; models that play one)",
+    handler: async ({ c }) => {
+      const form = await c.req.formData();
+      const parsed = imei.safeParse(form.get("imei"));
+      const file = form.get("file");
+      if (!parsed.success) {
+        throw new BizError("illegalParameter", { field: "imei" }, { field: "imei" });
+      }
+      if (!(file instanceof File)) {
+        throw new BizError("illegalParameter", { field: "file" }, { field: "file" });
+      }
+      return s.deviceFiles.uploadRingtone(c.var.session, parsed.data, file);
+    },
+  });
+
+  // Model aliases (per user, /modelNameAlias).
+  api.add({
+    method: "get",
+    path: "/v3/new/newDevice/getModelAlias",
+    tag,
+    summary: "Models with the caller's aliases",
+    handler: ({ c }) => s.deviceOps.modelAliases(c.var.session),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/newDevice/setModelAlias",
+    tag,
+    summary: "Set the caller's model aliases (an empty alias removes it)",
+    body: aliasBody,
+    handler: ({ body, c }) => s.deviceOps.setModelAliases(c.var.session, body.aliases),
+  });
+}
+
+const importMeta = z.object({
+  userId: accountId,
+  mcType: z.string().trim().min(1).max(40),
+  activationMode: z.enum(["auto", "permission"]).optional(),
+});
+
+async function fileBytes(form: FormData): Promise<Uint8Array> {
+  const file = form.get("file");
+  if (!(file instanceof File)) {
+    throw new BizError("illegalParameter", { field: "file" }, { field: "file" });
+  }
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+function xlsx(bytes: Uint8Array<ArrayBuffer>, name: string): Response {
+  return new Response(bytes, {
+    headers: {
+      "content-type": XLSX_TYPE,
+      "content-disposition": `attachment; filename="${name}"`,
+    },
   });
 }

@@ -4,11 +4,33 @@ import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
 import type { DeviceDirectory } from "./directory.ts";
-import { deriveStatus, type Device, type DeviceStatus, STATUS_FILTERS } from "./model.ts";
+import type { AllocationEntry } from "./store.ts";
+import {
+  activationState,
+  deriveStatus,
+  type Device,
+  type DeviceState,
+  type DeviceStatus,
+  STATUS_FILTERS,
+} from "./model.ts";
 import { findModel } from "./models.ts";
-import type { importBody, listBody } from "./schemas.ts";
+import type { filterBody, importBody, listBody } from "./schemas.ts";
+import { matcher } from "./filters.ts";
+
+export interface Row {
+  d: Device;
+  state: DeviceState | null;
+  status: DeviceStatus;
+}
 
 export const MAX_IMPORT = 1000;
+
+/** Extra columns of a spreadsheet import row (already validated by the sheet reader). */
+export interface ImportRow {
+  imei: string;
+  deviceName?: string;
+  sim?: string;
+}
 
 export interface ImportFailure {
   imei: string;
@@ -34,19 +56,24 @@ export class DeviceService {
 
   async import(
     session: Session,
-    input: z.infer<typeof importBody>,
+    input: z.infer<typeof importBody> & { rows?: ImportRow[] },
     translate: (name: ErrorName, params?: Record<string, string>) => string,
   ): Promise<{ succeeded: number; failed: ImportFailure[] }> {
     await this.assertCanEdit(session);
     const owner = await this.access.visibleAccount(session, input.userId);
     if (owner.virtual) throw new BizError("superiorInvalid");
     if (!findModel(input.mcType)) throw new BizError("modelNotExists");
+    const groupId = input.groupId && input.groupId !== "0" ? input.groupId : null;
+    if (groupId && !await this.directory.store.getGroup(owner.id, groupId)) {
+      throw new BizError("groupNotExists");
+    }
     const failed: ImportFailure[] = [];
     const fail = (imei: string, name: ErrorName) =>
       failed.push({ imei, code: CATALOGUE[name], reason: translate(name, { imei }) });
     const seen = new Set<string>();
     const fresh: Device[] = [];
     const now = new Date().toISOString();
+    const extra = new Map((input.rows ?? []).map((r) => [r.imei.trim(), r]));
     for (const raw of input.imeis) {
       const imei = raw.trim();
       if (!imei) fail(raw, "imeiEmpty");
@@ -59,14 +86,17 @@ export class DeviceService {
           imei,
           mcType: input.mcType,
           userId: owner.id,
-          deviceName: imei.slice(-6),
-          sim: "",
+          deviceName: extra.get(imei)?.deviceName || imei.slice(-6),
+          sim: extra.get(imei)?.sim ?? "",
           enabled: true,
           createdAt: now,
           activationTime: null,
           expiration: null,
           userExpiration: null,
           timezoneOffsetMinutes: null,
+          activationMode: input.activationMode ?? "auto",
+          activationAllowed: false,
+          groupId,
         });
       }
     }
@@ -78,50 +108,85 @@ export class DeviceService {
     return { succeeded: fresh.length - raced.size, failed };
   }
 
-  /** The devices of an account's subtree (or only its own), with their latest state. */
-  async list(session: Session, input: z.infer<typeof listBody>) {
+  /** The devices of an account's subtree (or only its own) that pass every filter. */
+  async select(session: Session, input: z.infer<typeof filterBody>): Promise<Row[]> {
     const { owner } = await this.access.caller(session);
     const root = input.userId ? await this.access.visibleAccount(session, input.userId) : owner;
     const owners = [root.id];
     if (!input.ownOnly) {
-      for await (const { id } of this.accounts.subtree(root.id)) {
-        owners.push(id);
-      }
+      for await (const { id } of this.accounts.subtree(root.id)) owners.push(id);
     }
     const now = Date.now();
-    const keyword = input.keyword?.toLowerCase();
+    const match = matcher(input, now);
     const wanted = input.status ? new Set<DeviceStatus>(STATUS_FILTERS[input.status]) : null;
-    const rows = [];
+    const followed = input.followed === undefined
+      ? null
+      : await this.directory.store.followed(session.accountId);
+    const exact = input.imeis?.length ? new Set(input.imeis) : null;
+    const rows: Row[] = [];
     for (const userId of owners) {
       for (const d of this.directory.ownedBy(userId)) {
-        if (input.mcType && d.mcType !== input.mcType) continue;
-        if (keyword && !d.imei.includes(keyword) && !d.deviceName.toLowerCase().includes(keyword)) {
-          continue;
-        }
+        if (exact && !exact.has(d.imei)) continue;
+        if (!match(d)) continue;
+        if (followed && followed.has(d.imei) !== input.followed) continue;
         const state = this.directory.state(d.imei) ?? null;
         const status = deriveStatus(state, now, this.offlineMs);
         if (wanted && !wanted.has(status)) continue;
         rows.push({ d, state, status });
       }
     }
-    rows.sort((a, b) => a.d.imei.localeCompare(b.d.imei));
-    const start = (input.pageNum - 1) * input.pageSize;
+    return rows;
+  }
+
+  /** One page of the device list with live state, owner account and follow mark. */
+  async list(session: Session, input: z.infer<typeof listBody>) {
+    const { pageNum, pageSize, sort, order, ...filter } = input;
+    const rows = await this.select(session, filter);
+    const key = sort ?? "imei";
+    const dir = order === "desc" ? -1 : 1;
+    rows.sort((a, b) => dir * String(a.d[key] ?? "").localeCompare(String(b.d[key] ?? "")));
+    const start = (pageNum - 1) * pageSize;
+    return {
+      total: rows.length,
+      list: await this.present(session, rows.slice(start, start + pageSize)),
+    };
+  }
+
+  /** Table rows for devices: state, status, activation state, owner account, group, follow. */
+  async present(session: Session, rows: Row[]) {
+    const now = Date.now();
+    const followed = await this.directory.store.followed(session.accountId);
     const names = new Map<string, string>();
+    const groups = new Map<string, Map<string, string>>();
     const list = [];
-    for (const { d, state, status } of rows.slice(start, start + input.pageSize)) {
+    for (const { d, state, status } of rows) {
       if (!names.has(d.userId)) {
         names.set(d.userId, (await this.accounts.get(d.userId))?.account ?? "");
+        groups.set(
+          d.userId,
+          new Map((await this.directory.store.groups(d.userId)).map((g) => [g.id, g.name])),
+        );
       }
       const p = state?.position ?? null;
       list.push({
         imei: d.imei,
         deviceName: d.deviceName,
         mcType: d.mcType,
+        sim: d.sim,
         userId: d.userId,
         userAccount: names.get(d.userId),
+        groupId: d.groupId && groups.get(d.userId)?.has(d.groupId) ? d.groupId : "0",
+        groupName: (d.groupId && groups.get(d.userId)?.get(d.groupId)) || null,
         enabled: d.enabled,
+        createdAt: d.createdAt,
         activationTime: d.activationTime,
+        activationMode: d.activationMode ?? "auto",
+        activation: activationState(d, now),
+        saleTime: d.saleTime ?? null,
         expiration: d.expiration,
+        userExpiration: d.userExpiration,
+        bindUserAccount: d.bindUserAccount ?? null,
+        followed: followed.has(d.imei),
         status,
         hbTime: state?.hbTime ? new Date(state.hbTime).toISOString() : null,
         gpsTime: state?.gpsTime ? new Date(state.gpsTime).toISOString() : null,
@@ -140,7 +205,40 @@ export class DeviceService {
         },
       });
     }
-    return { total: rows.length, list };
+    return list;
+  }
+
+  /** Every named device, refused as a whole when one is missing or outside the subtree. */
+  async visibleDevices(session: Session, imeis: string[]): Promise<Device[]> {
+    const { owner } = await this.access.caller(session);
+    const out: Device[] = [];
+    const ok = new Map<string, boolean>();
+    for (const imei of new Set(imeis)) {
+      const d = this.directory.get(imei);
+      if (!d) throw new BizError("deviceNoPermission", { imei }, { imei });
+      let visible = ok.get(d.userId);
+      if (visible === undefined) {
+        const acc = await this.accounts.get(d.userId);
+        visible = !!acc && this.access.isVisible(owner, acc);
+        ok.set(d.userId, visible);
+      }
+      if (!visible) throw new BizError("deviceNoPermission", { imei }, { imei });
+      out.push(d);
+    }
+    return out;
+  }
+
+  /** Stores changed devices, then updates the in-memory directory (store first, spec'd order). */
+  async save(
+    changes: { before: Device; after: Device }[],
+    log: AllocationEntry[] = [],
+  ): Promise<void> {
+    await this.directory.store.saveMany(changes, log);
+    for (const { after } of changes) this.directory.remember(after);
+  }
+
+  allocations(limit: number): Promise<AllocationEntry[]> {
+    return this.directory.store.allocations(limit);
   }
 
   /** A device the caller may see; refused the same way whether missing or outside the subtree. */

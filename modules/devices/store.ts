@@ -1,3 +1,4 @@
+import { nextSequence } from "../../lib/kv/open.ts";
 import type { Device, DeviceState } from "./model.ts";
 
 /**
@@ -14,7 +15,35 @@ const K = {
   suffix: (reversed: string) => ["devices", "suffix", reversed],
   suffixPrefix: ["devices", "suffix"],
   state: (imei: string) => ["devices", "state", imei],
+  detail: (imei: string) => ["devices", "detail", imei],
+  group: (userId: string, groupId?: string) =>
+    groupId ? ["devices", "group", userId, groupId] : ["devices", "group", userId],
+  groupSeq: ["devices", "groupSeq"],
+  follow: (accountId: string, imei?: string) =>
+    imei ? ["devices", "follow", accountId, imei] : ["devices", "follow", accountId],
+  alias: (accountId: string) => ["devices", "modelAlias", accountId],
+  alloc: (time: string, id: string) => ["devices", "alloc", time, id],
+  allocPrefix: ["devices", "alloc"],
 };
+
+/** A device group of one account (spec §5: name ≤ 20, unique per account). */
+export interface DeviceGroup {
+  id: string;
+  userId: string;
+  name: string;
+  /** Pinned groups sort first (topUserGroup); the latest pin wins. */
+  topAt: string | null;
+  createdAt: string;
+}
+
+/** One allocation log entry: a device moved from one account to another. */
+export interface AllocationEntry {
+  imei: string;
+  fromUserId: string;
+  toUserId: string;
+  operatorId: string;
+  time: string;
+}
 
 const reverse = (s: string) => [...s].reverse().join("");
 
@@ -73,6 +102,103 @@ export class DeviceStore {
 
   async update(device: Device): Promise<void> {
     await this.kv.set(K.device(device.imei), device);
+  }
+
+  /**
+   * Saves changed devices, moving the owner index of those whose account changed, and
+   * appends their allocation log entries. Batched under the KV commit limits.
+   */
+  async saveMany(
+    changes: { before: Device; after: Device }[],
+    log: AllocationEntry[] = [],
+  ): Promise<void> {
+    const ops: ((op: Deno.AtomicOperation) => void)[] = [];
+    for (const { before, after } of changes) {
+      ops.push((op) => {
+        op.set(K.device(after.imei), after);
+        if (before.userId !== after.userId) {
+          op.delete(K.owner(before.userId, before.imei)).set(
+            K.owner(after.userId, after.imei),
+            null,
+          );
+        }
+      });
+    }
+    for (const e of log) {
+      ops.push((op) => op.set(K.alloc(e.time, crypto.randomUUID()), e));
+    }
+    // At most three mutations per entry: 250 entries stay under the 1000-mutation limit.
+    for (let i = 0; i < ops.length; i += 250) {
+      const op = this.kv.atomic();
+      for (const f of ops.slice(i, i + 250)) f(op);
+      await op.commit();
+    }
+  }
+
+  async getDetail<T>(imei: string): Promise<T | null> {
+    return (await this.kv.get<T>(K.detail(imei))).value;
+  }
+
+  async setDetail<T>(imei: string, detail: T): Promise<void> {
+    await this.kv.set(K.detail(imei), detail);
+  }
+
+  async groups(userId: string): Promise<DeviceGroup[]> {
+    const out: DeviceGroup[] = [];
+    for await (const e of this.kv.list<DeviceGroup>({ prefix: K.group(userId) })) out.push(e.value);
+    return out;
+  }
+
+  async getGroup(userId: string, groupId: string): Promise<DeviceGroup | null> {
+    return (await this.kv.get<DeviceGroup>(K.group(userId, groupId))).value;
+  }
+
+  async newGroupId(): Promise<string> {
+    return String(await nextSequence(this.kv, K.groupSeq));
+  }
+
+  async saveGroup(g: DeviceGroup): Promise<void> {
+    await this.kv.set(K.group(g.userId, g.id), g);
+  }
+
+  async deleteGroup(g: DeviceGroup): Promise<void> {
+    await this.kv.delete(K.group(g.userId, g.id));
+  }
+
+  async followed(accountId: string): Promise<Set<string>> {
+    const out = new Set<string>();
+    for await (const e of this.kv.list({ prefix: K.follow(accountId) })) {
+      out.add(String(e.key.at(-1)));
+    }
+    return out;
+  }
+
+  async setFollow(accountId: string, imeis: string[], on: boolean): Promise<void> {
+    for (let i = 0; i < imeis.length; i += 500) {
+      const op = this.kv.atomic();
+      for (const imei of imeis.slice(i, i + 500)) {
+        if (on) op.set(K.follow(accountId, imei), null);
+        else op.delete(K.follow(accountId, imei));
+      }
+      await op.commit();
+    }
+  }
+
+  async modelAliases(accountId: string): Promise<Record<string, string>> {
+    return (await this.kv.get<Record<string, string>>(K.alias(accountId))).value ?? {};
+  }
+
+  async setModelAliases(accountId: string, aliases: Record<string, string>): Promise<void> {
+    await this.kv.set(K.alias(accountId), aliases);
+  }
+
+  /** Allocation log, newest first. */
+  async allocations(limit: number): Promise<AllocationEntry[]> {
+    const out: AllocationEntry[] = [];
+    for await (
+      const e of this.kv.list<AllocationEntry>({ prefix: K.allocPrefix }, { reverse: true, limit })
+    ) out.push(e.value);
+    return out;
   }
 
   async hasDevices(userId: string): Promise<boolean> {

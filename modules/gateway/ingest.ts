@@ -165,6 +165,8 @@ export class Ingestor {
 
   /** First data from an imported device activates it. */
   private async activate(device: Device): Promise<void> {
+    // Spec §4: a device imported "awaiting permission" stays inactive until allow-activation.
+    if (device.activationMode === "permission" && !device.activationAllowed) return;
     const updated = { ...device, activationTime: new Date().toISOString() };
     await this.directory.store.update(updated);
     this.directory.remember(updated);

@@ -1,0 +1,152 @@
+import { BizError } from "../../lib/errors.ts";
+import type { Session } from "../../lib/http/env.ts";
+import { findModel } from "./models.ts";
+import type { DeviceService } from "./service.ts";
+
+/** Spec §5 install image limits. */
+export const MAX_IMAGES_PER_DEVICE = 9;
+export const MAX_IMAGES_PER_OPERATION = 200;
+/** Each image must fit the API body limit with room for the form framing. */
+export const MAX_IMAGE_BYTES = 1000 * 1024;
+/** Spec §5: ringtones under 512 KB. */
+export const MAX_RINGTONE_BYTES = 512 * 1024;
+
+/** Install images are named IMEI(n).jpg/.png (spec §5). */
+export const IMAGE_NAME = /^(\d{15})\((\d{1,2})\)\.(jpe?g|png)$/i;
+
+type Kind = "jpeg" | "png" | "mp3" | "wav";
+
+/** The real type of a file from its first bytes; extensions alone are not trusted. */
+export function sniff(bytes: Uint8Array): Kind | null {
+  const at = (i: number, ...v: number[]) => v.every((b, j) => bytes[i + j] === b);
+  if (at(0, 0xff, 0xd8, 0xff)) return "jpeg";
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "png";
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x41, 0x56, 0x45)) return "wav";
+  if (at(0, 0x49, 0x44, 0x33) || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0)) return "mp3";
+  return null;
+}
+
+export interface ImageResult {
+  name: string;
+  imei: string | null;
+  ok: boolean;
+  /** Catalogue name of the refusal, translated by the route. */
+  error?: "fileTypeInvalid" | "fileTooLarge" | "tooManyImages" | "deviceNoPermission";
+}
+
+/**
+ * Install images and ringtones, stored as files under DATA_DIR/devices (one folder per
+ * device for images). The device record lists the stored image names.
+ */
+export class DeviceFiles {
+  constructor(private readonly dataDir: string, private readonly devices: DeviceService) {}
+
+  private imageDir(imei: string) {
+    return `${this.dataDir}/devices/images/${imei}`;
+  }
+
+  /** One upload operation: each file is checked on its own and gets its own result. */
+  async uploadImages(session: Session, files: File[]): Promise<ImageResult[]> {
+    await this.devices.assertCanEdit(session);
+    if (files.length > MAX_IMAGES_PER_OPERATION) {
+      throw new BizError("tooManyImages", { limit: MAX_IMAGES_PER_OPERATION });
+    }
+    const results: ImageResult[] = [];
+    for (const f of files) {
+      const m = IMAGE_NAME.exec(f.name);
+      const imei = m?.[1] ?? null;
+      const fail = (error: ImageResult["error"]) =>
+        results.push({ name: f.name, imei, ok: false, error });
+      if (!m) {
+        fail("fileTypeInvalid");
+        continue;
+      }
+      if (f.size > MAX_IMAGE_BYTES) {
+        fail("fileTooLarge");
+        continue;
+      }
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      const kind = sniff(bytes);
+      const ext = m[3].toLowerCase() === "png" ? "png" : "jpeg";
+      if (kind !== ext) {
+        fail("fileTypeInvalid");
+        continue;
+      }
+      let device;
+      try {
+        [device] = await this.devices.visibleDevices(session, [m[1]]);
+      } catch {
+        fail("deviceNoPermission");
+        continue;
+      }
+      const name = `${m[1]}(${Number(m[2])}).${kind === "png" ? "png" : "jpg"}`;
+      const current = device.installImages ?? [];
+      const base = name.replace(/\.\w+$/, "");
+      const others = current.filter((n) => n.replace(/\.\w+$/, "") !== base);
+      if (others.length >= MAX_IMAGES_PER_DEVICE) {
+        fail("tooManyImages");
+        continue;
+      }
+      await Deno.mkdir(this.imageDir(device.imei), { recursive: true });
+      for (const old of current.filter((n) => !others.includes(n))) {
+        await Deno.remove(`${this.imageDir(device.imei)}/${old}`).catch(() => {});
+      }
+      await Deno.writeFile(`${this.imageDir(device.imei)}/${name}`, bytes);
+      await this.devices.save([{
+        before: device,
+        after: { ...device, installImages: [...others, name].sort(byNumber) },
+      }]);
+      results.push({ name, imei: device.imei, ok: true });
+    }
+    return results;
+  }
+
+  async readImage(session: Session, imei: string, name: string): Promise<Response> {
+    const d = await this.devices.visibleDevice(session, imei);
+    if (!(d.installImages ?? []).includes(name)) throw new BizError("dataNotExists");
+    const bytes = await Deno.readFile(`${this.imageDir(imei)}/${name}`);
+    return new Response(bytes, {
+      headers: {
+        "content-type": name.endsWith(".png") ? "image/png" : "image/jpeg",
+        "cache-control": "private, max-age=60",
+      },
+    });
+  }
+
+  async deleteImage(session: Session, imei: string, name: string) {
+    await this.devices.assertCanEdit(session);
+    const d = await this.devices.visibleDevice(session, imei);
+    const current = d.installImages ?? [];
+    if (!current.includes(name)) throw new BizError("dataNotExists");
+    await Deno.remove(`${this.imageDir(imei)}/${name}`).catch(() => {});
+    await this.devices.save([{
+      before: d,
+      after: { ...d, installImages: current.filter((n) => n !== name) },
+    }]);
+  }
+
+  /** A ringtone for models that play one: mp3 or wav by content, under 512 KB. */
+  async uploadRingtone(session: Session, imei: string, file: File) {
+    await this.devices.assertCanEdit(session);
+    const d = await this.devices.visibleDevice(session, imei);
+    if (!findModel(d.mcType)?.ringtone) throw new BizError("ringtoneUnsupported");
+    if (file.size >= MAX_RINGTONE_BYTES) throw new BizError("fileTooLarge", { limit: "512 KB" });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const kind = sniff(bytes);
+    if (kind !== "mp3" && kind !== "wav") {
+      throw new BizError("fileTypeInvalid", { types: "mp3, wav" });
+    }
+    const dir = `${this.dataDir}/devices/ringtones`;
+    await Deno.mkdir(dir, { recursive: true });
+    const name = `${imei}.${kind}`;
+    if (d.ringtone && d.ringtone !== name) {
+      await Deno.remove(`${dir}/${d.ringtone}`).catch(() => {});
+    }
+    await Deno.writeFile(`${dir}/${name}`, bytes);
+    await this.devices.save([{ before: d, after: { ...d, ringtone: name } }]);
+    return { ringtone: name, size: bytes.length };
+  }
+}
+
+const byNumber = (a: string, b: string) =>
+  Number(/\((\d+)\)/.exec(a)?.[1]) - Number(/\((\d+)\)/.exec(b)?.[1]);
