@@ -3,6 +3,7 @@ import type { DeviceDirectory } from "../devices/directory.ts";
 import type { EventBus } from "../gateway/bus.ts";
 import type { GeofenceStore } from "../geofences/store.ts";
 import type { Mailer } from "../notifications/mailer.ts";
+import type { MessageStore } from "../notifications/messages.ts";
 import type { WebhookSender } from "../notifications/webhook.ts";
 import { alertMail } from "./mail_text.ts";
 import type { PushGate } from "./push.ts";
@@ -40,6 +41,7 @@ export class AlertDelivery {
       accounts: AccountStore;
       directory: DeviceDirectory;
       zones: GeofenceStore;
+      messages: MessageStore;
     },
   ) {}
 
@@ -68,7 +70,19 @@ export class AlertDelivery {
     return () => this.popups.delete(listener);
   }
 
+  /** Forgets push history older than an hour (called by the scheduled jobs). */
+  prune(): void {
+    this.d.gate.prune();
+  }
+
   private async deliver(alert: AlertRecord): Promise<void> {
+    // The message center keeps an "offline" message (type 2) whether or not it is pushed.
+    if (alert.type === "offline") {
+      await this.d.messages.post(alert.userId, 2, {
+        imei: alert.imei,
+        minutes: alert.detail?.minutes ?? 0,
+      }, alert.imei);
+    }
     const s = this.d.settings.account(alert.userId);
     if (!this.d.gate.allow(alert.imei, alert.type, alert.time, s.silenceMinutes)) return;
     const owner = await this.d.accounts.get(alert.userId);

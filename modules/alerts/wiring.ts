@@ -80,6 +80,7 @@ export async function createAlerting(
     accounts: d.accountStore,
     directory: d.directory,
     zones: geofenceStore,
+    messages,
   });
   alertEngine.start();
   alertDelivery.start();

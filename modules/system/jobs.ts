@@ -13,6 +13,12 @@ export function scheduleJobs(s: Services): void {
     await s.positions.compactAll();
   });
 
+  // Alert engine: thresholds that pass without any event (long offline); push history.
+  Deno.cron("alert engine sweep", "* * * * *", () => {
+    s.alertEngine.sweep();
+    s.alertDelivery.prune();
+  });
+
   // Devices go offline by silence, not by a message: announce those transitions.
   const lastStatus = new Map<string, string>();
   Deno.cron("device status sweep", "* * * * *", () => {
