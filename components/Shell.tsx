@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { PageContext } from "../lib/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
+import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 
 /** Top-level sections that exist today; the first path of each is where its link goes. */
 export const SECTIONS = [
@@ -17,6 +18,7 @@ export const SECTIONS = [
       "/loginLogs",
       "/releaseNotes",
       "/modelNameAlias",
+      ...COMMAND_PAGES,
     ],
   },
   { key: "domains", href: "/addDomain", paths: ["/addDomain"], adminOnly: true },
@@ -65,6 +67,7 @@ export function SettingsLayout(
   const { t } = ctx;
   const groups = [
     { key: "personal", items: [["/myProfile", "profile"], ["/changePassword", "changePassword"]] },
+    { key: "commands", items: COMMAND_NAV },
     { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
   ] as const;
   return (

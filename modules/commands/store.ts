@@ -152,6 +152,9 @@ async function page<T>(
   return { total: ids.length, list };
 }
 
+/** Deno KV reads at most 10 keys per getMany. */
+const GET_MANY = 10;
+
 export class CommandStore {
   constructor(private readonly kv: Deno.Kv) {}
 
@@ -232,8 +235,8 @@ export class CommandStore {
     }, { reverse: true, batchSize: 500 });
     const ids: string[] = [];
     for await (const e of it) ids.push(String(e.key.at(-1)));
-    for (let i = 0; i < ids.length; i += 100) {
-      const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + 100).map(K.id));
+    for (let i = 0; i < ids.length; i += GET_MANY) {
+      const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + GET_MANY).map(K.id));
       for (const e of chunk) if (e.value) yield e.value;
     }
   }
@@ -244,8 +247,8 @@ export class CommandStore {
       ids.push(String(e.key.at(-1)));
     }
     const out: CommandRecord[] = [];
-    for (let i = 0; i < ids.length; i += 100) {
-      const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + 100).map(K.id));
+    for (let i = 0; i < ids.length; i += GET_MANY) {
+      const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + GET_MANY).map(K.id));
       for (const e of chunk) if (e.value) out.push(e.value);
     }
     return out;

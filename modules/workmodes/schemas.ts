@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageFields } from "../accounts/schemas.ts";
 
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "validation.time");
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "validation.timeForm");
 /** 1 Monday … 7 Sunday. */
 const days = z.array(z.number().int().min(1).max(7)).max(7);
 

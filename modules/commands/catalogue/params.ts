@@ -20,12 +20,12 @@ function fieldSchema(p: ParamDef): z.ZodType {
       return z.enum(p.options as [string, ...string[]]);
     case "phones":
       // Blank slots clear a number on the device; at least one number must be given.
-      return z.array(z.string().trim().regex(PHONE, "validation.phone").or(z.literal("")))
+      return z.array(z.string().trim().regex(PHONE, "validation.phoneForm").or(z.literal("")))
         .max(p.max)
         .refine((a) => a.some((x) => x !== ""), "validation.required");
     case "text":
       // '#' ends a command frame in GT06/H02 text, so it may not appear inside one.
-      return z.string().trim().min(1).max(p.max).regex(/^[\x20-\x7e]*$/, "validation.ascii")
+      return z.string().trim().min(1).max(p.max).regex(/^[\x20-\x7e]*$/, "validation.asciiOnly")
         .refine((s) => !s.includes("#") || s.endsWith("#"), "validation.invalid");
   }
 }
