@@ -16,6 +16,7 @@ import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
 import { registerPositionRoutes } from "../modules/positions/routes.ts";
 import { registerCommandRoutes } from "../modules/commands/routes.ts";
+import { registerMonitorRoutes } from "../modules/monitor/routes.ts";
 import { registerGeofenceRoutes } from "../modules/geofences/routes.ts";
 import { registerAlertRoutes } from "../modules/alerts/routes.ts";
 import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
@@ -85,6 +86,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDeviceRoutes(api, s);
   registerPositionRoutes(api, s);
   registerCommandRoutes(api, s);
+  registerMonitorRoutes(api, s);
   registerGeofenceRoutes(api, s);
   registerAlertRoutes(api, s);
   registerNotificationRoutes(api, s);

@@ -143,6 +143,8 @@ export const CATALOGUE = {
   shareLinkExpired: 44001,
   playbackRangeTooLong: 44002,
   startAfterEnd: 44003,
+  shareLinkNotFound: 44004,
+  shareHoursInvalid: 44005,
   // Geofences and alerts (45xxx).
   fenceLimitExceeded: 45001,
   landmarkLimitExceeded: 45002,

@@ -24,6 +24,7 @@ import { EventBus } from "../modules/gateway/bus.ts";
 import { ConnectionRegistry } from "../modules/gateway/connections.ts";
 import { Ingestor } from "../modules/gateway/ingest.ts";
 import { PositionStore } from "../modules/positions/store.ts";
+import { MonitorService } from "../modules/monitor/service.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
 
 /** Everything the process shares, built once from an open store and the configuration. */
@@ -54,6 +55,7 @@ export interface Services extends AlertingServices {
   commandTemplates: TemplateStore;
   workModeStore: WorkModeStore;
   workModes: WorkModeService;
+  monitor: MonitorService;
 }
 
 export async function createServices(kv: Deno.Kv, config: Config): Promise<Services> {
@@ -74,6 +76,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   ) => (await deviceStore.hasDevices(a.id) ? "devicesStillBound" : null));
 
   const devices = new DeviceService(directory, accountStore, access, offlineMs);
+  const monitor = new MonitorService(kv, access, accountStore, directory, devices, bus, offlineMs);
   const bus = new EventBus();
   const positions = new PositionStore(kv);
   const alerts = new AlertStore(kv);
@@ -119,5 +122,6 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     commandTemplates: new TemplateStore(kv),
     workModeStore,
     workModes: new WorkModeService(workModeStore, commands, batches, directory),
+    monitor,
   };
 }

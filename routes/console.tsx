@@ -16,24 +16,6 @@ export function registerConsolePages({ app, privatePage, renderer, services }: P
   privatePage("/monitor", (c) => c.redirect("/monitorObject"));
   privatePage("/allSettings", (c) => c.redirect("/myProfile"));
 
-  privatePage("/monitorObject", (c, ctx) =>
-    renderer.html(
-      c,
-      ctx,
-      ctx.t("pages.monitor.title"),
-      <Shell ctx={ctx}>
-        <div class="page">
-          <div class="panel">
-            <div class="empty">
-              <span class="empty-icon" aria-hidden="true">◎</span>
-              <h1>{ctx.t("pages.monitor.emptyTitle")}</h1>
-              <p>{ctx.t("pages.monitor.emptyText")}</p>
-            </div>
-          </div>
-        </div>
-      </Shell>,
-    ));
-
   privatePage("/account", (c, ctx) => {
     const user = ctx.user!;
     const canModify = user.accountType !== ACCOUNT_TYPES.endUser &&

@@ -9,6 +9,7 @@ import { loadStaticFiles } from "../lib/pages/static_files.ts";
 import type { Services } from "../lib/services.ts";
 import { registerPublicPages } from "./public.tsx";
 import { registerConsolePages } from "./console.tsx";
+import { registerMonitorPages } from "./monitor.tsx";
 import { registerCommandPages } from "./commands.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
@@ -55,6 +56,7 @@ export async function mountPages(
     };
     registerPublicPages(kit);
     registerConsolePages(kit);
+    registerMonitorPages(kit);
     registerCommandPages(kit);
     registerApiDocs(kit, api);
     app.get("/__reload-manifest", async (c) => {

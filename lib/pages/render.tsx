@@ -72,6 +72,8 @@ export function createPageRenderer(
         "Content-Security-Policy",
         `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; ` +
           `img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss:; font-src 'self' data:; ` +
+          // OpenLayers' WebGL layers build their buffers in a worker created from a blob.
+          `worker-src 'self' blob:; ` +
           `frame-ancestors 'self'; base-uri 'self'; form-action 'self'; object-src 'none'`,
       );
       c.header("Cache-Control", "no-store");

@@ -1,0 +1,61 @@
+/** Provider and map type pickers (spec §7: four providers; simplified, standard, hybrid, satellite). */
+import type { ComponentChildren } from "preact";
+import {
+  type MapType,
+  provider,
+  type ProviderId,
+  PROVIDERS,
+} from "../../modules/monitor/providers.ts";
+
+export function MapToolbar(
+  { providerId, mapType, onChange, t, children }: {
+    providerId: ProviderId;
+    mapType: MapType;
+    onChange: (p: ProviderId, type: MapType) => void;
+    t: (k: string) => string;
+    children?: ComponentChildren;
+  },
+) {
+  const types = Object.keys(provider(providerId).types) as MapType[];
+  return (
+    <div class="mon-toolbar">
+      <select
+        aria-label={t("monitor.map.provider")}
+        value={providerId}
+        onChange={(e) => {
+          const p = (e.target as HTMLSelectElement).value as ProviderId;
+          onChange(p, provider(p).types[mapType] ? mapType : "standard");
+        }}
+      >
+        {PROVIDERS.map((p) => (
+          <option key={p.id} value={p.id}>{t(`monitor.map.providers.${p.id}`)}</option>
+        ))}
+      </select>
+      {types.length > 1 && (
+        <select
+          aria-label={t("monitor.map.type")}
+          value={mapType}
+          onChange={(e) => onChange(providerId, (e.target as HTMLSelectElement).value as MapType)}
+        >
+          {types.map((ty) => <option key={ty} value={ty}>{t(`monitor.map.types.${ty}`)}</option>)}
+        </select>
+      )}
+      {children}
+    </div>
+  );
+}
+
+/** The user's last provider choice survives reloads (per browser). */
+export function savedProvider(fallback: ProviderId, fallbackType: MapType): [ProviderId, MapType] {
+  try {
+    const raw = JSON.parse(localStorage.getItem("tp.monitor.map") ?? "null");
+    if (raw && PROVIDERS.some((p) => p.id === raw[0])) return [raw[0], raw[1] ?? "standard"];
+  } catch { /* ignore */ }
+  return [fallback, fallbackType];
+}
+
+export function saveProvider(p: ProviderId, type: MapType): void {
+  try {
+    localStorage.setItem("tp.monitor.map", JSON.stringify([p, type]));
+  } catch { /* private mode */ }
+}

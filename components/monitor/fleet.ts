@@ -1,0 +1,136 @@
+/**
+ * The map page's model of the fleet: the objects payload kept as parallel arrays, live
+ * updates applied in place, and the list's filter, counts and sort. Pure (no DOM).
+ */
+import type { DeviceStatus } from "../../modules/devices/model.ts";
+import type { CountKey, ObjectsPayload } from "../../modules/monitor/objects.ts";
+import type { LivePosition } from "./live.ts";
+
+export type SortType = "name" | "imei" | "status" | "speed" | "time";
+export type SortRule = "asc" | "desc";
+
+const OFFLINE_LIKE = new Set<DeviceStatus>(["offline", "sleeping", "poweredOff", "inactive"]);
+const STATUS_ORDER: Record<DeviceStatus, number> = {
+  moving: 0,
+  idling: 1,
+  stopped: 2,
+  offline: 3,
+  sleeping: 4,
+  poweredOff: 5,
+  inactive: 6,
+};
+
+export function tabOf(status: DeviceStatus): Exclude<CountKey, "all"> {
+  return OFFLINE_LIKE.has(status) ? "offline" : status as "moving" | "idling" | "stopped";
+}
+
+export class Fleet {
+  data: ObjectsPayload;
+  private index = new Map<string, number>();
+
+  constructor(data: ObjectsPayload) {
+    this.data = data;
+    this.reindex();
+  }
+
+  replace(data: ObjectsPayload): void {
+    this.data = data;
+    this.reindex();
+  }
+
+  private reindex() {
+    this.index.clear();
+    this.data.imei.forEach((imei, i) => this.index.set(imei, i));
+  }
+
+  get size(): number {
+    return this.data.imei.length;
+  }
+
+  indexOf(imei: string): number {
+    return this.index.get(imei) ?? -1;
+  }
+
+  status(i: number): DeviceStatus {
+    return this.data.statuses[this.data.status[i]];
+  }
+
+  /** Applies a live batch; returns the indexes that changed. */
+  applyPositions(rows: LivePosition[]): number[] {
+    const changed: number[] = [];
+    const d = this.data;
+    for (const [imei, lat, lng, speed, course, time, st] of rows) {
+      const i = this.index.get(imei);
+      if (i === undefined) continue;
+      // Out-of-order fixes (a device replaying its buffer) must not move the marker back.
+      if (d.gpsTime[i] !== null && time < d.gpsTime[i]!) continue;
+      d.lat[i] = lat;
+      d.lng[i] = lng;
+      d.speed[i] = speed;
+      d.course[i] = course;
+      d.gpsTime[i] = time;
+      d.hbTime[i] = Math.max(d.hbTime[i] ?? 0, Date.now());
+      if (st >= 0) d.status[i] = st;
+      changed.push(i);
+    }
+    return changed;
+  }
+
+  applyStatuses(rows: [string, number][]): number[] {
+    const changed: number[] = [];
+    for (const [imei, st] of rows) {
+      const i = this.index.get(imei);
+      if (i === undefined) continue;
+      this.data.status[i] = st;
+      changed.push(i);
+    }
+    return changed;
+  }
+
+  counts(): Record<CountKey, number> {
+    const c: Record<CountKey, number> = { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 };
+    for (let i = 0; i < this.size; i++) {
+      c.all++;
+      c[tabOf(this.status(i))]++;
+    }
+    return c;
+  }
+
+  /** Indexes matching the tab and search, sorted; followed devices first when given. */
+  view(opts: {
+    tab: CountKey;
+    search: string;
+    sortType: SortType;
+    sortRule: SortRule;
+    followed?: Set<string>;
+  }): number[] {
+    const d = this.data;
+    const q = opts.search.trim().toLowerCase();
+    const out: number[] = [];
+    for (let i = 0; i < this.size; i++) {
+      if (opts.tab !== "all" && tabOf(this.status(i)) !== opts.tab) continue;
+      if (q && !d.imei[i].includes(q) && !d.name[i].toLowerCase().includes(q)) continue;
+      out.push(i);
+    }
+    const dir = opts.sortRule === "desc" ? -1 : 1;
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+    const key: (i: number) => number | string = {
+      name: (i: number) => d.name[i],
+      imei: (i: number) => d.imei[i],
+      status: (i: number) => STATUS_ORDER[this.status(i)],
+      speed: (i: number) => d.speed[i],
+      time: (i: number) => d.gpsTime[i] ?? 0,
+    }[opts.sortType];
+    const followed = opts.followed;
+    out.sort((a, b) => {
+      if (followed?.size) {
+        const fa = followed.has(d.imei[a]) ? 0 : 1, fb = followed.has(d.imei[b]) ? 0 : 1;
+        if (fa !== fb) return fa - fb;
+      }
+      const ka = key(a), kb = key(b);
+      const c = typeof ka === "string" ? collator.compare(ka, kb as string) : ka - (kb as number);
+      return c !== 0 ? c * dir : collator.compare(d.imei[a], d.imei[b]);
+    });
+    return out;
+  }
+}

@@ -1,0 +1,443 @@
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import type { CountKey, ObjectsPayload } from "../../modules/monitor/objects.ts";
+import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
+import { VehicleLayers } from "../../components/monitor/vehicles.ts";
+import { Fleet, type SortRule, type SortType } from "../../components/monitor/fleet.ts";
+import { openLive } from "../../components/monitor/live.ts";
+import { formatter } from "../../components/monitor/format.ts";
+import { DeviceCard, StatusPill } from "../../components/monitor/DeviceCard.tsx";
+import { ShareDialog } from "../../components/monitor/ShareDialog.tsx";
+import { VirtualList } from "../../components/monitor/VirtualList.tsx";
+import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
+import { MapToolbar, savedProvider, saveProvider } from "../../components/monitor/MapToolbar.tsx";
+import { beep } from "../../components/monitor/alarm.ts";
+import { STATUS_COLORS } from "../../components/monitor/status.ts";
+
+const TABS: CountKey[] = ["all", "moving", "idling", "stopped", "offline"];
+/** Spec §9: map refresh options include 5 seconds. 0 = live stream only. */
+const REFRESH_OPTIONS = [5, 10, 30, 60, 0];
+const ROW_HEIGHT = 58;
+
+function pref<T>(key: string, fallback: T): T {
+  try {
+    const v = localStorage.getItem(`tp.monitor.${key}`);
+    return v === null ? fallback : JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+}
+function savePref(key: string, value: unknown) {
+  try {
+    localStorage.setItem(`tp.monitor.${key}`, JSON.stringify(value));
+  } catch { /* private mode */ }
+}
+
+/** /monitorObject: the live map beside the object list. */
+function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings; focus: string }) {
+  const t = translator(lang);
+  const fmt = useMemo(() => formatter(settings, t), [lang]);
+  const mapEl = useRef<HTMLDivElement>(null);
+  const popupEl = useRef<HTMLDivElement>(null);
+  const fleet = useRef<Fleet | null>(null);
+  const layers = useRef<VehicleLayers | null>(null);
+  const base = useRef<BaseMap | null>(null);
+  const [version, setVersion] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState("");
+  const [live, setLive] = useState(false);
+  const [tilesFailing, setTilesFailing] = useState(false);
+  const [tab, setTab] = useState<CountKey>("all");
+  const [search, setSearch] = useState("");
+  const [sortType, setSortType] = useState<SortType>("name");
+  const [sortRule, setSortRule] = useState<SortRule>("asc");
+  const [refresh, setRefresh] = useState(30);
+  const [followed, setFollowed] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState(focus);
+  const [sharing, setSharing] = useState<string | null>(null);
+  const [[providerId, mapType], setProviderState] = useState<
+    [MapSettings["provider"], MapSettings["mapType"]]
+  >([settings.provider, settings.mapType]);
+
+  // Preferences live in this browser (sort settings, refresh, followed devices).
+  useEffect(() => {
+    setSortType(pref("sortType", "name"));
+    setSortRule(pref("sortRule", "asc"));
+    setRefresh(pref("refresh", 30));
+    setFollowed(new Set(pref<string[]>("followed", [])));
+    setProviderState(savedProvider(settings.provider, settings.mapType));
+  }, []);
+
+  const rowsOf = (idx: number[]) => {
+    const f = fleet.current!, d = f.data;
+    return idx.map((i) => ({
+      imei: d.imei[i],
+      lat: d.lat[i],
+      lng: d.lng[i],
+      course: d.course[i],
+      status: f.status(i),
+    }));
+  };
+
+  const load = async (first: boolean) => {
+    try {
+      const data = await api<ObjectsPayload>("/v3/new/monitor/objects");
+      if (!fleet.current) fleet.current = new Fleet(data);
+      else fleet.current.replace(data);
+      const all = data.imei.map((_, i) => i);
+      layers.current?.retain(new Set(data.imei));
+      layers.current?.upsert(rowsOf(all));
+      setLoadError("");
+      if (first) fitAll(focus);
+      setVersion((v) => v + 1);
+    } catch (e) {
+      setLoadError((e as Error).message || t("monitor.loadFailed"));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const fitAll = (imei?: string) => {
+    const b = base.current, l = layers.current;
+    if (!b || !l) return;
+    if (imei && l.coordinateOf(imei)) {
+      b.map.getView().animate({ center: l.coordinateOf(imei)!, zoom: 15, duration: 0 });
+      return;
+    }
+    const ext = l.extent();
+    b.map.updateSize();
+    if (ext) b.map.getView().fit(ext, { padding: [60, 60, 60, 60], maxZoom: 15 });
+  };
+
+  // The map, built once in the browser.
+  useEffect(() => {
+    const b = createBaseMap(mapEl.current!, settings, { onTilesFailing: setTilesFailing });
+    base.current = b;
+    layers.current = new VehicleLayers(b);
+    // For e2e tests and the benchmark: the live objects behind the page.
+    (globalThis as Record<string, unknown>).__tpMonitor = {
+      base: b,
+      layers: layers.current,
+      fleet,
+    };
+    b.map.on("singleclick", (e) => {
+      const hit = layers.current!.hit(e.pixel);
+      if (hit?.imei) setSelected(hit.imei);
+      else if (hit?.cluster) {
+        b.map.getView().animate({
+          center: hit.cluster.getGeometry()!.getCoordinates(),
+          zoom: (b.map.getView().getZoom() ?? 4) + 2,
+          duration: 250,
+        });
+      } else setSelected("");
+    });
+    b.map.on("pointermove", (e) => {
+      (b.map.getTargetElement() as HTMLElement).style.cursor = layers.current!.hit(e.pixel)
+        ? "pointer"
+        : "";
+    });
+    // The popup follows its vehicle as the map and the vehicle move.
+    b.map.on("postrender", () => placePopup());
+    load(true);
+    return () => b.map.setTarget(undefined);
+  }, []);
+
+  useEffect(() => {
+    base.current?.setProvider(providerId, mapType);
+  }, [providerId, mapType]);
+
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  const placePopup = () => {
+    const el = popupEl.current, b = base.current, l = layers.current;
+    if (!el || !b || !l) return;
+    const at = selectedRef.current && l.coordinateOf(selectedRef.current);
+    if (!at) {
+      el.style.display = "none";
+      return;
+    }
+    const [x, y] = b.map.getPixelFromCoordinate(at);
+    el.style.display = "";
+    el.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+  };
+  useEffect(() => {
+    layers.current?.select(selected);
+    placePopup();
+  }, [selected, version]);
+
+  // Live stream: positions within the flush interval (250 ms) of the stored message.
+  useEffect(() => {
+    let pending = false;
+    const stop = openLive("/v3/new/monitor/stream", {
+      connection: setLive,
+      positions: (rows) => {
+        const f = fleet.current;
+        if (!f) return;
+        const changed = f.applyPositions(rows);
+        layers.current?.upsert(rowsOf(changed));
+        if (!pending) {
+          // The list re-sorts at most once a second; the map moves at once.
+          pending = true;
+          setTimeout(() => {
+            pending = false;
+            setVersion((v) => v + 1);
+          }, 1000);
+        }
+      },
+      statuses: (rows) => {
+        const f = fleet.current;
+        if (!f) return;
+        layers.current?.upsert(rowsOf(f.applyStatuses(rows)));
+        setVersion((v) => v + 1);
+      },
+      alert: (a) => {
+        const i = fleet.current?.indexOf(a.imei) ?? -1;
+        const name = i >= 0 ? fleet.current!.data.name[i] : a.imei;
+        toast(`${name}: ${t(`monitor.alarm.${a.type}`, { defaultValue: a.type })}`, "error");
+        if (settings.soundFlag === 1) beep();
+      },
+    });
+    return stop;
+  }, []);
+
+  // Periodic full reload catches devices that went offline without a message.
+  useEffect(() => {
+    if (!refresh) return;
+    const timer = setInterval(() => load(false), refresh * 1000);
+    return () => clearInterval(timer);
+  }, [refresh]);
+
+  const f = fleet.current;
+  const counts = f ? f.counts() : { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 };
+  const view = useMemo(
+    () => f ? f.view({ tab, search, sortType, sortRule, followed }) : [],
+    [f, version, tab, search, sortType, sortRule, followed],
+  );
+  const sel = f && selected ? f.indexOf(selected) : -1;
+  const card = (i: number) => {
+    const d = f!.data;
+    return {
+      imei: d.imei[i],
+      name: d.name[i],
+      status: f!.status(i),
+      speed: d.speed[i],
+      course: d.course[i],
+      gpsTime: d.gpsTime[i],
+      hbTime: d.hbTime[i],
+      lat: d.lat[i],
+      lng: d.lng[i],
+    };
+  };
+  const toggleFollow = (imei: string) => {
+    const next = new Set(followed);
+    if (next.has(imei)) next.delete(imei);
+    else next.add(imei);
+    setFollowed(next);
+    savePref("followed", [...next]);
+  };
+  const choose = (imei: string) => {
+    setSelected(imei);
+    const at = layers.current?.coordinateOf(imei);
+    if (at) {
+      const view = base.current!.map.getView();
+      view.animate({ center: at, zoom: Math.max(view.getZoom() ?? 0, 14), duration: 300 });
+    }
+  };
+
+  return (
+    <div class="mon-layout">
+      <aside class="mon-side">
+        <MonitorTabs active="object" t={t} />
+        <div class="mon-side-tools">
+          <input
+            class="input"
+            type="search"
+            placeholder={t("monitor.list.search")}
+            aria-label={t("monitor.list.search")}
+            value={search}
+            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+          />
+          <div class="mon-status-tabs" role="tablist">
+            {TABS.map((k) => (
+              <button
+                key={k}
+                type="button"
+                role="tab"
+                data-tab={k}
+                aria-selected={tab === k}
+                class={tab === k ? "active" : ""}
+                onClick={() => setTab(k)}
+              >
+                <span>{t(`monitor.tabsStatus.${k}`)}</span>
+                <b data-count={k}>{counts[k]}</b>
+              </button>
+            ))}
+          </div>
+          <div class="mon-sort">
+            <label>
+              <span>{t("monitor.list.sortBy")}</span>
+              <select
+                value={sortType}
+                aria-label={t("monitor.list.sortBy")}
+                onChange={(e) => {
+                  const v = (e.target as HTMLSelectElement).value as SortType;
+                  setSortType(v);
+                  savePref("sortType", v);
+                }}
+              >
+                {(["name", "imei", "status", "speed", "time"] as const).map((s) => (
+                  <option key={s} value={s}>{t(`monitor.list.sort.${s}`)}</option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              class="icon-btn"
+              title={t(`monitor.list.rule.${sortRule}`)}
+              aria-label={t(`monitor.list.rule.${sortRule}`)}
+              onClick={() => {
+                const v = sortRule === "asc" ? "desc" : "asc";
+                setSortRule(v);
+                savePref("sortRule", v);
+              }}
+            >
+              {sortRule === "asc" ? "↑" : "↓"}
+            </button>
+          </div>
+        </div>
+        {loading
+          ? <div class="mon-empty">{t("ui.loading")}</div>
+          : loadError && !f
+          ? <div class="mon-empty error">{loadError}</div>
+          : view.length === 0
+          ? (
+            <div class="mon-empty">
+              {f?.size ? t("monitor.list.noMatch") : t("monitor.list.noDevices")}
+            </div>
+          )
+          : (
+            <VirtualList
+              items={view}
+              rowHeight={ROW_HEIGHT}
+              label={t("monitor.list.label")}
+              render={(i) => {
+                const d = f!.data, st = f!.status(i), imei = d.imei[i];
+                return (
+                  <div
+                    key={imei}
+                    role="listitem"
+                    class={`mon-row ${imei === selected ? "selected" : ""}`}
+                    data-imei={imei}
+                    style={{ height: `${ROW_HEIGHT}px` }}
+                    onClick={() => choose(imei)}
+                  >
+                    <i class="mon-dot" style={{ background: STATUS_COLORS[st] }} />
+                    <div class="mon-row-main">
+                      <div class="mon-row-name">{d.name[i]}</div>
+                      <div class="mon-row-sub mono">{imei}</div>
+                    </div>
+                    <div class="mon-row-meta">
+                      <div>
+                        {st === "moving" ? fmt.speed(d.speed[i]) : t(`monitor.status.${st}`)}
+                      </div>
+                      <div class="muted">{fmt.time(d.gpsTime[i] ?? d.hbTime[i]).slice(5, 16)}</div>
+                    </div>
+                    <button
+                      type="button"
+                      class={`mon-star ${followed.has(imei) ? "on" : ""}`}
+                      aria-label={t(
+                        followed.has(imei) ? "monitor.list.unfollow" : "monitor.list.follow",
+                      )}
+                      aria-pressed={followed.has(imei)}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        toggleFollow(imei);
+                      }}
+                    >
+                      ★
+                    </button>
+                  </div>
+                );
+              }}
+            />
+          )}
+        <footer class="mon-side-foot">
+          <span class={`mon-live ${live ? "on" : ""}`}>
+            <i aria-hidden="true" />
+            {live ? t("monitor.live.on") : t("monitor.live.off")}
+          </span>
+          <label>
+            <span>{t("monitor.refresh.label")}</span>
+            <select
+              value={refresh}
+              aria-label={t("monitor.refresh.label")}
+              onChange={(e) => {
+                const v = Number((e.target as HTMLSelectElement).value);
+                setRefresh(v);
+                savePref("refresh", v);
+              }}
+            >
+              {REFRESH_OPTIONS.map((s) => (
+                <option key={s} value={s}>
+                  {s ? t("monitor.refresh.seconds", { n: s }) : t("monitor.refresh.off")}
+                </option>
+              ))}
+            </select>
+          </label>
+        </footer>
+      </aside>
+      <section class="mon-map-wrap">
+        <div ref={mapEl} class="mon-map" data-testid="map" data-version={version} />
+        <MapToolbar
+          providerId={providerId}
+          mapType={mapType}
+          t={t}
+          onChange={(p, ty) => {
+            setProviderState([p, ty]);
+            saveProvider(p, ty);
+          }}
+        >
+          <button type="button" class="btn" onClick={() => fitAll()}>
+            {t("monitor.map.fitAll")}
+          </button>
+        </MapToolbar>
+        <div class="mon-legend">
+          {(["moving", "idling", "stopped", "offline"] as const).map((s) => (
+            <StatusPill key={s} status={s} label={`${t(`monitor.status.${s}`)} ${counts[s]}`} />
+          ))}
+        </div>
+        {tilesFailing && <div class="mon-tiles-note">{t("monitor.map.tilesOffline")}</div>}
+        <div ref={popupEl} class="mon-popup" style={{ display: "none" }}>
+          {sel >= 0 && (
+            <DeviceCard d={card(sel)} fmt={fmt} t={t} onClose={() => setSelected("")}>
+              <a class="btn" href={`/monitorTracking?imei=${selected}`}>
+                {t("monitor.actions.track")}
+              </a>
+              <a class="btn" href={`/monitorPlayback?imei=${selected}`}>
+                {t("monitor.actions.playback")}
+              </a>
+              <button type="button" class="btn" onClick={() => setSharing(selected)}>
+                {t("monitor.actions.share")}
+              </button>
+            </DeviceCard>
+          )}
+        </div>
+      </section>
+      {sharing && f && (
+        <ShareDialog
+          imei={sharing}
+          name={f.data.name[f.indexOf(sharing)] ?? sharing}
+          fmt={fmt}
+          t={t}
+          onClose={() => setSharing(null)}
+        />
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+export default island("monitor/Objects", Objects);

@@ -1,0 +1,96 @@
+import type { DeviceDirectory } from "../devices/directory.ts";
+import { deriveStatus, type Device, type DeviceStatus, STATUS_FILTERS } from "../devices/model.ts";
+
+/** Status codes in the compact payloads (index into this list). */
+export const STATUSES: DeviceStatus[] = [
+  "moving",
+  "idling",
+  "stopped",
+  "offline",
+  "sleeping",
+  "poweredOff",
+  "inactive",
+];
+export const STATUS_INDEX = new Map(STATUSES.map((s, i) => [s, i]));
+
+/** The list tabs: all plus the spec's status filter 1-4 (offline includes never-seen). */
+export type CountKey = "all" | "moving" | "idling" | "stopped" | "offline";
+
+export function countKeyOf(status: DeviceStatus): Exclude<CountKey, "all"> {
+  return STATUS_FILTERS[4].includes(status) ? "offline" : status as "moving" | "idling" | "stopped";
+}
+
+/**
+ * Every visible device with its latest position, as parallel arrays: 10,000 devices cost
+ * about 0.8 MB of JSON instead of 3 MB of objects, and the map builds its point buffers
+ * straight from them. Coordinates stay WGS-84; the browser converts for its provider.
+ */
+export interface ObjectsPayload {
+  now: number;
+  statuses: DeviceStatus[];
+  counts: Record<CountKey, number>;
+  imei: string[];
+  name: string[];
+  mcType: string[];
+  status: number[];
+  /** null where the device never sent a position. */
+  lat: (number | null)[];
+  lng: (number | null)[];
+  speed: number[];
+  course: number[];
+  /** Epoch ms of the latest fix / latest message; null when none. */
+  gpsTime: (number | null)[];
+  hbTime: (number | null)[];
+  acc: (boolean | null)[];
+}
+
+export function collectObjects(
+  directory: DeviceDirectory,
+  devices: Iterable<Device>,
+  offlineMs: number,
+  now = Date.now(),
+): ObjectsPayload {
+  const out: ObjectsPayload = {
+    now,
+    statuses: STATUSES,
+    counts: { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 },
+    imei: [],
+    name: [],
+    mcType: [],
+    status: [],
+    lat: [],
+    lng: [],
+    speed: [],
+    course: [],
+    gpsTime: [],
+    hbTime: [],
+    acc: [],
+  };
+  for (const d of devices) {
+    const state = directory.state(d.imei) ?? null;
+    const status = deriveStatus(state, now, offlineMs);
+    const p = state?.position ?? null;
+    out.counts.all++;
+    out.counts[countKeyOf(status)]++;
+    out.imei.push(d.imei);
+    out.name.push(d.deviceName);
+    out.mcType.push(d.mcType);
+    out.status.push(STATUS_INDEX.get(status)!);
+    out.lat.push(p ? Math.round(p.lat * 1e6) / 1e6 : null);
+    out.lng.push(p ? Math.round(p.lng * 1e6) / 1e6 : null);
+    out.speed.push(p ? Math.round(p.speed * 10) / 10 : 0);
+    out.course.push(p ? p.course : 0);
+    out.gpsTime.push(state?.gpsTime ?? null);
+    out.hbTime.push(state?.hbTime ?? null);
+    out.acc.push(state?.acc ?? null);
+  }
+  return out;
+}
+
+/** The devices owned by a set of accounts. */
+export function* devicesOf(
+  directory: DeviceDirectory,
+  owners: Iterable<string>,
+): Generator<Device> {
+  for (const owner of owners) yield* directory.ownedBy(owner);
+}

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { Services } from "../../lib/services.ts";
+import {
+  alertsBody,
+  objectsQuery,
+  shareCreateBody,
+  shareListBody,
+  shareTokenBody,
+  streamQuery,
+} from "./schemas.ts";
+import { sseResponse } from "./stream.ts";
+import type { ShareLink } from "./store.ts";
+
+const shareView = (l: ShareLink) => ({
+  token: l.token,
+  imei: l.imei,
+  url: `/monitorShare?token=${encodeURIComponent(l.token)}`,
+  createdAt: new Date(l.createdAt).toISOString(),
+  expiresAt: new Date(l.expiresAt).toISOString(),
+  expired: Date.now() >= l.expiresAt,
+});
+
+const tokenQuery = z.object({ token: z.string().min(1).max(100) }).strict();
+
+export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
+  const tag = "Monitor";
+  api.add({
+    method: "get",
+    path: "/v3/new/monitor/objects",
+    tag,
+    summary:
+      "Every visible device (or one, by imei) with latest position and status, as parallel arrays, plus status counts",
+    query: objectsQuery,
+    handler: ({ query, c }) => s.monitor.objects(c.var.session, query.imei),
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/monitor/stream",
+    tag,
+    summary:
+      "Server-sent events of the caller's subtree (or one device): pos, status and alert, coalesced every 250 ms",
+    query: streamQuery,
+    handler: async ({ query, c }) =>
+      sseResponse(await s.monitor.stream(c.var.session, c.req.raw.signal, query.imei)),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/monitor/alerts",
+    tag,
+    summary: "The latest alerts of the caller's subtree, newest first",
+    body: alertsBody,
+    handler: ({ body, c }) => s.monitor.alerts(c.var.session, body.limit, body.unreadOnly),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/monitor/share/create",
+    tag,
+    summary: "Creates a public live-location link for a device, valid 1-720 whole hours",
+    body: shareCreateBody,
+    handler: async ({ body, c }) =>
+      shareView(await s.monitor.shares.create(c.var.session, body.imei, body.hours)),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/monitor/share/list",
+    tag,
+    summary: "Share links of a device, newest first",
+    body: shareListBody,
+    handler: async ({ body, c }) =>
+      (await s.monitor.shares.list(c.var.session, body.imei)).map(shareView),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/monitor/share/revoke",
+    tag,
+    summary: "Revokes a share link at once",
+    body: shareTokenBody,
+    handler: ({ body, c }) => s.monitor.shares.revoke(c.var.session, body.token),
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/monitor/share/view",
+    tag,
+    access: "public",
+    summary: "The shared device's latest position (no login); refused once the link expired",
+    query: tokenQuery,
+    handler: async ({ query }) => {
+      const link = await s.monitor.shares.open(query.token);
+      return {
+        expiresAt: new Date(link.expiresAt).toISOString(),
+        objects: s.monitor.oneObject(link.imei),
+      };
+    },
+  });
+  api.add({
+    method: "get",
+    path: "/v3/new/monitor/share/stream",
+    tag,
+    access: "public",
+    summary: "Server-sent events of the shared device (no login); stops delivering at expiry",
+    query: tokenQuery,
+    handler: async ({ query, c }) => {
+      const link = await s.monitor.shares.open(query.token);
+      const allow = (ev: { imei: string }) => ev.imei === link.imei && Date.now() < link.expiresAt;
+      return sseResponse(s.monitor.streams.stream(allow, { signal: c.req.raw.signal }));
+    },
+  });
+}

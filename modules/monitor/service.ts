@@ -1,0 +1,71 @@
+import type { Session } from "../../lib/http/env.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { DeviceService } from "../devices/service.ts";
+import type { EventBus } from "../gateway/bus.ts";
+import { latestAlerts } from "./events.ts";
+import { collectObjects, devicesOf } from "./objects.ts";
+import { ShareService } from "./share.ts";
+import { MonitorStore } from "./store.ts";
+import { LiveStreams } from "./stream.ts";
+import { VisibleAccounts } from "./visibility.ts";
+
+/** The monitor area: objects for the map, the live stream, alerts feed and share links. */
+export class MonitorService {
+  readonly visible: VisibleAccounts;
+  readonly streams: LiveStreams;
+  readonly shares: ShareService;
+
+  constructor(
+    private readonly kv: Deno.Kv,
+    access: AccessGuard,
+    accounts: AccountStore,
+    private readonly directory: DeviceDirectory,
+    private readonly devices: DeviceService,
+    bus: EventBus,
+    private readonly offlineMs: number,
+  ) {
+    this.visible = new VisibleAccounts(access, accounts);
+    this.streams = new LiveStreams(bus, directory, offlineMs);
+    this.shares = new ShareService(new MonitorStore(kv), devices);
+  }
+
+  /** Every device of the caller's subtree, or one device when `imei` is given. */
+  async objects(session: Session, imei?: string) {
+    if (imei) {
+      const d = await this.devices.visibleDevice(session, imei);
+      return this.oneObject(d.imei);
+    }
+    return collectObjects(
+      this.directory,
+      devicesOf(this.directory, await this.visible.of(session)),
+      this.offlineMs,
+    );
+  }
+
+  /** One device's entry, in the same shape (used after a visibility or share check). */
+  oneObject(imei: string) {
+    return collectObjects(this.directory, [this.directory.get(imei)!], this.offlineMs);
+  }
+
+  /** Live events of the caller's subtree (or of one visible device). */
+  async stream(session: Session, signal: AbortSignal, imei?: string) {
+    if (imei) {
+      await this.devices.visibleDevice(session, imei);
+      return this.streams.stream((ev) => ev.imei === imei, { signal });
+    }
+    const filterOf = (owners: Set<string>) => (ev: { userId: string }) => owners.has(ev.userId);
+    return this.streams.stream(filterOf(await this.visible.of(session)), {
+      signal,
+      refresh: async () => filterOf(await this.visible.of(session)),
+    });
+  }
+
+  async alerts(session: Session, limit: number, unreadOnly: boolean) {
+    return await latestAlerts(this.kv, this.directory, await this.visible.of(session), {
+      limit,
+      unreadOnly,
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import type { DeviceDirectory } from "../devices/directory.ts";
+import { deriveStatus } from "../devices/model.ts";
+import type { EventBus, GatewayEvent } from "../gateway/bus.ts";
+import { STATUS_INDEX } from "./objects.ts";
+
+export interface StreamOptions {
+  /** Events are coalesced per device and written at most this often. */
+  flushMs?: number;
+  /** A comment line keeps proxies from closing an idle stream. */
+  heartbeatMs?: number;
+  /** Alerts waiting for a slow client beyond this are dropped (oldest first). */
+  maxAlerts?: number;
+}
+
+/** Decides per event whether this client may see it; refreshed by the caller when needed. */
+export type EventFilter = (ev: GatewayEvent) => boolean;
+
+/**
+ * Server-sent events of the gateway bus for one client.
+ *
+ * Memory per client is bounded: positions are coalesced by device (the latest wins), so a
+ * client that reads slowly holds at most one pending line per visible device plus
+ * `maxAlerts` alerts, never a growing queue. A flush is skipped while the client's stream
+ * buffer is full, which is what makes the coalescing effective.
+ *
+ * Wire format: `event: pos` data `[[imei, lat, lng, speedKmh, course, timeMs, statusIdx], ...]`,
+ * `event: status` data `[[imei, statusIdx], ...]`, `event: alert` data an AlertRecord.
+ */
+export class LiveStreams {
+  private readonly flushMs: number;
+  private readonly heartbeatMs: number;
+  private readonly maxAlerts: number;
+  /** Open client streams, for tests and the health of the process. */
+  open = 0;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly directory: DeviceDirectory,
+    private readonly offlineMs: number,
+    opts: StreamOptions = {},
+  ) {
+    this.flushMs = opts.flushMs ?? 250;
+    this.heartbeatMs = opts.heartbeatMs ?? 15_000;
+    this.maxAlerts = opts.maxAlerts ?? 100;
+  }
+
+  /** A text/event-stream body; `refresh` is called every `refreshMs` to renew the filter. */
+  stream(
+    filter: EventFilter,
+    opts: { refresh?: () => Promise<EventFilter>; refreshMs?: number; signal?: AbortSignal } = {},
+  ): ReadableStream<Uint8Array> {
+    const encoder = new TextEncoder();
+    const positions = new Map<string, (string | number)[]>();
+    const statuses = new Map<string, number>();
+    let alerts: unknown[] = [];
+    let allow = filter;
+    let lastWrite = Date.now();
+    const timers: ReturnType<typeof setInterval>[] = [];
+    let unsubscribe = () => {};
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      this.open--;
+      unsubscribe();
+      timers.forEach(clearInterval);
+    };
+    return new ReadableStream<Uint8Array>({
+      start: (ctrl) => {
+        this.open++;
+        unsubscribe = this.bus.subscribe((ev) => {
+          if (!allow(ev)) return;
+          if (ev.type === "position") {
+            const p = ev.position;
+            positions.set(ev.imei, [ev.imei, p.lat, p.lng, p.speed, p.course, p.time, -1]);
+          } else if (ev.type === "status") {
+            statuses.set(ev.imei, STATUS_INDEX.get(ev.status)!);
+          } else if (ev.type === "alert") {
+            alerts.push(ev.alert);
+            if (alerts.length > this.maxAlerts) alerts = alerts.slice(-this.maxAlerts);
+          }
+        });
+        const send = (text: string) => {
+          ctrl.enqueue(encoder.encode(text));
+          lastWrite = Date.now();
+        };
+        send(`retry: 3000\n: connected\n\n`);
+        timers.push(setInterval(() => {
+          if (closed) return;
+          // Backpressure: the client has not read what we sent; keep coalescing.
+          if ((ctrl.desiredSize ?? 1) <= 0) return;
+          try {
+            const now = Date.now();
+            if (positions.size) {
+              const rows = [...positions.values()];
+              positions.clear();
+              for (const r of rows) {
+                const st = deriveStatus(
+                  this.directory.state(r[0] as string) ?? null,
+                  now,
+                  this.offlineMs,
+                );
+                r[6] = STATUS_INDEX.get(st)!;
+              }
+              send(`event: pos\ndata: ${JSON.stringify(rows)}\n\n`);
+            }
+            if (statuses.size) {
+              send(`event: status\ndata: ${JSON.stringify([...statuses])}\n\n`);
+              statuses.clear();
+            }
+            for (const a of alerts) send(`event: alert\ndata: ${JSON.stringify(a)}\n\n`);
+            alerts = [];
+            if (now - lastWrite >= this.heartbeatMs) send(`: hb ${now}\n\n`);
+          } catch {
+            close(); // the client went away between the check and the write
+          }
+        }, this.flushMs));
+        if (opts.refresh) {
+          timers.push(setInterval(() => {
+            opts.refresh!().then((f) => allow = f).catch(() => allow = () => false);
+          }, opts.refreshMs ?? 15_000));
+        }
+        opts.signal?.addEventListener("abort", () => {
+          close();
+          try {
+            ctrl.close();
+          } catch { /* already closed */ }
+        });
+      },
+      cancel: close,
+    }, new CountQueuingStrategy({ highWaterMark: 8 }));
+  }
+}
+
+export function sseResponse(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}
