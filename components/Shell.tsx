@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { PageContext } from "../lib/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
+import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
 import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 
@@ -8,6 +9,8 @@ import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 export const SECTIONS = [
   { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
   { key: "accounts", href: "/account", paths: ["/account"] },
+  { key: "geofences", href: "/geofence", paths: ["/geofence"] },
+  { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   {
     key: "settings",
     href: "/myProfile",
@@ -17,6 +20,8 @@ export const SECTIONS = [
       "/changePassword",
       "/loginLogs",
       "/releaseNotes",
+      "/settingAlert",
+      "/settingMessages",
       "/modelNameAlias",
       ...COMMAND_PAGES,
     ],
@@ -56,6 +61,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
         )}
       </header>
       <main>{children}</main>
+      {user && <AlertPopup lang={ctx.lang} />}
     </>
   );
 }
@@ -68,6 +74,10 @@ export function SettingsLayout(
   const groups = [
     { key: "personal", items: [["/myProfile", "profile"], ["/changePassword", "changePassword"]] },
     { key: "commands", items: COMMAND_NAV },
+    {
+      key: "messages",
+      items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
+    },
     { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
   ] as const;
   return (

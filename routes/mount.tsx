@@ -11,6 +11,7 @@ import { registerPublicPages } from "./public.tsx";
 import { registerConsolePages } from "./console.tsx";
 import { registerMonitorPages } from "./monitor.tsx";
 import { registerCommandPages } from "./commands.tsx";
+import { registerAlertPages } from "./alerts.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 
@@ -58,6 +59,7 @@ export async function mountPages(
     registerConsolePages(kit);
     registerMonitorPages(kit);
     registerCommandPages(kit);
+    registerAlertPages(kit);
     registerApiDocs(kit, api);
     app.get("/__reload-manifest", async (c) => {
       // Used by dev.ts after a rebuild; only from loopback.

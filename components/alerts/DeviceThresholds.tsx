@@ -1,0 +1,164 @@
+import { useState } from "preact/hooks";
+import type { TFunction } from "i18next";
+import { api, ApiError } from "../../lib/client/api.ts";
+import { Field } from "../ui/Field.tsx";
+import { toast } from "../ui/Toast.tsx";
+
+const NUMBERS = [
+  ["overSpeed", "overSecond"],
+  ["minTemperature", "maxTemperature"],
+  ["offlineMinutes", "stayMinutes"],
+  ["mileageThreshold", "maintenanceThreshold"],
+  ["currentMileage", null],
+  ["accOnHours", "currentAccOnHours"],
+] as const;
+type NumKey = Exclude<typeof NUMBERS[number][number], null>;
+type Values = Record<NumKey, string> & { nightRanges: { start: string; end: string }[] };
+
+const empty = (): Values => ({
+  ...Object.fromEntries(NUMBERS.flat().filter(Boolean).map((k) => [k, ""])) as Record<
+    NumKey,
+    string
+  >,
+  nightRanges: [],
+});
+
+/** Spec §5 alarm thresholds of one device; an empty field switches that check off. */
+export function DeviceThresholds({ t }: { t: TFunction }) {
+  const [imei, setImei] = useState("");
+  const [loaded, setLoaded] = useState<string | null>(null);
+  const [v, setV] = useState<Values>(empty());
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const load = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const s = await api<Record<string, unknown> | null>("/v3/new/alarm/device/get", {
+        imei: imei.trim(),
+      });
+      const next = empty();
+      if (s) {
+        for (const k of Object.keys(next) as NumKey[]) {
+          if (k in s && s[k] !== null) next[k] = String(s[k]);
+        }
+        next.nightRanges = (s.nightRanges as Values["nightRanges"]) ?? [];
+      }
+      setV(next);
+      setLoaded(imei.trim());
+      setErrors({});
+    } catch (err) {
+      setErrors({ imei: err instanceof ApiError ? err.message : t("ui.requestFailed") });
+    }
+  };
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const body: Record<string, unknown> = { imei: loaded, nightRanges: v.nightRanges };
+    for (const k of NUMBERS.flat()) if (k) body[k] = v[k] === "" ? null : Number(v[k]);
+    try {
+      await api("/v3/new/alarm/device/save", body);
+      setErrors({});
+      toast(t("ui.saved"));
+    } catch (err) {
+      const field = err instanceof ApiError
+        ? String((err.data as { field?: string } | null)?.field ?? "form")
+        : "form";
+      setErrors({
+        [field.startsWith("nightRanges") ? "nightRanges" : field]: err instanceof ApiError
+          ? err.message
+          : t("ui.requestFailed"),
+      });
+    }
+  };
+  const setRange = (i: number, k: "start" | "end", value: string) =>
+    setV({ ...v, nightRanges: v.nightRanges.map((r, j) => (j === i ? { ...r, [k]: value } : r)) });
+  return (
+    <div class="form-section">
+      <form class="toolbar" onSubmit={load}>
+        <input
+          class="input"
+          name="thresholdImei"
+          inputMode="numeric"
+          maxLength={15}
+          placeholder={t("alerts.center.imei")}
+          aria-label={t("alerts.center.imei")}
+          value={imei}
+          onInput={(e) => setImei((e.target as HTMLInputElement).value)}
+        />
+        <button type="submit" class="btn btn-primary" disabled={!/^\d{15}$/.test(imei.trim())}>
+          {t("alerts.thresholds.load")}
+        </button>
+        {errors.imei && <span class="field-error">{errors.imei}</span>}
+      </form>
+      {!loaded
+        ? <p class="empty">{t("alerts.thresholds.pick")}</p>
+        : (
+          <form class="form-grid two" onSubmit={save}>
+            {NUMBERS.flat().filter((k): k is NumKey => !!k).map((k) => (
+              <Field
+                key={k}
+                label={t(`alerts.thresholds.${k}`)}
+                hint={t(`alerts.thresholds.hints.${k}`)}
+                error={errors[k]}
+              >
+                <input
+                  class="input"
+                  name={k}
+                  type="number"
+                  step="any"
+                  value={v[k]}
+                  onInput={(e) => setV({ ...v, [k]: (e.target as HTMLInputElement).value })}
+                />
+              </Field>
+            ))}
+            <fieldset class="night-ranges">
+              <legend>{t("alerts.thresholds.nightRanges")}</legend>
+              {v.nightRanges.map((r, i) => (
+                <div key={i} class="inline-row">
+                  <input
+                    class="input"
+                    type="time"
+                    aria-label={t("alerts.thresholds.start")}
+                    value={r.start}
+                    onInput={(e) => setRange(i, "start", (e.target as HTMLInputElement).value)}
+                  />
+                  <span>–</span>
+                  <input
+                    class="input"
+                    type="time"
+                    aria-label={t("alerts.thresholds.end")}
+                    value={r.end}
+                    onInput={(e) => setRange(i, "end", (e.target as HTMLInputElement).value)}
+                  />
+                  <button
+                    type="button"
+                    class="link-btn danger"
+                    onClick={() =>
+                      setV({ ...v, nightRanges: v.nightRanges.filter((_, j) => j !== i) })}
+                  >
+                    {t("ui.delete")}
+                  </button>
+                </div>
+              ))}
+              {v.nightRanges.length < 3 && (
+                <button
+                  type="button"
+                  class="link-btn"
+                  onClick={() =>
+                    setV({
+                      ...v,
+                      nightRanges: [...v.nightRanges, { start: "00:00", end: "05:00" }],
+                    })}
+                >
+                  + {t("alerts.thresholds.addRange")}
+                </button>
+              )}
+              {errors.nightRanges && <span class="field-error">{errors.nightRanges}</span>}
+            </fieldset>
+            {errors.form && <p class="form-error">{errors.form}</p>}
+            <div class="form-actions">
+              <button type="submit" class="btn btn-primary">{t("ui.save")}</button>
+            </div>
+          </form>
+        )}
+    </div>
+  );
+}

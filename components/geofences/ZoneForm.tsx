@@ -1,0 +1,247 @@
+import { useState } from "preact/hooks";
+import type { TFunction } from "i18next";
+import { api, ApiError } from "../../lib/client/api.ts";
+import { Modal } from "../ui/Modal.tsx";
+import { Field } from "../ui/Field.tsx";
+import type { Shape } from "../../modules/geofences/geometry.ts";
+import type { Group } from "../../islands/geofences/Editor.tsx";
+
+export interface ZoneRow {
+  id: string;
+  kind: "fence" | "landmark" | "blackCar";
+  name: string;
+  description: string;
+  groupId: string;
+  shape: Shape;
+  color: string;
+  enterAlert: boolean;
+  exitAlert: boolean;
+  notInAlert: boolean;
+  notOutAlert: boolean;
+  stayDays: number;
+  command: string;
+  emailAlert: boolean;
+  imeis: string[];
+  review: "reviewing" | "passed" | "rejected" | null;
+}
+
+const FLAGS = ["enterAlert", "exitAlert", "notInAlert", "notOutAlert", "emailAlert"] as const;
+
+/** Create/edit dialog of one zone after it was drawn (or picked from the list). */
+export function ZoneForm(
+  { t, zone, kind, groups, onClose, onSaved }: {
+    t: TFunction;
+    zone: Partial<ZoneRow>;
+    kind: ZoneRow["kind"];
+    groups: Group[];
+    onClose: () => void;
+    onSaved: (z: ZoneRow) => void;
+  },
+) {
+  const [v, setV] = useState({
+    name: zone.name ?? "",
+    description: zone.description ?? "",
+    groupId: zone.groupId ?? groups.find((g) => g.isDefault)?.id ?? "",
+    color: zone.color ?? "#3b7aff",
+    enterAlert: zone.enterAlert ?? kind === "fence",
+    exitAlert: zone.exitAlert ?? kind === "fence",
+    notInAlert: zone.notInAlert ?? false,
+    notOutAlert: zone.notOutAlert ?? false,
+    stayDays: String(zone.stayDays ?? 1),
+    command: zone.command ?? "",
+    emailAlert: zone.emailAlert ?? false,
+    imeis: (zone.imeis ?? []).join("\n"),
+    radius: zone.shape?.kind === "circle" ? String(zone.shape.radius) : "",
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof v, value: string | boolean) => setV({ ...v, [k]: value });
+  const shape = zone.shape!;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const found: Record<string, string> = {};
+    if (!v.name.trim()) found.name = t("validation.required");
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const saved = await api<ZoneRow>("/v3/new/geofence/save", {
+        ...(zone.id ? { id: zone.id } : {}),
+        kind,
+        name: v.name.trim(),
+        description: v.description.trim(),
+        groupId: v.groupId || undefined,
+        color: v.color,
+        shape: shape.kind === "circle" ? { ...shape, radius: Number(v.radius) } : shape,
+        ...(kind === "fence"
+          ? {
+            enterAlert: v.enterAlert,
+            exitAlert: v.exitAlert,
+            notInAlert: v.notInAlert,
+            notOutAlert: v.notOutAlert,
+            stayDays: Number(v.stayDays),
+            command: v.command.trim(),
+            emailAlert: v.emailAlert,
+            imeis: v.imeis.split(/[\s,;]+/).filter(Boolean),
+          }
+          : {}),
+      });
+      onSaved(saved);
+    } catch (err) {
+      const field = err instanceof ApiError
+        ? String((err.data as { field?: string } | null)?.field ?? "")
+        : "";
+      const key = field.startsWith("shape") ? (shape.kind === "circle" ? "radius" : "form") : field;
+      setErrors({ [key || "form"]: err instanceof ApiError ? err.message : t("ui.requestFailed") });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={t(zone.id ? "geofences.editTitle" : "geofences.newTitle", {
+        kind: t(`geofences.kinds.${kind}`),
+      })}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      width={560}
+      footer={
+        <>
+          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
+          <button type="submit" form="zone-form" class="btn btn-primary" disabled={busy}>
+            {t("ui.save")}
+          </button>
+        </>
+      }
+    >
+      <form id="zone-form" class="form-grid gf-form" onSubmit={submit}>
+        <Field label={t("geofences.fields.name")} required error={errors.name}>
+          <input
+            class="input"
+            name="name"
+            maxLength={50}
+            value={v.name}
+            onInput={(e) => set("name", (e.target as HTMLInputElement).value)}
+          />
+        </Field>
+        {shape.kind === "circle"
+          ? (
+            <Field
+              label={t("geofences.fields.radius")}
+              required
+              error={errors.radius}
+              hint={t(`geofences.radiusHint.${kind}`)}
+            >
+              <input
+                class="input"
+                name="radius"
+                type="number"
+                step={1}
+                value={v.radius}
+                onInput={(e) => set("radius", (e.target as HTMLInputElement).value)}
+              />
+            </Field>
+          )
+          : (
+            <Field label={t("geofences.fields.shape")}>
+              <div class="muted">{t("geofences.polygonInfo", { n: shape.points.length - 1 })}</div>
+            </Field>
+          )}
+        <Field label={t("geofences.fields.group")}>
+          <select
+            class="input"
+            name="groupId"
+            value={v.groupId}
+            onChange={(e) => set("groupId", (e.target as HTMLSelectElement).value)}
+          >
+            {groups.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.isDefault ? t("geofences.groups.default") : g.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t("geofences.fields.color")}>
+          <input
+            class="color-input"
+            name="color"
+            type="color"
+            value={v.color}
+            onInput={(e) => set("color", (e.target as HTMLInputElement).value)}
+          />
+        </Field>
+        <Field label={t("geofences.fields.description")}>
+          <textarea
+            class="input"
+            name="description"
+            rows={2}
+            maxLength={500}
+            value={v.description}
+            onInput={(e) => set("description", (e.target as HTMLTextAreaElement).value)}
+          />
+        </Field>
+        {kind === "fence" && (
+          <>
+            <div class="gf-flags">
+              {FLAGS.map((f) => (
+                <label key={f} class="check">
+                  <input
+                    type="checkbox"
+                    name={f}
+                    checked={v[f]}
+                    onChange={(e) => set(f, (e.target as HTMLInputElement).checked)}
+                  />
+                  {t(`geofences.fields.${f}`)}
+                </label>
+              ))}
+            </div>
+            {(v.notInAlert || v.notOutAlert) && (
+              <Field label={t("geofences.fields.stayDays")} error={errors.stayDays}>
+                <input
+                  class="input"
+                  name="stayDays"
+                  type="number"
+                  min={1}
+                  max={365}
+                  value={v.stayDays}
+                  onInput={(e) =>
+                    set("stayDays", (e.target as HTMLInputElement).value)}
+                />
+              </Field>
+            )}
+            <Field
+              label={t("geofences.fields.command")}
+              hint={t("geofences.commandHint")}
+              error={errors.command}
+            >
+              <input
+                class="input"
+                name="command"
+                maxLength={500}
+                value={v.command}
+                onInput={(e) => set("command", (e.target as HTMLInputElement).value)}
+              />
+            </Field>
+            <Field
+              label={t("geofences.fields.imeis")}
+              hint={t("geofences.imeisHint")}
+              error={errors.imeis ||
+                Object.entries(errors).find(([k]) => k.startsWith("imeis."))?.[1]}
+            >
+              <textarea
+                class="input mono"
+                name="imeis"
+                rows={2}
+                value={v.imeis}
+                onInput={(e) => set("imeis", (e.target as HTMLTextAreaElement).value)}
+              />
+            </Field>
+          </>
+        )}
+        {errors.form && <p class="form-error">{errors.form}</p>}
+      </form>
+    </Modal>
+  );
+}

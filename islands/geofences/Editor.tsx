@@ -1,0 +1,386 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { Modal } from "../../components/ui/Modal.tsx";
+import { Pagination } from "../../components/ui/Pagination.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { createFenceMap, type FenceMap } from "../../components/geofences/map.ts";
+import { ZoneForm, type ZoneRow } from "../../components/geofences/ZoneForm.tsx";
+import { GroupManager } from "../../components/geofences/GroupManager.tsx";
+import { ImportDialog } from "../../components/geofences/ImportDialog.tsx";
+import type { Shape } from "../../modules/geofences/geometry.ts";
+
+type Kind = "fence" | "landmark" | "blackCar";
+export interface Group {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  top: boolean;
+  count: number;
+}
+
+const KINDS: Kind[] = ["fence", "landmark", "blackCar"];
+/** Spec §9 default map centre. */
+const DEFAULT_CENTER = { lat: 29.06, lng: 106.16 };
+
+function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
+  const t = translator(lang);
+  const mapEl = useRef<HTMLDivElement>(null);
+  const map = useRef<FenceMap | null>(null);
+  const [kind, setKind] = useState<Kind>("fence");
+  const [groups, setGroups] = useState<Group[]>([]);
+  const [groupId, setGroupId] = useState("");
+  const [keyword, setKeyword] = useState("");
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [data, setData] = useState<{ total: number; limit: number; list: ZoneRow[] } | null>(null);
+  const [layer, setLayer] = useState<ZoneRow[]>([]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Partial<ZoneRow> | null>(null);
+  const [drawing, setDrawing] = useState<"circle" | "polygon" | null>(null);
+  const [dialog, setDialog] = useState<"groups" | "import" | null>(null);
+  const [confirm, setConfirm] = useState<ZoneRow | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  const fail = (e: unknown) =>
+    toast(e instanceof ApiError ? e.message : t("ui.requestFailed"), "error");
+
+  const loadGroups = () =>
+    api<Group[]>("/v3/new/geofence/group/list", {}).then(setGroups).catch(fail);
+  const load = async () => {
+    setLoading(true);
+    try {
+      const [list, all] = await Promise.all([
+        api<{ total: number; limit: number; list: ZoneRow[] }>("/v3/new/geofence/list", {
+          kind,
+          ...(groupId ? { groupId } : {}),
+          ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+          ...page,
+        }),
+        api<ZoneRow[]>("/v3/new/geofence/layer", { kind }),
+      ]);
+      setData(list);
+      setLayer(all);
+    } catch (e) {
+      fail(e);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  useEffect(() => {
+    if (!mapEl.current) return;
+    const m = createFenceMap(mapEl.current, DEFAULT_CENTER);
+    m.onSelect((id) => setSelected(id));
+    map.current = m;
+    loadGroups();
+    return () => m.dispose();
+  }, []);
+  useEffect(() => {
+    load();
+  }, [kind, groupId, page.pageNum, page.pageSize]);
+  useEffect(() => {
+    map.current?.setZones(layer, selected);
+  }, [layer, selected]);
+  // Fit the map to the zones the first time they arrive for a tab.
+  const fitted = useRef<Kind | null>(null);
+  useEffect(() => {
+    if (!layer.length || fitted.current === kind) return;
+    fitted.current = kind;
+    map.current?.focus(layer[0]);
+  }, [layer]);
+
+  const startDraw = (shape: "circle" | "polygon") => {
+    setDrawing(shape);
+    map.current?.draw(shape, (s: Shape) => {
+      setDrawing(null);
+      setEditing({ kind, shape: s, color: "#3b7aff", groupId: groupId || undefined });
+    });
+  };
+  const cancelDraw = () => {
+    map.current?.cancelDraw();
+    setDrawing(null);
+  };
+
+  const remove = async (z: ZoneRow) => {
+    try {
+      await api("/v3/new/geofence/delete", { id: z.id });
+      toast(t("geofences.deleted"));
+      setConfirm(null);
+      load();
+      loadGroups();
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const full = data ? data.total >= data.limit : false;
+  const groupName = (g: Group) => (g.isDefault ? t("geofences.groups.default") : g.name);
+  return (
+    <div class="gf-layout">
+      <aside class="gf-side panel">
+        <div class="gf-tabs" role="tablist">
+          {KINDS.map((k) => (
+            <button
+              type="button"
+              role="tab"
+              key={k}
+              aria-selected={k === kind}
+              class={k === kind ? "active" : ""}
+              onClick={() => {
+                setKind(k);
+                setPage({ ...page, pageNum: 1 });
+                setSelected(null);
+              }}
+            >
+              {t(`geofences.kinds.${k}`)}
+            </button>
+          ))}
+        </div>
+        <div class="gf-tools">
+          <select
+            class="input"
+            value={groupId}
+            aria-label={t("geofences.fields.group")}
+            onChange={(e) => {
+              setGroupId((e.target as HTMLSelectElement).value);
+              setPage({ ...page, pageNum: 1 });
+            }}
+          >
+            <option value="">{t("geofences.groups.all")}</option>
+            {groups.map((g) => <option key={g.id} value={g.id}>{groupName(g)} ({g.count})</option>)}
+          </select>
+          <button type="button" class="btn" onClick={() => setDialog("groups")}>
+            {t("geofences.groups.manage")}
+          </button>
+        </div>
+        <form
+          class="gf-tools"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setPage({ ...page, pageNum: 1 });
+            load();
+          }}
+        >
+          <input
+            class="input"
+            type="search"
+            value={keyword}
+            maxLength={50}
+            placeholder={t("geofences.search")}
+            aria-label={t("geofences.search")}
+            onInput={(e) => setKeyword((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit" class="btn">{t("geofences.searchButton")}</button>
+        </form>
+        <div class="gf-count muted">
+          {data && t("geofences.count", { n: data.total, max: data.limit })}
+        </div>
+        <ul class="gf-list" aria-busy={loading}>
+          {loading && !data && <li class="table-loading">{t("ui.loading")}</li>}
+          {data && !data.list.length && (
+            <li class="empty">
+              <div>{t(`geofences.empty.${kind}`)}</div>
+              <div class="muted">{t("geofences.emptyHint")}</div>
+            </li>
+          )}
+          {data?.list.map((z) => (
+            <li
+              key={z.id}
+              class={`gf-item${z.id === selected ? " selected" : ""}`}
+              onClick={() => {
+                setSelected(z.id);
+                map.current?.focus(z);
+              }}
+            >
+              <span class="color-dot" style={{ background: z.color }} />
+              <div class="gf-item-main">
+                <div class="gf-item-name">{z.name}</div>
+                <div class="gf-item-sub muted">
+                  {z.shape.kind === "circle"
+                    ? t("geofences.circleInfo", { radius: z.shape.radius })
+                    : t("geofences.polygonInfo", { n: z.shape.points.length - 1 })}
+                  {z.kind === "fence" && (z.enterAlert || z.exitAlert) && (
+                    <span class="badge">
+                      {[
+                        z.enterAlert && t("geofences.fields.enterAlert"),
+                        z.exitAlert && t("geofences.fields.exitAlert"),
+                      ]
+                        .filter(Boolean).join(" · ")}
+                    </span>
+                  )}
+                  {z.review && (
+                    <span class={`badge review-${z.review}`}>
+                      {t(`geofences.review.${z.review}`)}
+                    </span>
+                  )}
+                </div>
+              </div>
+              <div class="gf-item-actions">
+                {!(z.kind === "blackCar" && z.review === "passed") && (
+                  <button
+                    type="button"
+                    class="link-btn"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setEditing(z);
+                    }}
+                  >
+                    {t("ui.edit")}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  class="link-btn danger"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setConfirm(z);
+                  }}
+                >
+                  {t("ui.delete")}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        {data && (
+          <Pagination
+            total={data.total}
+            pageNum={page.pageNum}
+            pageSize={page.pageSize}
+            t={t}
+            onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+          />
+        )}
+      </aside>
+      <section class="gf-map-wrap">
+        <div class="gf-map-tools">
+          {drawing
+            ? (
+              <>
+                <span class="gf-hint">{t(`geofences.drawHint.${drawing}`)}</span>
+                <button type="button" class="btn" onClick={cancelDraw}>{t("ui.cancel")}</button>
+              </>
+            )
+            : (
+              <>
+                <button
+                  type="button"
+                  class="btn btn-primary"
+                  disabled={full}
+                  title={full ? t("geofences.full") : undefined}
+                  onClick={() => startDraw("circle")}
+                >
+                  ◯ {t("geofences.drawCircle")}
+                </button>
+                <button
+                  type="button"
+                  class="btn btn-primary"
+                  disabled={full}
+                  title={full ? t("geofences.full") : undefined}
+                  onClick={() => startDraw("polygon")}
+                >
+                  ⬠ {t("geofences.drawPolygon")}
+                </button>
+                <button type="button" class="btn" onClick={() => setDialog("import")}>
+                  {t("geofences.import.button")}
+                </button>
+              </>
+            )}
+        </div>
+        <div ref={mapEl} class="gf-map" aria-label={t("geofences.map")} />
+      </section>
+      {editing && (
+        <ZoneForm
+          t={t}
+          zone={editing}
+          kind={kind}
+          groups={groups}
+          onClose={() => setEditing(null)}
+          onSaved={(z) => {
+            setEditing(null);
+            setSelected(z.id);
+            toast(t("geofences.saved"));
+            load();
+            loadGroups();
+          }}
+        />
+      )}
+      {dialog === "groups" && (
+        <GroupManager
+          t={t}
+          groups={groups}
+          onChanged={loadGroups}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === "import" && (
+        <ImportDialog
+          t={t}
+          kind={kind}
+          groups={groups}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            load();
+            loadGroups();
+          }}
+        />
+      )}
+      {confirm && (
+        <Modal
+          title={t("geofences.deleteTitle")}
+          closeLabel={t("ui.close")}
+          onClose={() => setConfirm(null)}
+          footer={
+            <>
+              <button type="button" class="btn" onClick={() => setConfirm(null)}>
+                {t("ui.cancel")}
+              </button>
+              <button type="button" class="btn btn-danger" onClick={() => remove(confirm)}>
+                {t("ui.delete")}
+              </button>
+            </>
+          }
+        >
+          <p>{t("geofences.deleteConfirm", { name: confirm.name })}</p>
+        </Modal>
+      )}
+      {isAdmin && kind === "blackCar" && selected && (
+        <ReviewBar
+          t={t}
+          id={selected}
+          onDone={load}
+        />
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+/** The administrator passes or rejects the selected black-car address. */
+function ReviewBar(
+  { t, id, onDone }: { t: ReturnType<typeof translator>; id: string; onDone: () => void },
+) {
+  const review = async (r: "passed" | "rejected") => {
+    try {
+      await api("/v3/new/geofence/review", { id, review: r });
+      toast(t(`geofences.review.${r}`));
+      onDone();
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : t("ui.requestFailed"), "error");
+    }
+  };
+  return (
+    <div class="gf-review">
+      <span>{t("geofences.reviewPrompt")}</span>
+      <button type="button" class="btn btn-primary" onClick={() => review("passed")}>
+        {t("geofences.review.pass")}
+      </button>
+      <button type="button" class="btn btn-danger" onClick={() => review("rejected")}>
+        {t("geofences.review.reject")}
+      </button>
+    </div>
+  );
+}
+
+export default island("geofences/Editor", Editor);
