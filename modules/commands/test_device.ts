@@ -37,7 +37,7 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
     remote: "test",
     connectedAt: Date.now(),
     close() {},
-    async write(bytes) {
+    write(bytes) {
       const replies: Uint8Array[] = [];
       if (o.protocol === "gt06") {
         for (const f of gtReader.push(bytes)) {
@@ -66,6 +66,7 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
           }
         }
       });
+      return Promise.resolve();
     },
   };
   return { conn, seen };

@@ -1,0 +1,215 @@
+import type { TFunction } from "i18next";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../../lib/client/api.ts";
+import { AccountTree } from "../accounts/AccountTree.tsx";
+import { useDebounced } from "../accounts/hooks.ts";
+import type { AccountRef } from "../accounts/types.ts";
+import { Pagination } from "../ui/Pagination.tsx";
+import { toast } from "../ui/Toast.tsx";
+
+interface DeviceRow {
+  imei: string;
+  deviceName: string;
+  mcType: string;
+  status: string;
+  userAccount: string;
+}
+
+/** IMEIs in pasted text: any run of 15 digits, separated by anything. */
+export function parseImeis(text: string): { imeis: string[]; invalid: string[] } {
+  const tokens = text.split(/[\s,;，；]+/).map((x) => x.trim()).filter(Boolean);
+  const imeis = [...new Set(tokens.filter((x) => /^\d{15}$/.test(x)))];
+  return { imeis, invalid: tokens.filter((x) => !/^\d{15}$/.test(x)) };
+}
+
+interface Props {
+  t: TFunction;
+  root: AccountRef;
+  selected: string[];
+  onChange: (imeis: string[]) => void;
+  /** At most this many devices per batch. */
+  max: number;
+}
+
+/** Devices chosen from the account tree (with a device list per account) or pasted as IMEIs. */
+export function DevicePicker({ t, root, selected, onChange, max }: Props) {
+  const [tab, setTab] = useState<"tree" | "paste">("tree");
+  const [account, setAccount] = useState<AccountRef>(root);
+  const [keyword, setKeyword] = useState("");
+  const q = useDebounced(keyword.trim());
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [data, setData] = useState<{ total: number; list: DeviceRow[] } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [pasted, setPasted] = useState("");
+  const chosen = new Set(selected);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    api<{ total: number; list: DeviceRow[] }>("/v3/new/newEquipment/queryEquipmentList", {
+      ...page,
+      userId: account.id,
+      ...(q ? { keyword: q } : {}),
+    }).then((d) => live && setData(d), (e) => toast((e as Error).message, "error"))
+      .finally(() => live && setLoading(false));
+    return () => (live = false);
+  }, [account.id, q, page.pageNum, page.pageSize]);
+
+  const toggle = (imeis: string[], on: boolean) => {
+    const next = new Set(selected);
+    for (const i of imeis) on ? next.add(i) : next.delete(i);
+    if (next.size > max) return toast(t("commands.ui.tooManyDevices", { max }), "error");
+    onChange([...next]);
+  };
+  const rows = data?.list ?? [];
+  const allOn = rows.length > 0 && rows.every((r) => chosen.has(r.imei));
+  const parsed = parseImeis(pasted);
+
+  return (
+    <div class="cmd-picker">
+      <div class="cmd-tabs" role="tablist">
+        {(["tree", "paste"] as const).map((k) => (
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            aria-selected={tab === k}
+            class={tab === k ? "active" : ""}
+            onClick={() => setTab(k)}
+          >
+            {t(`commands.ui.pick.${k}`)}
+          </button>
+        ))}
+        <span class="cmd-chosen" data-testid="chosen-count">
+          {t("commands.ui.chosen", { count: selected.length })}
+          {selected.length > 0 && (
+            <button
+              type="button"
+              class="link-btn"
+              onClick={() => onChange([])}
+            >
+              {t("commands.ui.clear")}
+            </button>
+          )}
+        </span>
+      </div>
+      {tab === "tree"
+        ? (
+          <div class="cmd-picker-body">
+            <AccountTree
+              t={t}
+              root={root}
+              selectedId={account.id}
+              onSelect={(a) => {
+                setAccount(a);
+                setPage({ ...page, pageNum: 1 });
+              }}
+              version={0}
+            />
+            <div class="cmd-devices">
+              <input
+                class="input"
+                type="search"
+                placeholder={t("commands.ui.searchDevice")}
+                aria-label={t("commands.ui.searchDevice")}
+                value={keyword}
+                onInput={(e) => setKeyword((e.target as HTMLInputElement).value)}
+              />
+              <div class={`table-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
+                <table class="data">
+                  <thead>
+                    <tr>
+                      <th class="col-check">
+                        <input
+                          type="checkbox"
+                          aria-label={t("commands.ui.selectPage")}
+                          checked={allOn}
+                          disabled={!rows.length}
+                          onChange={(e) =>
+                            toggle(rows.map((r) => r.imei), (e.target as HTMLInputElement).checked)}
+                        />
+                      </th>
+                      <th>{t("commands.columns.imei")}</th>
+                      <th>{t("commands.columns.device")}</th>
+                      <th>{t("commands.columns.model")}</th>
+                      <th>{t("commands.columns.status")}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((r) => (
+                      <tr key={r.imei} class={chosen.has(r.imei) ? "checked" : undefined}>
+                        <td class="col-check">
+                          <input
+                            type="checkbox"
+                            aria-label={r.imei}
+                            checked={chosen.has(r.imei)}
+                            onChange={(e) =>
+                              toggle([r.imei], (e.target as HTMLInputElement).checked)}
+                          />
+                        </td>
+                        <td class="mono">{r.imei}</td>
+                        <td>{r.deviceName}</td>
+                        <td>{r.mcType}</td>
+                        <td>
+                          <span class={`dev-dot dev-${r.status}`} />
+                          {t(`commands.deviceStatus.${r.status}`, { defaultValue: r.status })}
+                        </td>
+                      </tr>
+                    ))}
+                    {!loading && !rows.length && (
+                      <tr class="empty-row">
+                        <td colSpan={5}>{t("commands.ui.noDevices")}</td>
+                      </tr>
+                    )}
+                  </tbody>
+                </table>
+              </div>
+              <Pagination
+                t={t}
+                total={data?.total ?? 0}
+                pageNum={page.pageNum}
+                pageSize={page.pageSize}
+                onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+              />
+            </div>
+          </div>
+        )
+        : (
+          <div class="cmd-paste">
+            <textarea
+              class="input"
+              rows={8}
+              name="imeis"
+              placeholder={t("commands.ui.pastePlaceholder")}
+              value={pasted}
+              onInput={(e) => setPasted((e.target as HTMLTextAreaElement).value)}
+            />
+            <div class="toolbar">
+              <span class="field-hint">
+                {t("commands.ui.pasteSummary", {
+                  valid: parsed.imeis.length,
+                  invalid: parsed.invalid.length,
+                })}
+              </span>
+              <button
+                type="button"
+                class="btn"
+                disabled={!parsed.imeis.length}
+                onClick={() => {
+                  toggle(parsed.imeis, true);
+                  setPasted(parsed.invalid.join("\n"));
+                }}
+              >
+                {t("commands.ui.addPasted")}
+              </button>
+            </div>
+            {parsed.invalid.length > 0 && (
+              <p class="field-error">
+                {t("commands.ui.invalidImeis", { list: parsed.invalid.slice(0, 5).join(", ") })}
+              </p>
+            )}
+          </div>
+        )}
+    </div>
+  );
+}

@@ -1,0 +1,217 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import type { AccountRef } from "../../components/accounts/types.ts";
+import { Field } from "../../components/ui/Field.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { BatchList } from "../../components/commands/BatchList.tsx";
+import { BatchProgress } from "../../components/commands/BatchProgress.tsx";
+import { DevicePicker } from "../../components/commands/DevicePicker.tsx";
+import { InstructionPicker, needsPassword } from "../../components/commands/InstructionPicker.tsx";
+import {
+  checkParams,
+  defaultParams,
+  ParamFields,
+  paramsBody,
+  type ParamValues,
+} from "../../components/commands/ParamFields.tsx";
+import type { Catalogue } from "../../components/commands/types.ts";
+
+interface Template {
+  id: string;
+  name: string;
+  code: string;
+  params: ParamValues;
+}
+
+interface Props {
+  lang: Lang;
+  root: AccountRef;
+  /** isBatchSendIns (and instructionsFlag for a virtual user). */
+  allowed: boolean;
+  catalogue: Catalogue;
+  maxDevices: number;
+}
+
+/** /batchCommand: choose devices, an instruction (or a template) and send it to all. */
+function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
+  const t = translator(lang);
+  const [imeis, setImeis] = useState<string[]>([]);
+  const [code, setCode] = useState(catalogue.instructions[0].code);
+  const def = catalogue.instructions.find((i) => i.code === code)!;
+  const [values, setValues] = useState<ParamValues>(defaultParams(def.params));
+  const [sendType, setSendType] = useState<"online" | "offline">("online");
+  const [replace, setReplace] = useState(false);
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [batchNo, setBatchNo] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const [templates, setTemplates] = useState<Template[]>([]);
+  const protectedCmd = needsPassword(catalogue, code);
+
+  useEffect(() => {
+    api<{ list: Template[] }>("/v3/new/command/template/list", {})
+      .then((d) => setTemplates(d.list), () => {});
+  }, []);
+
+  const choose = (next: string, params?: ParamValues) => {
+    const d = catalogue.instructions.find((i) => i.code === next)!;
+    setCode(next);
+    setValues({ ...defaultParams(d.params), ...(params ?? {}) });
+    setErrors({});
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const found: Record<string, string> = checkParams(t, def.params, values);
+    if (!imeis.length) found.devices = t("errors.noDevicesChosen");
+    if (protectedCmd && !password) found.password = t("validation.required");
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const r = await api<{ batchNo: string; deviceCount: number; rejected: unknown[] }>(
+        "/v3/new/command/batchSend",
+        {
+          imeis,
+          code,
+          params: paramsBody(def.params, values),
+          sendType,
+          replace,
+          ...(protectedCmd ? { password } : {}),
+        },
+      );
+      toast(t("commands.ui.batchSent", { batchNo: r.batchNo, count: r.deviceCount }));
+      if (r.rejected.length) {
+        toast(t("commands.ui.rejected", { count: r.rejected.length }), "error");
+      }
+      setBatchNo(r.batchNo);
+      setVersion((v) => v + 1);
+      setPassword("");
+    } catch (err) {
+      const field = refusedField(err);
+      if (field?.startsWith("params.")) {
+        setErrors({ [field.split(".")[1]]: (err as ApiError).message });
+      } else if (err instanceof ApiError && err.code === 43003) {
+        setErrors({ password: err.message });
+      } else toast((err as Error).message, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="cmd-page">
+      <header class="cmd-head">
+        <h1>{t("commands.pages.batchCommand.title")}</h1>
+        <p class="sub">{t("commands.pages.batchCommand.intro")}</p>
+      </header>
+      {!allowed && <p class="notice" role="alert">{t("errors.batchSendNotAllowed")}</p>}
+      <div class="cmd-grid">
+        <section class="panel">
+          <h2 class="panel-title">{t("commands.ui.step1")}</h2>
+          <DevicePicker t={t} root={root} selected={imeis} onChange={setImeis} max={maxDevices} />
+          {errors.devices && <p class="field-error" role="alert">{errors.devices}</p>}
+        </section>
+        <form class="panel cmd-form" onSubmit={submit} noValidate>
+          <h2 class="panel-title">{t("commands.ui.step2")}</h2>
+          {templates.length > 0 && (
+            <Field label={t("commands.ui.useTemplate")}>
+              <select
+                class="input"
+                name="template"
+                onChange={(e) => {
+                  const tpl = templates.find((x) => x.id === (e.target as HTMLSelectElement).value);
+                  if (tpl) choose(tpl.code, tpl.params);
+                }}
+              >
+                <option value="">{t("commands.ui.noTemplate")}</option>
+                {templates.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+              </select>
+            </Field>
+          )}
+          <Field label={t("commands.columns.name")} required>
+            <InstructionPicker
+              t={t}
+              catalogue={catalogue}
+              code={code}
+              onChange={(c) => choose(c)}
+            />
+          </Field>
+          <ParamFields
+            t={t}
+            params={def.params}
+            values={values}
+            errors={errors}
+            onChange={setValues}
+          />
+          <Field
+            label={t("commands.columns.sendType")}
+            hint={t(`commands.ui.sendTypeHint.${sendType}`)}
+          >
+            <div class="cmd-radios">
+              {(["online", "offline"] as const).map((k) => (
+                <label key={k}>
+                  <input
+                    type="radio"
+                    name="sendType"
+                    value={k}
+                    checked={sendType === k}
+                    onChange={() => setSendType(k)}
+                  />
+                  {t(`commands.sendTypes.${k}`)}
+                </label>
+              ))}
+            </div>
+          </Field>
+          {sendType === "offline" && (
+            <label class="toggle">
+              <input
+                type="checkbox"
+                name="replace"
+                checked={replace}
+                onChange={(e) => setReplace((e.target as HTMLInputElement).checked)}
+              />
+              {t("commands.ui.replacePending")}
+            </label>
+          )}
+          {protectedCmd && (
+            <Field
+              label={t("commands.params.password")}
+              required
+              error={errors.password}
+              hint={t("commands.ui.passwordHint")}
+            >
+              <input
+                class="input"
+                type="password"
+                name="password"
+                autocomplete="current-password"
+                value={password}
+                onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+              />
+            </Field>
+          )}
+          <div class="toolbar">
+            <span class="field-hint">{t("commands.ui.chosen", { count: imeis.length })}</span>
+            <button type="submit" class="btn btn-primary" disabled={!allowed || busy}>
+              {busy ? t("commands.ui.sending") : t("commands.ui.send")}
+            </button>
+          </div>
+        </form>
+      </div>
+      {batchNo && <BatchProgress t={t} batchNo={batchNo} />}
+      <BatchList
+        t={t}
+        category="command"
+        version={version}
+        statusHref={(b) => `/commandStatus?batchNo=${encodeURIComponent(b)}`}
+      />
+      <Toasts />
+    </div>
+  );
+}
+
+export default island("commands/BatchCommand", BatchCommand);

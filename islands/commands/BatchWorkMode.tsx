@@ -1,0 +1,151 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import type { AccountRef } from "../../components/accounts/types.ts";
+import { Field } from "../../components/ui/Field.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { BatchList } from "../../components/commands/BatchList.tsx";
+import { cycleBody, cycleSummary } from "../../components/commands/cycles.ts";
+import { DevicePicker } from "../../components/commands/DevicePicker.tsx";
+
+interface Template {
+  id: string;
+  name: string;
+  cycles: ReturnType<typeof cycleBody>[];
+}
+
+/** /batchWorkingMode: apply a working-mode template to many devices. */
+function BatchWorkMode({ lang, root, allowed, maxDevices }: {
+  lang: Lang;
+  root: AccountRef;
+  allowed: boolean;
+  maxDevices: number;
+}) {
+  const t = translator(lang);
+  const [templates, setTemplates] = useState<Template[] | null>(null);
+  const [templateId, setTemplateId] = useState("");
+  const [imeis, setImeis] = useState<string[]>([]);
+  const [sendType, setSendType] = useState<"online" | "offline">("offline");
+  const [replace, setReplace] = useState(true);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    api<{ list: Template[] }>("/v3/new/workMode/template/list", {}).then((d) => {
+      setTemplates(d.list);
+      if (d.list[0]) setTemplateId(d.list[0].id);
+    }, (e) => toast((e as Error).message, "error"));
+  }, []);
+  const chosen = templates?.find((x) => x.id === templateId);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const found: Record<string, string> = {};
+    if (!templateId) found.template = t("validation.required");
+    if (!imeis.length) found.devices = t("errors.noDevicesChosen");
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const r = await api<{ batchNo: string; deviceCount: number; failed: number }>(
+        "/v3/new/workMode/apply",
+        { templateId, imeis, sendType, replace },
+      );
+      toast(t("commands.ui.batchSent", { batchNo: r.batchNo, count: r.deviceCount }));
+      if (r.failed) toast(t("commands.ui.someFailed", { count: r.failed }), "error");
+      setVersion((v) => v + 1);
+    } catch (err) {
+      toast((err as Error).message, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="cmd-page">
+      <header class="cmd-head">
+        <h1>{t("commands.pages.batchWorkingMode.title")}</h1>
+        <p class="sub">{t("commands.pages.batchWorkingMode.intro")}</p>
+      </header>
+      {!allowed && <p class="notice" role="alert">{t("errors.batchSendNotAllowed")}</p>}
+      <div class="cmd-grid">
+        <section class="panel">
+          <h2 class="panel-title">{t("commands.ui.step1")}</h2>
+          <DevicePicker t={t} root={root} selected={imeis} onChange={setImeis} max={maxDevices} />
+          {errors.devices && <p class="field-error" role="alert">{errors.devices}</p>}
+        </section>
+        <form class="panel cmd-form" onSubmit={submit} noValidate>
+          <h2 class="panel-title">{t("commands.ui.step2WorkMode")}</h2>
+          {templates && !templates.length
+            ? (
+              <div class="empty">
+                <p>{t("commands.ui.noWorkModes")}</p>
+                <a class="btn" href="/workingModeTemplate">{t("commands.ui.addWorkMode")}</a>
+              </div>
+            )
+            : (
+              <>
+                <Field label={t("commands.columns.template")} required error={errors.template}>
+                  <select
+                    class="input"
+                    name="template"
+                    value={templateId}
+                    onChange={(e) => setTemplateId((e.target as HTMLSelectElement).value)}
+                  >
+                    {templates?.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+                  </select>
+                </Field>
+                {chosen && (
+                  <ol class="cmd-cycles">
+                    {chosen.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
+                  </ol>
+                )}
+                <Field
+                  label={t("commands.columns.sendType")}
+                  hint={t(`commands.ui.sendTypeHint.${sendType}`)}
+                >
+                  <div class="cmd-radios">
+                    {(["online", "offline"] as const).map((k) => (
+                      <label key={k}>
+                        <input
+                          type="radio"
+                          name="sendType"
+                          checked={sendType === k}
+                          onChange={() => setSendType(k)}
+                        />
+                        {t(`commands.sendTypes.${k}`)}
+                      </label>
+                    ))}
+                  </div>
+                </Field>
+                {sendType === "offline" && (
+                  <label class="toggle">
+                    <input
+                      type="checkbox"
+                      checked={replace}
+                      onChange={(e) => setReplace((e.target as HTMLInputElement).checked)}
+                    />
+                    {t("commands.ui.replacePending")}
+                  </label>
+                )}
+                <div class="toolbar">
+                  <span class="field-hint">{t("commands.ui.chosen", { count: imeis.length })}</span>
+                  <button type="submit" class="btn btn-primary" disabled={!allowed || busy}>
+                    {busy ? t("commands.ui.sending") : t("commands.ui.apply")}
+                  </button>
+                </div>
+              </>
+            )}
+        </form>
+      </div>
+      <BatchList
+        t={t}
+        category="workMode"
+        version={version}
+        statusHref={(b) => `/workingModeStatus?batchNo=${encodeURIComponent(b)}`}
+      />
+      <Toasts />
+    </div>
+  );
+}
+
+export default island("commands/BatchWorkMode", BatchWorkMode);

@@ -1,0 +1,300 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { Pagination } from "../../components/ui/Pagination.tsx";
+import { Modal } from "../../components/ui/Modal.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { StatusBadge } from "../../components/commands/StatusBadge.tsx";
+import {
+  formatDateTime,
+  instructionName,
+  LIVE_STATUSES,
+  replyText,
+} from "../../components/commands/format.ts";
+import type { CommandRow } from "../../components/commands/types.ts";
+
+const STATUSES = [
+  "toBeSent",
+  "sending",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "executed",
+  "waitingExecution",
+  "timeout",
+];
+
+interface Filter {
+  imei: string;
+  status: string;
+  sendType: string;
+  batchNo: string;
+  start: string;
+  end: string;
+}
+
+const EMPTY: Filter = { imei: "", status: "", sendType: "", batchNo: "", start: "", end: "" };
+
+/** The filter as API fields (empty ones left out, local date-times as ISO). */
+function filterBody(f: Filter): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (f.imei.trim()) out.imei = f.imei.trim();
+  if (f.status) out.status = f.status;
+  if (f.sendType) out.sendType = f.sendType;
+  if (f.batchNo.trim()) out.batchNo = f.batchNo.trim();
+  if (f.start) out.startTime = new Date(f.start).toISOString();
+  if (f.end) out.endTime = new Date(f.end).toISOString();
+  return out;
+}
+
+/** /commandStatus: every command with status, phases and reply; filters, export, cancel. */
+function CommandStatus(
+  { lang, batchNo, canSend }: { lang: Lang; batchNo: string; canSend: boolean },
+) {
+  const t = translator(lang);
+  const [draft, setDraft] = useState<Filter>({ ...EMPTY, batchNo });
+  const [filter, setFilter] = useState<Filter>({ ...EMPTY, batchNo });
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [data, setData] = useState<{ total: number; list: CommandRow[] } | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [reload, setReload] = useState(0);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    setLoading(true);
+    api<{ total: number; list: CommandRow[] }>("/v3/new/command/status", {
+      ...filterBody(filter),
+      ...page,
+    }).then((d) => {
+      if (!live) return;
+      setData(d);
+      // Keep watching while commands on this page are still on their way.
+      if (d.list.some((r) => LIVE_STATUSES.has(r.status))) {
+        timer = setTimeout(() => setReload((n) => n + 1), 2000);
+      }
+    }, (e) => toast((e as Error).message, "error")).finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [filter, page.pageNum, page.pageSize, reload]);
+
+  const search = (e: Event) => {
+    e.preventDefault();
+    if (draft.start && draft.end && draft.start > draft.end) {
+      return setError(t("errors.startAfterEnd"));
+    }
+    if (draft.imei.trim() && !/^\d{1,15}$/.test(draft.imei.trim())) {
+      return setError(t("validation.imeiSearch"));
+    }
+    setError("");
+    setFilter(draft);
+    setPage({ ...page, pageNum: 1 });
+  };
+  const exportHref = `/v3/new/command/status/export?${new URLSearchParams({
+    ...filterBody(filter),
+    lang,
+  })}`;
+  const cancel = async (imei: string) => {
+    try {
+      await api("/v3/new/command/cancel", { imei });
+      toast(t("commands.ui.cancelled"));
+      setReload((n) => n + 1);
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+  };
+  const cancelAll = async () => {
+    try {
+      const r = await api<{ cancelled: number }>("/v3/new/command/cancelAll", {});
+      toast(t("commands.ui.cancelledAll", { count: r.cancelled }));
+      setConfirmAll(false);
+      setReload((n) => n + 1);
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+  };
+  const rows = data?.list ?? [];
+  const set = (k: keyof Filter) => (e: Event) =>
+    setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
+
+  return (
+    <div class="cmd-page">
+      <header class="cmd-head">
+        <h1>{t("commands.pages.commandStatus.title")}</h1>
+        <p class="sub">{t("commands.pages.commandStatus.intro")}</p>
+      </header>
+      <form class="panel cmd-filters" onSubmit={search}>
+        <input
+          class="input"
+          name="imei"
+          placeholder={t("commands.columns.imei")}
+          aria-label={t("commands.columns.imei")}
+          value={draft.imei}
+          onInput={set("imei")}
+        />
+        <select
+          class="input"
+          name="status"
+          aria-label={t("commands.columns.status")}
+          value={draft.status}
+          onChange={set("status")}
+        >
+          <option value="">{t("commands.ui.allStatuses")}</option>
+          {STATUSES.map((s) => <option key={s} value={s}>{t(`commands.statuses.${s}`)}</option>)}
+        </select>
+        <select
+          class="input"
+          name="sendType"
+          aria-label={t("commands.columns.sendType")}
+          value={draft.sendType}
+          onChange={set("sendType")}
+        >
+          <option value="">{t("commands.ui.allSendTypes")}</option>
+          <option value="online">{t("commands.sendTypes.online")}</option>
+          <option value="offline">{t("commands.sendTypes.offline")}</option>
+        </select>
+        <input
+          class="input"
+          name="batchNo"
+          placeholder={t("commands.columns.batchNo")}
+          aria-label={t("commands.columns.batchNo")}
+          value={draft.batchNo}
+          onInput={set("batchNo")}
+        />
+        <input
+          class="input"
+          type="datetime-local"
+          name="start"
+          aria-label={t("commands.ui.from")}
+          value={draft.start}
+          onInput={set("start")}
+        />
+        <input
+          class="input"
+          type="datetime-local"
+          name="end"
+          aria-label={t("commands.ui.to")}
+          value={draft.end}
+          onInput={set("end")}
+        />
+        <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
+        <button
+          type="button"
+          class="btn"
+          onClick={() => {
+            setDraft(EMPTY);
+            setFilter(EMPTY);
+            setError("");
+          }}
+        >
+          {t("commands.ui.reset")}
+        </button>
+        <span class="grow" />
+        <a class="btn" href={exportHref} download>{t("commands.ui.export")}</a>
+        {canSend && (
+          <button type="button" class="btn" onClick={() => setConfirmAll(true)}>
+            {t("commands.ui.cancelAll")}
+          </button>
+        )}
+        {error && <p class="form-error" role="alert">{error}</p>}
+      </form>
+      <section class="panel">
+        <div class={`table-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
+          <table class="data cmd-table">
+            <thead>
+              <tr>
+                <th>{t("commands.columns.imei")}</th>
+                <th>{t("commands.columns.name")}</th>
+                <th>{t("commands.columns.content")}</th>
+                <th>{t("commands.columns.sendType")}</th>
+                <th>{t("commands.columns.status")}</th>
+                <th>{t("commands.columns.platform")}</th>
+                <th>{t("commands.columns.sentAt")}</th>
+                <th>{t("commands.columns.batchNo")}</th>
+                <th>{t("commands.columns.phases")}</th>
+                <th>{t("commands.columns.reply")}</th>
+                <th class="col-actions">{t("commands.columns.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} data-imei={r.imei} data-status={r.status}>
+                  <td class="mono">{r.imei}</td>
+                  <td>{instructionName(t, r.name)}</td>
+                  <td class="mono cmd-content" title={r.content}>{r.content}</td>
+                  <td>{t(`commands.sendTypes.${r.sendType}`)}</td>
+                  <td>
+                    <StatusBadge t={t} status={r.status} />
+                  </td>
+                  <td>{t(`commands.platforms.${r.platform}`)}</td>
+                  <td class="nowrap">{formatDateTime(r.sentAt ?? r.createdAt)}</td>
+                  <td class="mono">{r.batchNo ?? "—"}</td>
+                  <td>
+                    <ol class="cmd-phases">
+                      {r.phases.map((p, i) => (
+                        <li key={i} title={formatDateTime(p.at)}>
+                          {t(`commands.statuses.${p.status}`)}
+                        </li>
+                      ))}
+                    </ol>
+                  </td>
+                  <td class="cmd-reply" title={r.reply ?? ""}>{replyText(t, r.reply)}</td>
+                  <td class="col-actions">
+                    {canSend && r.status === "toBeSent" && (
+                      <button
+                        type="button"
+                        class="link-btn danger"
+                        onClick={() => cancel(r.imei)}
+                      >
+                        {t("commands.ui.cancel")}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+              {!loading && !rows.length && (
+                <tr class="empty-row">
+                  <td colSpan={11}>{t("commands.ui.noCommands")}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pagination
+          t={t}
+          total={data?.total ?? 0}
+          pageNum={page.pageNum}
+          pageSize={page.pageSize}
+          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+        />
+      </section>
+      {confirmAll && (
+        <Modal
+          title={t("commands.ui.cancelAll")}
+          closeLabel={t("ui.close")}
+          onClose={() => setConfirmAll(false)}
+          footer={
+            <>
+              <button type="button" class="btn" onClick={() => setConfirmAll(false)}>
+                {t("ui.cancel")}
+              </button>
+              <button type="button" class="btn btn-primary" onClick={cancelAll}>
+                {t("ui.confirm")}
+              </button>
+            </>
+          }
+        >
+          <p>{t("commands.ui.cancelAllConfirm")}</p>
+        </Modal>
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+export default island("commands/CommandStatus", CommandStatus);

@@ -1,0 +1,262 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { Field } from "../../components/ui/Field.tsx";
+import { Modal } from "../../components/ui/Modal.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { formatDateTime, instructionName } from "../../components/commands/format.ts";
+import { InstructionPicker } from "../../components/commands/InstructionPicker.tsx";
+import {
+  checkParams,
+  defaultParams,
+  ParamFields,
+  paramsBody,
+  type ParamValues,
+} from "../../components/commands/ParamFields.tsx";
+import type { Catalogue } from "../../components/commands/types.ts";
+
+interface Template {
+  id: string;
+  name: string;
+  code: string;
+  params: ParamValues;
+  createdAt: string;
+}
+
+const NAME_MAX = 20;
+
+/** A parameter summary such as "seconds=30". */
+function paramsText(p: ParamValues): string {
+  return Object.entries(p).map(([k, v]) =>
+    `${k}=${Array.isArray(v) ? v.filter(Boolean).join("/") : v}`
+  ).join(", ") || "—";
+}
+
+/** /commandTemplate: up to five saved instructions with parameters. */
+function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogue }) {
+  const t = translator(lang);
+  const [data, setData] = useState<{ limit: number; list: Template[] } | null>(null);
+  const [editing, setEditing] = useState<Template | null>(null);
+  const [removing, setRemoving] = useState<Template | null>(null);
+  const load = () =>
+    api<{ limit: number; list: Template[] }>("/v3/new/command/template/list", {})
+      .then(setData, (e) => toast((e as Error).message, "error"));
+  useEffect(() => void load(), []);
+  const full = !!data && data.list.length >= data.limit;
+  const fresh = (): Template => {
+    const first = catalogue.instructions[0];
+    return {
+      id: "",
+      name: "",
+      code: first.code,
+      params: defaultParams(first.params),
+      createdAt: "",
+    };
+  };
+  const remove = async () => {
+    try {
+      await api("/v3/new/command/template/delete", { id: removing!.id });
+      toast(t("ui.saved"));
+      setRemoving(null);
+      load();
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+  };
+
+  return (
+    <div class="cmd-page">
+      <header class="cmd-head">
+        <h1>{t("commands.pages.commandTemplate.title")}</h1>
+        <p class="sub">{t("commands.pages.commandTemplate.intro", { max: data?.limit ?? 5 })}</p>
+      </header>
+      <section class="panel">
+        <div class="toolbar">
+          <span class="field-hint">
+            {t("commands.ui.templateCount", {
+              count: data?.list.length ?? 0,
+              max: data?.limit ?? 5,
+            })}
+          </span>
+          <span class="grow" />
+          <button
+            type="button"
+            class="btn btn-primary"
+            disabled={!data || full}
+            title={full ? t("errors.commandTemplateLimit", { max: data!.limit }) : undefined}
+            onClick={() => setEditing(fresh())}
+          >
+            {t("commands.ui.addTemplate")}
+          </button>
+        </div>
+        <div class={`table-wrap${data ? "" : " is-loading"}`}>
+          <table class="data">
+            <thead>
+              <tr>
+                <th>{t("commands.ui.templateName")}</th>
+                <th>{t("commands.columns.name")}</th>
+                <th>{t("commands.columns.parameters")}</th>
+                <th>{t("commands.columns.createdAt")}</th>
+                <th class="col-actions">{t("commands.columns.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data?.list.map((x) => (
+                <tr key={x.id}>
+                  <td class="strong">{x.name}</td>
+                  <td>{instructionName(t, x.code)}</td>
+                  <td class="mono">{paramsText(x.params)}</td>
+                  <td>{formatDateTime(x.createdAt)}</td>
+                  <td class="col-actions">
+                    <button type="button" class="link-btn" onClick={() => setEditing(x)}>
+                      {t("ui.edit")}
+                    </button>
+                    <button type="button" class="link-btn danger" onClick={() => setRemoving(x)}>
+                      {t("ui.delete")}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+              {data && !data.list.length && (
+                <tr class="empty-row">
+                  <td colSpan={5}>{t("commands.ui.noTemplates")}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {editing && (
+        <TemplateDialog
+          t={t}
+          catalogue={catalogue}
+          initial={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            load();
+          }}
+        />
+      )}
+      {removing && (
+        <Modal
+          title={t("ui.delete")}
+          closeLabel={t("ui.close")}
+          onClose={() => setRemoving(null)}
+          footer={
+            <>
+              <button type="button" class="btn" onClick={() => setRemoving(null)}>
+                {t("ui.cancel")}
+              </button>
+              <button type="button" class="btn btn-primary" onClick={remove}>
+                {t("ui.confirm")}
+              </button>
+            </>
+          }
+        >
+          <p>{t("commands.ui.deleteTemplate", { name: removing.name })}</p>
+        </Modal>
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+function TemplateDialog({ t, catalogue, initial, onClose, onSaved }: {
+  t: ReturnType<typeof translator>;
+  catalogue: Catalogue;
+  initial: Template;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const [name, setName] = useState(initial.name);
+  const [code, setCode] = useState(initial.code);
+  const [values, setValues] = useState<ParamValues>({
+    ...defaultParams(catalogue.instructions.find((i) => i.code === initial.code)!.params),
+    ...initial.params,
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const def = catalogue.instructions.find((i) => i.code === code)!;
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const found = checkParams(t, def.params, values);
+    if (!name.trim()) found.name = t("validation.required");
+    else if (name.trim().length > NAME_MAX) found.name = t("validation.tooLong", { max: NAME_MAX });
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await api("/v3/new/command/template/save", {
+        ...(initial.id ? { id: initial.id } : {}),
+        name: name.trim(),
+        code,
+        params: paramsBody(def.params, values),
+      });
+      toast(t("ui.saved"));
+      onSaved();
+    } catch (err) {
+      const field = refusedField(err);
+      const msg = (err as ApiError).message;
+      if (field) setErrors({ [field.replace(/^params\./, "").split(".")[0]]: msg });
+      else if (err instanceof ApiError && err.code === 43009) setErrors({ name: msg });
+      else toast(msg, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={t(initial.id ? "commands.ui.editTemplate" : "commands.ui.addTemplate")}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
+          <button type="submit" form="cmd-template-form" class="btn btn-primary" disabled={busy}>
+            {t("ui.save")}
+          </button>
+        </>
+      }
+    >
+      <form id="cmd-template-form" class="cmd-form" onSubmit={save} noValidate>
+        <Field
+          label={t("commands.ui.templateName")}
+          required
+          error={errors.name}
+          hint={t("commands.ui.nameRule", { max: NAME_MAX })}
+        >
+          <input
+            class="input"
+            name="name"
+            maxLength={NAME_MAX}
+            value={name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
+        </Field>
+        <Field label={t("commands.columns.name")} required>
+          <InstructionPicker
+            t={t}
+            catalogue={catalogue}
+            code={code}
+            onChange={(c) => {
+              setCode(c);
+              setValues(defaultParams(catalogue.instructions.find((i) => i.code === c)!.params));
+              setErrors({});
+            }}
+          />
+        </Field>
+        <ParamFields
+          t={t}
+          params={def.params}
+          values={values}
+          errors={errors}
+          onChange={setValues}
+        />
+      </form>
+    </Modal>
+  );
+}
+
+export default island("commands/CommandTemplates", CommandTemplates);

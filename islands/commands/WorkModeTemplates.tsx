@@ -1,0 +1,362 @@
+import { useEffect, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { Field } from "../../components/ui/Field.tsx";
+import { Modal } from "../../components/ui/Modal.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { formatDateTime } from "../../components/commands/format.ts";
+import {
+  checkCycles,
+  cycleBody,
+  type CycleForm,
+  cycleSummary,
+  DAYS,
+  LIMITS,
+  MAX_CYCLES,
+  MODES,
+  newCycle,
+} from "../../components/commands/cycles.ts";
+
+type Cycle = ReturnType<typeof cycleBody>;
+interface Template {
+  id: string;
+  name: string;
+  cycles: Cycle[];
+  createdAt: string;
+}
+const NAME_MAX = 20;
+
+function toForm(c: Cycle): CycleForm {
+  return {
+    ...newCycle(),
+    ...c,
+    syncInterval: String(c.syncInterval ?? 10),
+    limitValue: c.limitValue === undefined ? "" : String(c.limitValue),
+  } as CycleForm;
+}
+
+/** /workingModeTemplate: normal, timing and week cycles with their limitations. */
+function WorkModeTemplates({ lang }: { lang: Lang }) {
+  const t = translator(lang);
+  const [list, setList] = useState<Template[] | null>(null);
+  const [editing, setEditing] = useState<{ id: string; name: string; cycles: CycleForm[] } | null>(
+    null,
+  );
+  const [removing, setRemoving] = useState<Template | null>(null);
+  const load = () =>
+    api<{ list: Template[] }>("/v3/new/workMode/template/list", {})
+      .then((d) => setList(d.list), (e) => toast((e as Error).message, "error"));
+  useEffect(() => void load(), []);
+  const remove = async () => {
+    try {
+      await api("/v3/new/workMode/template/delete", { id: removing!.id });
+      setRemoving(null);
+      load();
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+  };
+  return (
+    <div class="cmd-page">
+      <header class="cmd-head">
+        <h1>{t("commands.pages.workingModeTemplate.title")}</h1>
+        <p class="sub">{t("commands.pages.workingModeTemplate.intro")}</p>
+      </header>
+      <section class="panel">
+        <div class="toolbar">
+          <span class="grow" />
+          <button
+            type="button"
+            class="btn btn-primary"
+            onClick={() => setEditing({ id: "", name: "", cycles: [newCycle()] })}
+          >
+            {t("commands.ui.addWorkMode")}
+          </button>
+        </div>
+        <div class={`table-wrap${list ? "" : " is-loading"}`}>
+          <table class="data">
+            <thead>
+              <tr>
+                <th>{t("commands.ui.templateName")}</th>
+                <th>{t("commands.ui.cycles")}</th>
+                <th>{t("commands.columns.createdAt")}</th>
+                <th class="col-actions">{t("commands.columns.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list?.map((x) => (
+                <tr key={x.id}>
+                  <td class="strong">{x.name}</td>
+                  <td>
+                    <ol class="cmd-cycles">
+                      {x.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
+                    </ol>
+                  </td>
+                  <td>{formatDateTime(x.createdAt)}</td>
+                  <td class="col-actions">
+                    <button
+                      type="button"
+                      class="link-btn"
+                      onClick={() =>
+                        setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
+                    >
+                      {t("ui.edit")}
+                    </button>
+                    <button type="button" class="link-btn danger" onClick={() => setRemoving(x)}>
+                      {t("ui.delete")}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+              {list && !list.length && (
+                <tr class="empty-row">
+                  <td colSpan={4}>{t("commands.ui.noWorkModes")}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {editing && (
+        <WorkModeDialog
+          t={t}
+          initial={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            load();
+          }}
+        />
+      )}
+      {removing && (
+        <Modal
+          title={t("ui.delete")}
+          closeLabel={t("ui.close")}
+          onClose={() => setRemoving(null)}
+          footer={
+            <>
+              <button type="button" class="btn" onClick={() => setRemoving(null)}>
+                {t("ui.cancel")}
+              </button>
+              <button type="button" class="btn btn-primary" onClick={remove}>
+                {t("ui.confirm")}
+              </button>
+            </>
+          }
+        >
+          <p>{t("commands.ui.deleteTemplate", { name: removing.name })}</p>
+        </Modal>
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+function WorkModeDialog({ t, initial, onClose, onSaved }: {
+  t: ReturnType<typeof translator>;
+  initial: { id: string; name: string; cycles: CycleForm[] };
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const [name, setName] = useState(initial.name);
+  const [cycles, setCycles] = useState<CycleForm[]>(initial.cycles);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const update = (i: number, patch: Partial<CycleForm>) =>
+    setCycles(cycles.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const found = checkCycles(t, cycles);
+    if (!name.trim()) found.name = t("validation.required");
+    else if (name.trim().length > NAME_MAX) found.name = t("validation.tooLong", { max: NAME_MAX });
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await api("/v3/new/workMode/template/save", {
+        ...(initial.id ? { id: initial.id } : {}),
+        name: name.trim(),
+        cycles: cycles.map(cycleBody),
+      });
+      toast(t("ui.saved"));
+      onSaved();
+    } catch (err) {
+      const field = refusedField(err);
+      const msg = (err as ApiError).message;
+      if (field?.startsWith("cycles.")) setErrors({ [field.slice(7)]: msg });
+      else if (field === "name" || (err instanceof ApiError && err.code === 43011)) {
+        setErrors({ name: msg });
+      } else toast(msg, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const err = (i: number, k: string) => errors[`${i}.${k}`];
+  return (
+    <Modal
+      title={t(initial.id ? "commands.ui.editWorkMode" : "commands.ui.addWorkMode")}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      width={720}
+      footer={
+        <>
+          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
+          <button type="submit" form="cmd-workmode-form" class="btn btn-primary" disabled={busy}>
+            {t("ui.save")}
+          </button>
+        </>
+      }
+    >
+      <form id="cmd-workmode-form" class="cmd-form" onSubmit={save} noValidate>
+        <Field
+          label={t("commands.ui.templateName")}
+          required
+          error={errors.name}
+          hint={t("commands.ui.nameRule", { max: NAME_MAX })}
+        >
+          <input
+            class="input"
+            name="name"
+            maxLength={NAME_MAX}
+            value={name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
+        </Field>
+        {cycles.map((c, i) => (
+          <fieldset key={i} class="cmd-cycle" data-cycle={i}>
+            <legend>
+              {t("commands.ui.cycleN", { n: i + 1 })}
+              {cycles.length > 1 && (
+                <button
+                  type="button"
+                  class="link-btn danger"
+                  onClick={() => setCycles(cycles.filter((_, j) => j !== i))}
+                >
+                  {t("ui.delete")}
+                </button>
+              )}
+            </legend>
+            <div class="form-grid">
+              <Field label={t("commands.ui.mode")} required>
+                <select
+                  class="input"
+                  name={`mode${i}`}
+                  value={c.mode}
+                  onChange={(e) =>
+                    update(i, { mode: (e.target as HTMLSelectElement).value as CycleForm["mode"] })}
+                >
+                  {MODES.map((m) => <option key={m} value={m}>{t(`commands.modes.${m}`)}</option>)}
+                </select>
+              </Field>
+              {c.mode !== "week" && (
+                <Field
+                  label={t("commands.ui.syncInterval")}
+                  required
+                  error={err(i, "syncInterval")}
+                  hint={t("commands.ui.range", { min: 1, max: 1440 })}
+                >
+                  <input
+                    class="input"
+                    type="number"
+                    name={`syncInterval${i}`}
+                    value={c.syncInterval}
+                    onInput={(e) =>
+                      update(i, { syncInterval: (e.target as HTMLInputElement).value })}
+                  />
+                </Field>
+              )}
+              {c.mode === "timing" && (
+                <Field label={t("commands.ui.wakeUpTime")} required error={err(i, "wakeUpTime")}>
+                  <input
+                    class="input"
+                    type="time"
+                    name={`wakeUpTime${i}`}
+                    value={c.wakeUpTime}
+                    onInput={(e) =>
+                      update(i, { wakeUpTime: (e.target as HTMLInputElement).value })}
+                  />
+                </Field>
+              )}
+              {c.mode === "week" && (
+                <Field label={t("commands.ui.syncTime")} required error={err(i, "syncTime")}>
+                  <input
+                    class="input"
+                    type="time"
+                    name={`syncTime${i}`}
+                    value={c.syncTime}
+                    onInput={(e) =>
+                      update(i, { syncTime: (e.target as HTMLInputElement).value })}
+                  />
+                </Field>
+              )}
+              <Field label={t("commands.ui.limitation")} required error={err(i, "limitType")}>
+                <select
+                  class="input"
+                  name={`limitType${i}`}
+                  value={c.limitType}
+                  onChange={(e) =>
+                    update(i, {
+                      limitType: (e.target as HTMLSelectElement).value as CycleForm["limitType"],
+                    })}
+                >
+                  {LIMITS.map((l) => <option key={l} value={l}>{t(`commands.limits.${l}`)}
+                  </option>)}
+                </select>
+              </Field>
+              {c.limitType !== "unlimited" && (
+                <Field
+                  label={t(`commands.ui.limitValue.${c.limitType}`)}
+                  required
+                  error={err(i, "limitValue")}
+                  hint={t("commands.ui.range", { min: 1, max: 999 })}
+                >
+                  <input
+                    class="input"
+                    type="number"
+                    name={`limitValue${i}`}
+                    value={c.limitValue}
+                    onInput={(e) => update(i, { limitValue: (e.target as HTMLInputElement).value })}
+                  />
+                </Field>
+              )}
+            </div>
+            {c.mode !== "normal" && (
+              <Field label={t("commands.ui.repeatDays")} required error={err(i, "repeatDays")}>
+                <div class="cmd-days">
+                  {DAYS.map((d) => (
+                    <label key={d} class={c.repeatDays.includes(d) ? "on" : ""}>
+                      <input
+                        type="checkbox"
+                        name={`day${i}-${d}`}
+                        checked={c.repeatDays.includes(d)}
+                        onChange={(e) =>
+                          update(i, {
+                            repeatDays: (e.target as HTMLInputElement).checked
+                              ? [...c.repeatDays, d]
+                              : c.repeatDays.filter((x) => x !== d),
+                          })}
+                      />
+                      {t(`commands.days.${d}`)}
+                    </label>
+                  ))}
+                </div>
+              </Field>
+            )}
+          </fieldset>
+        ))}
+        <button
+          type="button"
+          class="btn"
+          disabled={cycles.length >= MAX_CYCLES}
+          onClick={() => setCycles([...cycles, newCycle()])}
+        >
+          {t("commands.ui.addCycle", { max: MAX_CYCLES })}
+        </button>
+        <p class="field-hint">{t("commands.ui.cycleRule")}</p>
+      </form>
+    </Modal>
+  );
+}
+
+export default island("commands/WorkModeTemplates", WorkModeTemplates);
