@@ -15,6 +15,7 @@ import {
   requiresPassword,
 } from "./catalogue/index.ts";
 import { instructionItems } from "./batch.ts";
+import { batchTargets } from "./targets.ts";
 import { assertCommandPassword, assertMaySend } from "./policy.ts";
 import {
   batchSendBody,
@@ -165,17 +166,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
     body: batchSendBody,
     handler: async ({ body, c }) => {
       const who = await sender(c.var.session, true);
-      const unique = [...new Set(body.imeis)];
-      const devices: Device[] = [];
-      const rejected: { imei: string; reason: string }[] = [];
-      for (const i of unique) {
-        try {
-          devices.push(await s.devices.visibleDevice(c.var.session, i));
-        } catch (e) {
-          if (!(e instanceof BizError)) throw e;
-          rejected.push({ imei: i, reason: e.key });
-        }
-      }
+      const { devices, rejected } = await batchTargets(s, c.var.session, body.imeis);
       if (!devices.length) throw new BizError("noDevicesChosen", {}, { rejected });
       // Validate the parameters once up front so a typo refuses the whole batch.
       const model = devices.find((d) =>

@@ -93,7 +93,7 @@ export class CommandService {
     const conn = this.connections.get(record.imei);
     if (input.sendType === "online") {
       if (!conn) throw new BizError("deviceOffline");
-      await this.store.save(record);
+      // deliver() stores it (with its "to be sent" phase) as "sending": one write, not two.
       return await this.deliver(conn, record);
     }
     const saved = await this.store.savePending(record, input.replace);

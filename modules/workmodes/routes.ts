@@ -3,8 +3,8 @@ import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { Services } from "../../lib/services.ts";
-import type { Device } from "../devices/model.ts";
 import { assertMaySend } from "../commands/policy.ts";
+import { batchTargets } from "../commands/targets.ts";
 import { applyBody, taskListBody, templateBody } from "./schemas.ts";
 import type { WorkModeTask } from "./model.ts";
 
@@ -106,16 +106,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
       const who = await caller(c.var.session, true);
       const template = await s.workModeStore.template(who.owner.id, body.templateId);
       if (!template) throw new BizError("templateNotFound");
-      const devices: Device[] = [];
-      const rejected: { imei: string; reason: string }[] = [];
-      for (const imei of new Set(body.imeis)) {
-        try {
-          devices.push(await s.devices.visibleDevice(c.var.session, imei));
-        } catch (e) {
-          if (!(e instanceof BizError)) throw e;
-          rejected.push({ imei, reason: e.key });
-        }
-      }
+      const { devices, rejected } = await batchTargets(s, c.var.session, body.imeis);
       if (!devices.length) throw new BizError("noDevicesChosen", {}, { rejected });
       const { batch, records } = await s.workModes.apply(template, devices, body, {
         id: who.self.id,
