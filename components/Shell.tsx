@@ -9,6 +9,7 @@ import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 export const SECTIONS = [
   { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
   { key: "accounts", href: "/account", paths: ["/account"] },
+  { key: "devices", href: "/devices", paths: ["/devices"] },
   { key: "geofences", href: "/geofence", paths: ["/geofence"] },
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   {
@@ -72,7 +73,14 @@ export function SettingsLayout(
 ) {
   const { t } = ctx;
   const groups = [
-    { key: "personal", items: [["/myProfile", "profile"], ["/changePassword", "changePassword"]] },
+    {
+      key: "personal",
+      items: [
+        ["/myProfile", "profile"],
+        ["/changePassword", "changePassword"],
+        ["/modelNameAlias", "modelNameAlias"],
+      ],
+    },
     { key: "commands", items: COMMAND_NAV },
     {
       key: "messages",

@@ -4,6 +4,11 @@ import type { PageContext } from "../lib/pages/context.ts";
 import type { MapSettings } from "../components/monitor/basemap.ts";
 import { type MapType, provider, tileTemplates } from "../modules/monitor/providers.ts";
 import Objects from "../islands/monitor/Objects.tsx";
+import Playback from "../islands/monitor/Playback.tsx";
+import Events from "../islands/monitor/Events.tsx";
+import LiveDevice from "../islands/monitor/LiveDevice.tsx";
+import { BizError } from "../lib/errors.ts";
+import { imageUrl } from "../modules/domains/store.ts";
 
 /** Tile addresses with the operator's MAP_TILE_URL_* overrides, read once. */
 const TILES = tileTemplates((name) => {
@@ -34,7 +39,7 @@ function mapSettings(ctx: PageContext): MapSettings {
 const imeiParam = (v: string | undefined) => (v && /^\d{15}$/.test(v) ? v : "");
 
 /** Monitor pages (spec §2): objects, alerts, playback, tracking, and the public share page. */
-export function registerMonitorPages({ privatePage, renderer }: PageKit) {
+export function registerMonitorPages({ privatePage, publicPage, renderer, services }: PageKit) {
   privatePage("/monitorObject", (c, ctx) =>
     renderer.html(
       c,
@@ -48,4 +53,117 @@ export function registerMonitorPages({ privatePage, renderer }: PageKit) {
         />
       </Shell>,
     ));
+
+  privatePage("/monitorPlayback", (c, ctx) =>
+    renderer.html(
+      c,
+      ctx,
+      ctx.t("monitor.tabs.playback"),
+      <Shell ctx={ctx}>
+        <Playback
+          lang={ctx.lang}
+          settings={mapSettings(ctx)}
+          imei={imeiParam(c.req.query("imei"))}
+        />
+      </Shell>,
+    ));
+
+  privatePage("/monitorEvent", (c, ctx) =>
+    renderer.html(
+      c,
+      ctx,
+      ctx.t("monitor.tabs.event"),
+      <Shell ctx={ctx}>
+        <Events lang={ctx.lang} settings={mapSettings(ctx)} />
+      </Shell>,
+    ));
+
+  privatePage("/monitorTracking", (c, ctx) => {
+    const imei = imeiParam(c.req.query("imei"));
+    if (!imei) return c.redirect("/monitorObject");
+    return renderer.html(
+      c,
+      ctx,
+      ctx.t("monitor.tabs.tracking"),
+      <Shell ctx={ctx}>
+        <div class="mon-live-shell">
+          <LiveDevice
+            lang={ctx.lang}
+            settings={mapSettings(ctx)}
+            mode={{ kind: "tracking", imei }}
+          />
+        </div>
+      </Shell>,
+    );
+  });
+
+  // Public (spec §2): the shared device live, without login, until the link expires.
+  publicPage("/monitorShare", async (c, ctx) => {
+    const token = c.req.query("token") ?? "";
+    let refusal = "";
+    let status: 200 | 403 | 404 = 200;
+    let expiresAt = "";
+    try {
+      const link = await services.monitor.shares.open(token);
+      expiresAt = new Date(link.expiresAt).toISOString();
+    } catch (e) {
+      if (!(e instanceof BizError)) throw e;
+      refusal = ctx.t(`errors.${e.key}`);
+      status = e.key === "shareLinkExpired" ? 403 : 404;
+    }
+    const logo = imageUrl(ctx.domain, "domainLogin");
+    c.header("X-Robots-Tag", "noindex");
+    return renderer.html(
+      c,
+      ctx,
+      ctx.t("monitor.share.pageTitle"),
+      <div class="mon-share-page">
+        <header class="topbar">
+          <span class="brand">
+            {logo ? <img src={logo} alt="" /> : <span class="logo-dot" aria-hidden="true">◎</span>}
+            <span>{ctx.domain.domainTitle}</span>
+          </span>
+          <span class="mon-share-head">{ctx.t("monitor.share.pageTitle")}</span>
+        </header>
+        {refusal
+          ? (
+            <main class="mon-share-refused">
+              <div class="panel">
+                <div class="empty">
+                  <span class="empty-icon" aria-hidden="true">
+                    <svg viewBox="0 0 24 24" width="40" height="40">
+                      <circle
+                        cx="12"
+                        cy="12"
+                        r="9"
+                        fill="none"
+                        stroke="currentColor"
+                        stroke-width="1.8"
+                      />
+                      <path
+                        d="M12 7v5l3 2"
+                        fill="none"
+                        stroke="currentColor"
+                        stroke-width="1.8"
+                        stroke-linecap="round"
+                      />
+                    </svg>
+                  </span>
+                  <h1>{ctx.t("monitor.share.expiredTitle")}</h1>
+                  <p id="share-refusal">{refusal}</p>
+                </div>
+              </div>
+            </main>
+          )
+          : (
+            <LiveDevice
+              lang={ctx.lang}
+              settings={{ ...mapSettings(ctx), provider: "OpenStreetMap" }}
+              mode={{ kind: "share", token, expiresAt }}
+            />
+          )}
+      </div>,
+      status,
+    );
+  });
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { Toasts } from "../../components/ui/Toast.tsx";
 import type { CountKey, ObjectsPayload } from "../../modules/monitor/objects.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { VehicleLayers } from "../../components/monitor/vehicles.ts";
@@ -14,7 +14,6 @@ import { ShareDialog } from "../../components/monitor/ShareDialog.tsx";
 import { VirtualList } from "../../components/monitor/VirtualList.tsx";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
 import { MapToolbar, savedProvider, saveProvider } from "../../components/monitor/MapToolbar.tsx";
-import { beep } from "../../components/monitor/alarm.ts";
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
 
 const TABS: CountKey[] = ["all", "moving", "idling", "stopped", "offline"];
@@ -192,12 +191,6 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
         if (!f) return;
         layers.current?.upsert(rowsOf(f.applyStatuses(rows)));
         setVersion((v) => v + 1);
-      },
-      alert: (a) => {
-        const i = fleet.current?.indexOf(a.imei) ?? -1;
-        const name = i >= 0 ? fleet.current!.data.name[i] : a.imei;
-        toast(`${name}: ${t(`monitor.alarm.${a.type}`, { defaultValue: a.type })}`, "error");
-        if (settings.soundFlag === 1) beep();
       },
     });
     return stop;

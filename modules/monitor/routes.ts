@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
 import {
-  alertsBody,
   objectsQuery,
   shareCreateBody,
   shareListBody,
@@ -43,14 +42,6 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
     query: streamQuery,
     handler: async ({ query, c }) =>
       sseResponse(await s.monitor.stream(c.var.session, c.req.raw.signal, query.imei)),
-  });
-  api.add({
-    method: "post",
-    path: "/v3/new/monitor/alerts",
-    tag,
-    summary: "The latest alerts of the caller's subtree, newest first",
-    body: alertsBody,
-    handler: ({ body, c }) => s.monitor.alerts(c.var.session, body.limit, body.unreadOnly),
   });
   api.add({
     method: "post",

@@ -5,11 +5,6 @@ const imei = z.string().regex(/^\d{15}$/, "validation.imeiForm");
 export const objectsQuery = z.object({ imei: imei.optional() }).strict();
 export const streamQuery = objectsQuery;
 
-export const alertsBody = z.object({
-  limit: z.number().int().min(1).max(500).default(100),
-  unreadOnly: z.boolean().default(false),
-}).strict();
-
 /** hours is checked by the service so the refusal is the catalogue's own message. */
 export const shareCreateBody = z.object({ imei, hours: z.number() }).strict();
 export const shareListBody = z.object({ imei }).strict();

@@ -4,7 +4,6 @@ import type { AccountStore } from "../accounts/store.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { EventBus } from "../gateway/bus.ts";
-import { latestAlerts } from "./events.ts";
 import { collectObjects, devicesOf } from "./objects.ts";
 import { ShareService } from "./share.ts";
 import { MonitorStore } from "./store.ts";
@@ -18,7 +17,7 @@ export class MonitorService {
   readonly shares: ShareService;
 
   constructor(
-    private readonly kv: Deno.Kv,
+    kv: Deno.Kv,
     access: AccessGuard,
     accounts: AccountStore,
     private readonly directory: DeviceDirectory,
@@ -59,13 +58,6 @@ export class MonitorService {
     return this.streams.stream(filterOf(await this.visible.of(session)), {
       signal,
       refresh: async () => filterOf(await this.visible.of(session)),
-    });
-  }
-
-  async alerts(session: Session, limit: number, unreadOnly: boolean) {
-    return await latestAlerts(this.kv, this.directory, await this.visible.of(session), {
-      limit,
-      unreadOnly,
     });
   }
 }

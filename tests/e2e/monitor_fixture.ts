@@ -6,6 +6,8 @@ import type { Page } from "playwright-core";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
 import { MODEL_FOR, PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
+import { Vehicle } from "../../modules/simulator/vehicle.ts";
+import { gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
 
@@ -28,7 +30,12 @@ export function gatewayPorts(log: string): Record<string, number> {
 
 export async function startFleet(
   devices: number,
-  opts: { intervalSeconds?: number; imeiPrefix?: string; env?: Record<string, string> } = {},
+  opts: {
+    intervalSeconds?: number;
+    imeiPrefix?: string;
+    alarmScale?: number;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Fleet> {
   const server = await startServer({ ADMIN_PASSWORD, ...opts.env });
   for (let i = 0; i < 100 && !/Device gateway:/.test(server.output()); i++) {
@@ -42,7 +49,7 @@ export async function startFleet(
     port: ports.gt06,
     intervalSeconds: opts.intervalSeconds ?? 1,
     imeiPrefix: opts.imeiPrefix ?? "86010000",
-    alarmScale: 0,
+    alarmScale: opts.alarmScale ?? 0,
     reconnectsPerHour: 0,
   });
   const userId = await api.currentUserId();
@@ -70,4 +77,66 @@ export async function login(page: Page, base: string, account: string, password:
   await page.waitForSelector("html[data-islands='hydrated']");
   const notes = page.locator(".modal .modal-foot .btn-primary");
   if (await notes.count()) await notes.first().click();
+}
+
+/**
+ * Drives a simulated vehicle over [start, end] and sends every fix (one per `stepMs`) to the
+ * gateway as GT06 frames with their historic time: a realistic trip for playback tests.
+ */
+export async function sendHistory(
+  port: number,
+  imei: string,
+  start: number,
+  end: number,
+  stepMs = 10_000,
+  seed = 7,
+): Promise<number> {
+  const vehicle = new Vehicle({
+    seed,
+    start,
+    alarmScale: 0,
+    reconnectsPerHour: 0,
+    meanDriveSeconds: 900,
+  });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const drain = (async () => {
+    const buf = new Uint8Array(4096);
+    try {
+      while ((await conn.read(buf)) !== null) { /* acks */ }
+    } catch { /* closed */ }
+  })();
+  const write = async (bytes: Uint8Array) => {
+    for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
+  };
+  await write(gt06Login(imei));
+  await new Promise((r) => setTimeout(r, 200));
+  let n = 0, serial = 2;
+  const chunk: Uint8Array[] = [];
+  for (let t = start; t <= end; t += stepMs) {
+    const { fix } = vehicle.advance(t);
+    chunk.push(gt06Location({
+      time: new Date(t),
+      lat: fix.latitude,
+      lng: fix.longitude,
+      speedKmh: fix.speedKmh,
+      course: Math.round(fix.course),
+    }, (serial++ % 0xfff0) + 2));
+    n++;
+    if (chunk.length >= 200) {
+      const all = new Uint8Array(chunk.reduce((s, c) => s + c.length, 0));
+      let o = 0;
+      for (const c of chunk) {
+        all.set(c, o);
+        o += c.length;
+      }
+      await write(all);
+      chunk.length = 0;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  for (const c of chunk) await write(c);
+  await new Promise((r) => setTimeout(r, 1500));
+  conn.close();
+  await drain;
+  return n;
 }

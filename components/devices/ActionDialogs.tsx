@@ -1,0 +1,248 @@
+import type { ComponentChildren } from "preact";
+import type { TFunction } from "i18next";
+import { useState } from "preact/hooks";
+import { api } from "../../lib/client/api.ts";
+import { Modal } from "../ui/Modal.tsx";
+import { toast } from "../ui/Toast.tsx";
+import { AccountTree } from "../accounts/AccountTree.tsx";
+import type { AccountRef } from "../accounts/types.ts";
+import { upload } from "./transfer_io.ts";
+import { ResultTable, type RowResult } from "./SheetDialogs.tsx";
+
+const EQ = "/v3/new/newEquipment";
+
+/** Modal with Cancel + one primary action, a refusal box and a busy state. */
+function ActionModal(p: {
+  t: TFunction;
+  title: string;
+  submitId: string;
+  submitLabel: string;
+  busy: boolean;
+  error: string;
+  disabled?: boolean;
+  width?: number;
+  onClose: () => void;
+  onSubmit: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <Modal
+      title={p.title}
+      onClose={p.onClose}
+      closeLabel={p.t("devices.detail.close")}
+      width={p.width}
+      footer={
+        <>
+          <button type="button" class="btn" onClick={p.onClose}>
+            {p.t("devices.detail.cancel")}
+          </button>
+          <button
+            type="button"
+            id={p.submitId}
+            class="btn btn-primary"
+            disabled={p.busy || p.disabled}
+            onClick={p.onSubmit}
+          >
+            {p.busy ? p.t("ui.loading") : p.submitLabel}
+          </button>
+        </>
+      }
+    >
+      {p.error && <div class="form-error" role="alert">{p.error}</div>}
+      {p.children}
+    </Modal>
+  );
+}
+
+/** Runs an action with busy and error state; returns whether it succeeded. */
+function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError("");
+    try {
+      await action();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+interface TransferProps {
+  t: TFunction;
+  root: AccountRef;
+  imeis: string[];
+  onClose: () => void;
+  onDone: () => void;
+}
+
+/** Sell / transfer: the target is picked in the caller's own account tree. */
+export function TransferDialog({ t, root, imeis, onClose, onDone }: TransferProps) {
+  const [target, setTarget] = useState<AccountRef | null>(null);
+  const a = useAction();
+  return (
+    <ActionModal
+      t={t}
+      title={t("devices.transfer.title", { count: imeis.length })}
+      submitId="transfer-submit"
+      submitLabel={t("devices.transfer.submit")}
+      busy={a.busy}
+      error={a.error}
+      disabled={!target}
+      width={560}
+      onClose={onClose}
+      onSubmit={() =>
+        a.run(async () => {
+          const r = await api<{ moved: number }>(`${EQ}/transferEquipment`, {
+            imeis,
+            targetUserId: target!.id,
+          });
+          toast(t("devices.transfer.moved", { count: r.moved }));
+          onDone();
+        })}
+    >
+      <p class="dialog-note">
+        {t("devices.transfer.target")}:{" "}
+        <strong id="transfer-target">
+          {target ? `${target.nickName} (${target.account})` : t("devices.transfer.chooseTarget")}
+        </strong>
+      </p>
+      <div class="picker-tree">
+        <AccountTree
+          t={t}
+          root={root}
+          selectedId={target?.id ?? ""}
+          onSelect={setTarget}
+          version={0}
+        />
+      </div>
+    </ActionModal>
+  );
+}
+
+interface ExpiryProps {
+  t: TFunction;
+  kind: "user" | "platform";
+  imeis: string[];
+  onClose: () => void;
+  onDone: () => void;
+}
+
+/** User expiry (rules of spec §5, checked by the server) or the administrator's platform term. */
+export function ExpiryDialog({ t, kind, imeis, onClose, onDone }: ExpiryProps) {
+  const [date, setDate] = useState("");
+  const a = useAction();
+  const max = new Date();
+  max.setFullYear(max.getFullYear() + 10);
+  return (
+    <ActionModal
+      t={t}
+      title={t(`devices.expiry.${kind}Title`, { count: imeis.length })}
+      submitId="expiry-submit"
+      submitLabel={t("devices.detail.save")}
+      busy={a.busy}
+      error={a.error}
+      disabled={!date}
+      onClose={onClose}
+      onSubmit={() =>
+        a.run(async () => {
+          await api(
+            `${EQ}/${kind === "user" ? "updateUserExpiration" : "updatePlatformExpiration"}`,
+            kind === "user" ? { imeis, userExpiration: date } : { imeis, expiration: date },
+          );
+          toast(t("devices.actions.done"));
+          onDone();
+        })}
+    >
+      <label class="field">
+        <span class="field-label">
+          <i class="req">*</i>
+          {t("devices.expiry.date")}
+        </span>
+        <input
+          id="expiry-date"
+          type="date"
+          value={date}
+          max={kind === "platform" ? max.toISOString().slice(0, 10) : undefined}
+          onInput={(e) => setDate((e.target as HTMLInputElement).value)}
+        />
+        <span class="field-hint">{t(`devices.expiry.${kind}Hint`)}</span>
+      </label>
+    </ActionModal>
+  );
+}
+
+/** Install images: files named IMEI(n).jpg/png, sent in chunks under the request size limit. */
+export function ImagesDialog({ t, onClose, onDone }: {
+  t: TFunction;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [files, setFiles] = useState<File[]>([]);
+  const [results, setResults] = useState<RowResult[] | null>(null);
+  const a = useAction();
+  const submit = () =>
+    a.run(async () => {
+      if (files.length > 200) throw new Error(t("devices.imagesDialog.tooMany"));
+      const out: RowResult[] = [];
+      // One request stays under the 1 MB API body limit: pack files up to ~900 KB each.
+      let chunk: File[] = [];
+      let size = 0;
+      const flush = async () => {
+        if (!chunk.length) return;
+        const form = new FormData();
+        for (const f of chunk) form.append("files", f);
+        const r = await upload<
+          { name: string; imei: string | null; ok: boolean; reason: string }[]
+        >(
+          `${EQ}/uploadInstallImages`,
+          form,
+        );
+        out.push(...r.map((x) => ({ imei: x.imei ?? x.name, ok: x.ok, reason: x.reason })));
+        chunk = [];
+        size = 0;
+      };
+      for (const f of files) {
+        if (size + f.size > 900 * 1024) await flush();
+        chunk.push(f);
+        size += f.size;
+      }
+      await flush();
+      setResults(out);
+      onDone();
+    });
+  return (
+    <ActionModal
+      t={t}
+      title={t("devices.imagesDialog.title")}
+      submitId="images-submit"
+      submitLabel={t("devices.imagesDialog.upload")}
+      busy={a.busy}
+      error={a.error}
+      disabled={!files.length || !!results}
+      width={600}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      {results ? <ResultTable t={t} results={results} /> : (
+        <>
+          <p class="dialog-note">{t("devices.imagesDialog.hint")}</p>
+          <input
+            id="images-files"
+            type="file"
+            multiple
+            accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+            onChange={(e) => setFiles([...(e.target as HTMLInputElement).files ?? []])}
+          />
+          {files.length > 200 && (
+            <div class="form-error" role="alert">{t("devices.imagesDialog.tooMany")}</div>
+          )}
+        </>
+      )}
+    </ActionModal>
+  );
+}

@@ -1,0 +1,85 @@
+import type { TFunction } from "i18next";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../../lib/client/api.ts";
+import { Modal } from "../ui/Modal.tsx";
+import { AlertsTab, BasicTab, CustomerTab } from "./InfoTabs.tsx";
+import { SensorsTab } from "./SensorsTab.tsx";
+import type { DeviceDetailData } from "./types.ts";
+
+const TABS = ["basic", "customer", "alerts", "sensors"] as const;
+type Tab = typeof TABS[number];
+
+interface Props {
+  t: TFunction;
+  imei: string;
+  canEdit: boolean;
+  canBindApp: boolean;
+  modelName: (mcType: string) => string;
+  onClose: () => void;
+  /** Called after a save so the list shows the new values. */
+  onChanged: () => void;
+}
+
+/** Device details with the four tabs of spec §2; each tab saves on its own. */
+export function DetailDialog(
+  { t, imei, canEdit, canBindApp, modelName, onClose, onChanged }: Props,
+) {
+  const [tab, setTab] = useState<Tab>("basic");
+  const [error, setError] = useState("");
+  // rev counts loads: each tab is keyed by it, so after a save it starts from stored values.
+  const [loaded, setLoaded] = useState<{ data: DeviceDetailData; rev: number } | null>(null);
+  const load = () => {
+    api<DeviceDetailData>("/v3/new/newEquipment/getDeviceDetail", { imei }).then(
+      (data) => setLoaded((x) => ({ data, rev: (x?.rev ?? 0) + 1 })),
+      (e) => setError((e as Error).message),
+    );
+  };
+  useEffect(load, [imei]);
+  const data = loaded?.data;
+  const saved = () => {
+    load();
+    onChanged();
+  };
+  const props = { t, readOnly: !canEdit, onSaved: saved };
+  return (
+    <Modal
+      title={t("devices.detail.title", { name: data?.basic.deviceName ?? imei })}
+      onClose={onClose}
+      closeLabel={t("devices.detail.close")}
+      width={860}
+    >
+      <div class="tabs" role="tablist">
+        {TABS.map((k) => (
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            id={`tab-${k}`}
+            aria-selected={tab === k}
+            class={`tab${tab === k ? " active" : ""}`}
+            onClick={() => setTab(k)}
+          >
+            {t(`devices.tabs.${k}`)}
+          </button>
+        ))}
+      </div>
+      {error && <div class="form-error" role="alert">{error}</div>}
+      {!data && !error && <div class="table-loading">{t("devices.loading")}</div>}
+      {data && (
+        <div key={loaded!.rev} class="tab-panel" role="tabpanel">
+          {tab === "basic" && (
+            <BasicTab
+              {...props}
+              detail={data}
+              canBindApp={canBindApp}
+              modelName={data.basic.mcTypeAlias ?? modelName(data.basic.mcType)}
+            />
+          )}
+          {tab === "customer" && <CustomerTab {...props} detail={data} />}
+          {tab === "alerts" && <AlertsTab {...props} detail={data} />}
+          {tab === "sensors" && <SensorsTab {...props} detail={data} />}
+        </div>
+      )}
+    </Modal>
+  );
+}

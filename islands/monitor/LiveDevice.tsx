@@ -1,0 +1,229 @@
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
+import type { DeviceStatus } from "../../modules/devices/model.ts";
+import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
+import { TrackLayers } from "../../components/monitor/tracklayers.ts";
+import { formatter } from "../../components/monitor/format.ts";
+import { DeviceCard, type DeviceCardData } from "../../components/monitor/DeviceCard.tsx";
+import { type LivePosition, openLive } from "../../components/monitor/live.ts";
+import { MapToolbar, savedProvider, saveProvider } from "../../components/monitor/MapToolbar.tsx";
+import { STATUS_COLORS } from "../../components/monitor/status.ts";
+import type { ApiPoint } from "../../components/monitor/trackdata.ts";
+
+/** How much history the trail starts with, and how long it may grow. */
+const TRAIL_HISTORY_MS = 60 * 60_000;
+const TRAIL_MAX_POINTS = 5000;
+
+type Mode =
+  | { kind: "tracking"; imei: string }
+  | { kind: "share"; token: string; expiresAt: string };
+
+/**
+ * One device followed live with its trail: /monitorTracking (logged in) and the public
+ * /monitorShare page (by link token, until the link expires).
+ */
+function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSettings; mode: Mode }) {
+  const t = translator(lang);
+  const fmt = useMemo(() => formatter(settings, t), [lang]);
+  const mapEl = useRef<HTMLDivElement>(null);
+  const base = useRef<BaseMap | null>(null);
+  const layers = useRef<TrackLayers | null>(null);
+  const trail = useRef<{ time: number[]; lat: number[]; lng: number[] }>({
+    time: [],
+    lat: [],
+    lng: [],
+  });
+  const [device, setDevice] = useState<DeviceCardData | null>(null);
+  const [error, setError] = useState("");
+  const [follow, setFollow] = useState(true);
+  const [live, setLive] = useState(false);
+  const [expired, setExpired] = useState(false);
+  const [points, setPoints] = useState(0);
+  const followRef = useRef(follow);
+  followRef.current = follow;
+  const [[providerId, mapType], setProviderState] = useState<
+    [MapSettings["provider"], MapSettings["mapType"]]
+  >([settings.provider, settings.mapType]);
+
+  const redraw = (course: number, status: DeviceStatus) => {
+    const tr = trail.current, l = layers.current!;
+    if (!tr.lat.length) return;
+    l.setTrack(tr.lat, tr.lng, [], { endpoints: false });
+    const at = l.moveTo(tr.lat.length - 1, 0, course, STATUS_COLORS[status]);
+    setPoints(tr.lat.length);
+    if (followRef.current) base.current!.map.getView().animate({ center: at, duration: 400 });
+  };
+
+  const push = (time: number, lat: number, lng: number) => {
+    const tr = trail.current;
+    if (tr.time.length && time <= tr.time[tr.time.length - 1]) return;
+    tr.time.push(time);
+    tr.lat.push(lat);
+    tr.lng.push(lng);
+    if (tr.time.length > TRAIL_MAX_POINTS) {
+      tr.time.shift();
+      tr.lat.shift();
+      tr.lng.shift();
+    }
+  };
+
+  useEffect(() => {
+    const b = createBaseMap(mapEl.current!, settings, { zoom: 15 });
+    base.current = b;
+    layers.current = new TrackLayers(b);
+    setProviderState(savedProvider(settings.provider, settings.mapType));
+    (globalThis as Record<string, unknown>).__tpLive = { base: b, layers: layers.current, trail };
+    let stop = () => {};
+    const start = async () => {
+      try {
+        const objects = mode.kind === "share"
+          ? (await api<{ objects: ObjectsPayload }>(
+            `/v3/new/monitor/share/view?token=${encodeURIComponent(mode.token)}`,
+          )).objects
+          : await api<ObjectsPayload>(`/v3/new/monitor/objects?imei=${mode.imei}`);
+        const status = objects.statuses[objects.status[0]];
+        const d: DeviceCardData = {
+          imei: objects.imei[0],
+          name: objects.name[0],
+          status,
+          speed: objects.speed[0],
+          course: objects.course[0],
+          gpsTime: objects.gpsTime[0],
+          hbTime: objects.hbTime[0],
+          lat: objects.lat[0],
+          lng: objects.lng[0],
+        };
+        setDevice(d);
+        if (mode.kind === "tracking") {
+          // The last hour as the start of the trail.
+          const now = Date.now();
+          const hist = await api<{ points: ApiPoint[] }>("/v3/new/monitor/playback", {
+            imei: mode.imei,
+            startTime: new Date(now - TRAIL_HISTORY_MS).toISOString(),
+            endTime: new Date(now).toISOString(),
+          }).catch(() => ({ points: [] as ApiPoint[] }));
+          for (const p of hist.points) push(Date.parse(p.gpsTime), p.lat, p.lng);
+        }
+        if (d.lat !== null && d.lng !== null) push(d.gpsTime ?? Date.now(), d.lat, d.lng);
+        redraw(d.course, d.status);
+        if (d.lat !== null && d.lng !== null) {
+          b.map.getView().setCenter(b.project(d.lng, d.lat));
+        }
+        const url = mode.kind === "share"
+          ? `/v3/new/monitor/share/stream?token=${encodeURIComponent(mode.token)}`
+          : `/v3/new/monitor/stream?imei=${mode.imei}`;
+        stop = openLive(url, {
+          connection: setLive,
+          positions: (rows: LivePosition[]) => {
+            const r = rows[rows.length - 1];
+            if (!r) return;
+            const [, lat, lng, speed, course, time, st] = r;
+            push(time, lat, lng);
+            setDevice((prev) => {
+              if (!prev) return prev;
+              const status = st >= 0 ? objects.statuses[st] : prev.status;
+              redraw(course, status);
+              return {
+                ...prev,
+                lat,
+                lng,
+                speed,
+                course,
+                gpsTime: time,
+                hbTime: Date.now(),
+                status,
+              };
+            });
+          },
+          statuses: (rows) => {
+            const st = rows[rows.length - 1]?.[1];
+            if (st !== undefined) {
+              setDevice((prev) => prev && { ...prev, status: objects.statuses[st] });
+            }
+          },
+        });
+      } catch (e) {
+        setError(e instanceof ApiError ? e.message : String(e));
+      }
+    };
+    start();
+    return () => {
+      stop();
+      b.map.setTarget(undefined);
+    };
+  }, []);
+  useEffect(() => base.current?.setProvider(providerId, mapType), [providerId, mapType]);
+
+  // A share page stops at its expiry time without waiting for the server.
+  useEffect(() => {
+    if (mode.kind !== "share") return;
+    const left = Date.parse(mode.expiresAt) - Date.now();
+    const timer = setTimeout(() => setExpired(true), Math.max(0, Math.min(left, 2 ** 31 - 1)));
+    return () => clearTimeout(timer);
+  }, []);
+
+  return (
+    <div class={`mon-live-page ${mode.kind}`}>
+      <div ref={mapEl} class="mon-map" data-testid="map" />
+      <MapToolbar
+        providerId={providerId}
+        mapType={mapType}
+        t={t}
+        onChange={(p, ty) => {
+          setProviderState([p, ty]);
+          saveProvider(p, ty);
+        }}
+      >
+        <label class="mon-check mon-toolbar-check">
+          <input
+            type="checkbox"
+            checked={follow}
+            onChange={(e) => setFollow((e.target as HTMLInputElement).checked)}
+          />
+          {t("monitor.tracking.follow")}
+        </label>
+      </MapToolbar>
+      <div class="mon-live-card">
+        {error || expired
+          ? (
+            <div class="mon-card mon-card-error" role="alert">
+              <strong>
+                {mode.kind === "share"
+                  ? t("monitor.share.expiredTitle")
+                  : t("monitor.tabs.tracking")}
+              </strong>
+              <p>{expired ? t("errors.shareLinkExpired") : error}</p>
+            </div>
+          )
+          : device
+          ? (
+            <DeviceCard d={device} fmt={fmt} t={t}>
+              <span class={`mon-live ${live ? "on" : ""}`}>
+                <i aria-hidden="true" />
+                {live ? t("monitor.live.on") : t("monitor.live.off")}
+              </span>
+              <span class="muted" data-trail={points}>
+                {t("monitor.tracking.points", { n: points })}
+              </span>
+              {mode.kind === "tracking" && (
+                <a class="btn" href={`/monitorPlayback?imei=${device.imei}`}>
+                  {t("monitor.actions.playback")}
+                </a>
+              )}
+            </DeviceCard>
+          )
+          : <div class="mon-card">{t("ui.loading")}</div>}
+        {mode.kind === "share" && !expired && !error && (
+          <p class="mon-share-valid">
+            {t("monitor.share.validUntilLong", { time: fmt.time(Date.parse(mode.expiresAt)) })}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export default island("monitor/LiveDevice", LiveDevice);

@@ -1,0 +1,242 @@
+/**
+ * End to end in Chromium against a real server process: a distributor imports devices from an
+ * xlsx file, makes a group and puts devices in it, edits the basic, customer (VIN warning)
+ * and sensor tabs with their validation messages, then transfers devices to a sub-account and
+ * sees them there and not in a sibling. Screenshots go to /tmp/devices_*.png.
+ */
+import assert from "node:assert/strict";
+import ExcelJS from "exceljs";
+import type { Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser.ts";
+import { startServer } from "../helpers/server.ts";
+
+const ADMIN_PASSWORD = "Admin12345";
+const PASSWORD = "Passw0rd99";
+const SHOT = (name: string) => `/tmp/devices_${name}.png`;
+const IMEI = (n: number) => String(359710049500000 + n);
+
+async function api(base: string, path: string, body: unknown, token?: string) {
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  assert.equal(json.code, 10000, `${path}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function xlsxFile(): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet("Import");
+  ws.addRow(["IMEI", "Device name", "SIM"]);
+  for (let i = 1; i <= 12; i++) ws.addRow([IMEI(i), `Truck ${String(i).padStart(2, "0")}`, ""]);
+  ws.addRow(["12345", "bad IMEI", ""]);
+  ws.addRow([IMEI(1), "repeated", ""]);
+  const path = await Deno.makeTempFile({ suffix: ".xlsx" });
+  await Deno.writeFile(path, new Uint8Array(await wb.xlsx.writeBuffer() as ArrayBuffer));
+  return path;
+}
+
+async function rows(page: Page): Promise<string[]> {
+  await page.waitForSelector(".devices-table");
+  await page.waitForFunction(() => !document.querySelector(".table-wrap.is-loading"));
+  return await page.locator("tr[data-imei]").evaluateAll((trs) =>
+    trs.map((r) => r.getAttribute("data-imei")!)
+  );
+}
+
+async function pickAccount(page: Page, nick: string) {
+  await page.locator(".devices > .tree-panel [data-tree-id]", { hasText: nick }).first().click();
+  await page.waitForFunction(
+    (n) => document.querySelector(".scope-chip")?.textContent?.includes(n),
+    nick,
+  );
+}
+
+Deno.test({
+  name: "e2e: devices import, groups, details tabs, transfer to a sub-account",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const server = await startServer({ ADMIN_PASSWORD });
+    const browser = await launchBrowser();
+    const file = await xlsxFile();
+    let page: Page | null = null;
+    try {
+      const base = server.url;
+      const admin = (await api(base, "/v3/new/account/login", {
+        account: "admin",
+        password: ADMIN_PASSWORD,
+      })).token;
+      const me = await (await fetch(`${base}/v3/new/account/current`, {
+        headers: { authorization: `Bearer ${admin}` },
+      })).json();
+      const add = async (
+        account: string,
+        nickName: string,
+        parentId: string,
+        accountType: number,
+      ) =>
+        (await api(base, "/v3/new/account/add", {
+          account,
+          nickName,
+          password: PASSWORD,
+          accountType,
+          parentId,
+        }, admin)).id as string;
+      const dist = await add("dev_dist", "Northwind Devices", me.data.id, 8);
+      await add("fleet_a", "Fleet Alpha", dist, 12);
+      await add("fleet_b", "Fleet Bravo", dist, 12);
+
+      // One context: a second tab shares the login cookie.
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${base}/login`);
+      await page.waitForSelector("html[data-islands='hydrated']");
+      await page.fill("input[name=account]", "dev_dist");
+      await page.fill("input[name=password]", PASSWORD);
+      await page.click("#login-submit");
+      await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+      await page.goto(`${base}/devices`);
+      await page.waitForSelector("html[data-islands='hydrated']");
+      await page.locator(".modal .modal-foot .btn-primary").click({ timeout: 2000 }).catch(
+        () => {},
+      );
+      await page.waitForSelector(".devices-table");
+      assert.deepEqual(await rows(page), []);
+      await page.waitForSelector(".empty");
+
+      // Import from an xlsx file: 12 rows imported, 2 refused, each with its reason.
+      await page.click("#action-import");
+      await page.selectOption("#import-model", "GT06N");
+      await page.click("#import-mode-file");
+      await page.setInputFiles("#import-file", file);
+      await page.click("#import-submit");
+      await page.waitForSelector("#import-result");
+      assert.equal(await page.locator("tr[data-result=ok]").count(), 12);
+      assert.equal(await page.locator("tr[data-result=failed]").count(), 2);
+      await page.screenshot({ path: SHOT("import_result") });
+      await page.click(".modal-head .icon-btn");
+      assert.equal((await rows(page)).length, 10, "first page of 10");
+      assert.match(await page.locator(".pagination").innerText(), /12/);
+      await page.screenshot({ path: SHOT("list") });
+
+      // A group, and two devices in it.
+      await page.click("#action-groups");
+      await page.fill("#group-name", "Vans");
+      await page.click("#group-add");
+      await page.waitForSelector("li[data-group=Vans]");
+      await page.fill("#group-name", "vans");
+      await page.click("#group-add");
+      await page.waitForSelector(".modal .form-error");
+      assert.match(await page.locator(".modal .form-error").innerText(), /already exists/);
+      await page.click(".modal-head .icon-btn");
+      for (const n of [1, 2]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
+      await page.click("#action-set-group");
+      await page.selectOption("#set-group-id", { label: "Vans" });
+      await page.click("#set-group-submit");
+      await page.waitForSelector(".modal", { state: "detached" });
+      await page.selectOption("#filter-groupId", { label: "Vans" });
+      await page.waitForFunction(() => document.querySelectorAll("tr[data-imei]").length === 2);
+      assert.deepEqual(await rows(page), [IMEI(1), IMEI(2)]);
+      await page.selectOption("#filter-groupId", "");
+
+      // Details: basic tab.
+      await page.locator(`tr[data-imei="${IMEI(3)}"] .dev-name .link-btn`).click();
+      await page.waitForSelector("[data-tab=basic]");
+      await page.fill("#basic-deviceName", "");
+      await page.click(".tab-save");
+      assert.match(await page.locator(".field.has-error .field-error").innerText(), /required/);
+      await page.fill("#basic-deviceName", "Reefer 03");
+      await page.fill("#basic-sim", "13800138000");
+      await page.click(".tab-save");
+      await page.waitForFunction(() =>
+        (document.querySelector("#basic-deviceName") as HTMLInputElement)?.value === "Reefer 03" &&
+        document.querySelector(".modal-head h2")?.textContent?.includes("Reefer 03")
+      );
+      // Customer tab: a doubtful VIN asks before saving.
+      await page.click("#tab-customer");
+      await page.fill("#customer-driverName", "Li Lei");
+      await page.fill("#customer-carFrame", "NOTAVIN");
+      await page.click(".tab-save");
+      await page.waitForSelector("#vin-confirm");
+      await page.click("#vin-save-anyway");
+      await page.waitForSelector("#vin-confirm", { state: "detached" });
+      // Sensors tab: battery required, one fuel sensor type, then a valid save.
+      await page.click("#tab-sensors");
+      await page.click(".tab-save");
+      assert.match(
+        await page.locator("[data-tab=sensors] .has-error").first().innerText(),
+        /required/,
+      );
+      await page.selectOption("#sensors-batteryType", "lithium");
+      await page.fill("#sensors-nominalVoltage", "12");
+      await page.click("#add-rod");
+      await page.click("#add-rod");
+      const names = page.locator("input[name=rod-name]");
+      await names.nth(0).fill("Rod A");
+      await names.nth(1).fill("Rod B");
+      await page.locator("select[name=rod-type]").nth(1).selectOption("ultrasonic");
+      await page.click(".tab-save");
+      await page.waitForSelector("[data-tab=sensors] .tab-foot .form-error");
+      assert.match(
+        await page.locator("[data-tab=sensors] .tab-foot .form-error").innerText(),
+        /one fuel sensor type/i,
+      );
+      await page.locator("select[name=rod-type]").nth(1).selectOption("capacitive");
+      await page.click("#add-tank");
+      await page.fill("input[name=tank-name]", "Main tank");
+      await page.fill("input[name=tank-tankId]", "T-01");
+      await page.fill("input[name=tank-width]", "40");
+      await page.fill("input[name=tank-length]", "100");
+      await page.fill("input[name=tank-height]", "50");
+      await page.click(".tab-save");
+      await page.waitForFunction(() =>
+        (document.querySelector("input[name=tank-capacity]") as HTMLInputElement)?.value === "200"
+      );
+      await page.screenshot({ path: SHOT("details") });
+      await page.click("#tab-basic");
+      await page.screenshot({ path: SHOT("details_basic") });
+      await page.click(".modal-head .icon-btn");
+      await page.waitForFunction(() =>
+        document.querySelector('tr[data-imei="359710049500003"] .dev-name')?.textContent?.includes(
+          "Reefer 03",
+        )
+      );
+
+      // Transfer two devices to Fleet Alpha: there, and not in Fleet Bravo.
+      for (const n of [3, 4]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
+      await page.click("#action-transfer");
+      await page.locator(".picker-tree [data-tree-id]", { hasText: "Fleet Alpha" }).click();
+      await page.click("#transfer-submit");
+      await page.waitForSelector(".modal", { state: "detached" });
+      await pickAccount(page, "Fleet Alpha");
+      assert.deepEqual(await rows(page), [IMEI(3), IMEI(4)]);
+      assert.match(page.url(), /userId=\d+.*nickName=Fleet/);
+      await pickAccount(page, "Fleet Bravo");
+      assert.deepEqual(await rows(page), []);
+      // A new tab opened on the address starts on the same account.
+      await pickAccount(page, "Fleet Alpha");
+      const tab = await context.newPage();
+      await tab.goto(page.url());
+      await tab.waitForSelector("html[data-islands='hydrated']");
+      assert.match(await tab.locator(".scope-chip").innerText(), /Fleet Alpha/);
+      assert.deepEqual(await rows(tab), [IMEI(3), IMEI(4)]);
+      assert.deepEqual(errors, []);
+    } catch (e) {
+      // The state the page was in helps more than the timeout alone.
+      await page?.screenshot({ path: SHOT("failure") }).catch(() => {});
+      throw e;
+    } finally {
+      await browser.close();
+      await server.stop();
+      await Deno.remove(file).catch(() => {});
+    }
+  },
+});
