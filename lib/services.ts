@@ -24,8 +24,8 @@ import { EventBus } from "../modules/gateway/bus.ts";
 import { ConnectionRegistry } from "../modules/gateway/connections.ts";
 import { Ingestor } from "../modules/gateway/ingest.ts";
 import { PositionStore } from "../modules/positions/store.ts";
-import { MonitorService } from "../modules/monitor/service.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
+import { MonitorService } from "../modules/monitor/service.ts";
 
 /** Everything the process shares, built once from an open store and the configuration. */
 export interface Services extends AlertingServices {
@@ -75,8 +75,6 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     a,
   ) => (await deviceStore.hasDevices(a.id) ? "devicesStillBound" : null));
 
-  const devices = new DeviceService(directory, accountStore, access, offlineMs);
-  const monitor = new MonitorService(kv, access, accountStore, directory, devices, bus, offlineMs);
   const bus = new EventBus();
   const positions = new PositionStore(kv);
   const alerts = new AlertStore(kv);
@@ -85,15 +83,13 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const commands = new CommandService(commandStore, connections);
   const batches = new BatchSender(commandStore, commands);
   const workModeStore = new WorkModeStore(kv);
+  const devices = new DeviceService(directory, accountStore, access, offlineMs);
+  const monitor = new MonitorService(kv, access, accountStore, directory, devices, bus, offlineMs);
   const alerting = await createAlerting(kv, config, {
     access,
     accountStore,
     directory,
     devices,
-    deviceGroups: new GroupService(directory, access, devices),
-    deviceOps: new DeviceOperations(directory, accountStore, access, devices),
-    deviceTransfer: new DeviceTransfer(accountStore, access, devices),
-    deviceFiles: new DeviceFiles(config.DATA_DIR, devices),
     alerts,
     bus,
     commands,
@@ -111,7 +107,11 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     domains: new DomainStore(kv),
     bus,
     directory,
-    devices: new DeviceService(directory, accountStore, access, offlineMs),
+    devices,
+    deviceGroups: new GroupService(directory, access, devices),
+    deviceOps: new DeviceOperations(directory, accountStore, access, devices),
+    deviceTransfer: new DeviceTransfer(accountStore, access, devices),
+    deviceFiles: new DeviceFiles(config.DATA_DIR, devices),
     positions,
     alerts,
     ingestor: new Ingestor(kv, directory, positions, alerts, bus, offlineMs),
