@@ -12,6 +12,7 @@ import { registerConsolePages } from "./console.tsx";
 import { registerMonitorPages } from "./monitor.tsx";
 import { registerCommandPages } from "./commands.tsx";
 import { registerAlertPages } from "./alerts.tsx";
+import { registerAlertPages } from "./alerts.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 
@@ -59,6 +60,7 @@ export async function mountPages(
     registerConsolePages(kit);
     registerMonitorPages(kit);
     registerCommandPages(kit);
+    registerAlertPages(kit);
     registerAlertPages(kit);
     registerApiDocs(kit, api);
     app.get("/__reload-manifest", async (c) => {

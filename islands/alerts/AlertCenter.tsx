@@ -169,6 +169,9 @@ function AlertCenter({ lang }: { lang: Lang }) {
           <option value="processed">{t("alerts.center.processedOnly")}</option>
         </select>
         <button type="submit" class="btn btn-primary">{t("ui.search")}</button>
+      </form>
+      <div class="toolbar ac-bulk">
+        <span class="muted">{t("alerts.center.selected", { n: checked.size })}</span>
         <span class="grow" />
         <button type="button" class="btn" disabled={!checked.size} onClick={() => mark(0)}>
           {t("alerts.center.markRead")}
@@ -179,7 +182,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
         <button type="button" class="btn" onClick={markAll}>
           {t("alerts.center.markAllRead")}
         </button>
-      </form>
+      </div>
       <div class="table-wrap">
         <table class="data">
           <thead>
@@ -255,17 +258,19 @@ function AlertCenter({ lang }: { lang: Lang }) {
                     )
                     : <span class="badge warn">{t("alerts.center.unprocessed")}</span>}
                 </td>
-                <td class="ac-actions">
-                  {!a.processed && (
-                    <button
-                      type="button"
-                      class="link-btn"
-                      onClick={() => setProcessing(a)}
-                    >
-                      {t("alerts.center.process")}
-                    </button>
-                  )}
-                  <a class="link-btn" href={a.mapUrl}>{t("alerts.center.map")}</a>
+                <td>
+                  <div class="ac-actions">
+                    {!a.processed && (
+                      <button
+                        type="button"
+                        class="link-btn"
+                        onClick={() => setProcessing(a)}
+                      >
+                        {t("alerts.center.process")}
+                      </button>
+                    )}
+                    <a class="link-btn" href={a.mapUrl}>{t("alerts.center.map")}</a>
+                  </div>
                 </td>
               </tr>
             ))}

@@ -209,12 +209,14 @@ function AlertSettings({ lang }: { lang: Lang }) {
               </div>
             </Field>
           )}
-          <TypeChecks
-            t={t}
-            label={t("alerts.settings.mailTypes")}
-            value={s.email.types}
-            onChange={(types) => setS({ ...s, email: { ...s.email, types } })}
-          />
+          {s.email.enabled && (
+            <TypeChecks
+              t={t}
+              label={t("alerts.settings.mailTypes")}
+              value={s.email.types}
+              onChange={(types) => setS({ ...s, email: { ...s.email, types } })}
+            />
+          )}
 
           <h3>{t("alerts.settings.webhook")}</h3>
           <label class="check">
@@ -254,12 +256,14 @@ function AlertSettings({ lang }: { lang: Lang }) {
               <input class="input mono" readOnly value={s.webhook.secret} />
             </Field>
           )}
-          <TypeChecks
-            t={t}
-            label={t("alerts.settings.webhookTypes")}
-            value={s.webhook.types}
-            onChange={(types) => setS({ ...s, webhook: { ...s.webhook, types } })}
-          />
+          {s.webhook.enabled && (
+            <TypeChecks
+              t={t}
+              label={t("alerts.settings.webhookTypes")}
+              value={s.webhook.types}
+              onChange={(types) => setS({ ...s, webhook: { ...s.webhook, types } })}
+            />
+          )}
           {errors.form && <p class="form-error">{errors.form}</p>}
           <div class="form-actions">
             <button type="submit" class="btn btn-primary">{t("ui.save")}</button>

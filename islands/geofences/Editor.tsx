@@ -42,6 +42,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const [confirm, setConfirm] = useState<ZoneRow | null>(null);
   const [loading, setLoading] = useState(true);
 
+  const fitted = useRef<Kind | null>(null);
   const fail = (e: unknown) =>
     toast(e instanceof ApiError ? e.message : t("ui.requestFailed"), "error");
 
@@ -61,6 +62,11 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
       ]);
       setData(list);
       setLayer(all);
+      // Show a tab's zones when it is first opened; later saves keep the operator's view.
+      if (fitted.current !== kind) {
+        fitted.current = kind;
+        if (all.length) map.current?.focus(all[0]);
+      }
     } catch (e) {
       fail(e);
     } finally {
@@ -82,14 +88,6 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   useEffect(() => {
     map.current?.setZones(layer, selected);
   }, [layer, selected]);
-  // Fit the map to the zones the first time they arrive for a tab.
-  const fitted = useRef<Kind | null>(null);
-  useEffect(() => {
-    if (!layer.length || fitted.current === kind) return;
-    fitted.current = kind;
-    map.current?.focus(layer[0]);
-  }, [layer]);
-
   const startDraw = (shape: "circle" | "polygon") => {
     setDrawing(shape);
     map.current?.draw(shape, (s: Shape) => {
@@ -266,6 +264,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
               <>
                 <button
                   type="button"
+                  id="gf-draw-circle"
                   class="btn btn-primary"
                   disabled={full}
                   title={full ? t("geofences.full") : undefined}
@@ -275,6 +274,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
                 </button>
                 <button
                   type="button"
+                  id="gf-draw-polygon"
                   class="btn btn-primary"
                   disabled={full}
                   title={full ? t("geofences.full") : undefined}

@@ -1,0 +1,176 @@
+/**
+ * End to end: an operator draws a circle and a polygon fence on the OpenLayers map, a GT06
+ * device (real TCP frames into the real gateway) drives through both, and the console shows
+ * the enter/exit pop-ups; the alert centre lists them. Screenshots go to tests/screenshots/.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser.ts";
+import { freePort, startServer } from "../helpers/server.ts";
+import { ApiClient } from "../helpers/api_client.ts";
+import { gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+
+const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
+const ADMIN_PASSWORD = "Admin12345";
+const IMEI = "359710049400001";
+
+interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** A GT06 tracker on a raw socket: login (acknowledged), then fixes (GT06 does not ack 0x12). */
+async function drive(port: number, points: LatLng[]) {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const ack = new Uint8Array(64);
+  try {
+    await conn.write(gt06Login(IMEI, 1));
+    await conn.read(ack);
+    const start = Date.now() - points.length * 10_000;
+    for (const [i, p] of points.entries()) {
+      await conn.write(
+        gt06Location({ time: new Date(start + i * 10_000), ...p, speedKmh: 40, course: 90 }, i + 2),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  } finally {
+    conn.close();
+  }
+}
+
+async function hydrated(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForSelector("html[data-islands='hydrated']");
+  const notes = page.locator(".modal .modal-foot .btn-primary");
+  if (await notes.count()) await notes.first().click();
+}
+
+async function saveZone(page: Page, name: string) {
+  await page.waitForSelector("#zone-form", { timeout: 5000 }).catch(async (e) => {
+    await page.screenshot({ path: "/tmp/i6/debug.png" });
+    throw e;
+  });
+  await page.fill("#zone-form input[name=name]", name);
+  await page.click(".modal .modal-foot .btn-primary");
+  await page.waitForSelector("#zone-form", { state: "detached", timeout: 10_000 });
+}
+
+Deno.test({
+  name:
+    "e2e alerts: draw circle and polygon fences, a GT06 device crosses them, pop-ups and alert centre",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const gt06 = freePort();
+    const server = await startServer({ ADMIN_PASSWORD, GT06_PORT: String(gt06) });
+    const browser = await launchBrowser();
+    try {
+      const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+      const me = await api.call("/v3/new/account/current");
+      await api.call("/v3/new/newEquipment/importEquipment", {
+        userId: me.userId,
+        mcType: "GT06N",
+        imeis: [IMEI],
+      });
+      // Every crossing should pop up here, so no silence between two fence alerts.
+      const settings = await api.call("/v3/new/alarm/settings/get", {});
+      await api.call("/v3/new/alarm/settings/save", {
+        ...settings,
+        userId: undefined,
+        silenceMinutes: 0,
+      });
+
+      const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(`${server.url}/login`);
+      await page.waitForSelector("html[data-islands='hydrated']");
+      await page.fill("input[name=account]", "admin");
+      await page.fill("input[name=password]", ADMIN_PASSWORD);
+      await page.click("#login-submit");
+      await page.waitForURL(/\/monitorObject$/, { timeout: 15_000 });
+
+      await hydrated(page, `${server.url}/geofence`);
+      await page.waitForSelector(".gf-list .empty");
+      const box = (await page.locator(".gf-map").boundingBox())!;
+      const cx = box.x + box.width / 2 - 200, cy = box.y + box.height / 2;
+
+      // Circle: click the centre, click again ~70 px out (about 600 m at zoom 14).
+      await page.click("#gf-draw-circle");
+      await page.mouse.click(cx, cy);
+      await page.mouse.move(cx + 40, cy, { steps: 4 });
+      await page.mouse.click(cx + 70, cy);
+      await saveZone(page, "E2E circle");
+
+      // Polygon east of it: four corners, closed by clicking the first one again.
+      await page.click("#gf-draw-polygon");
+      const corners = [[cx + 200, cy - 60], [cx + 320, cy - 60], [cx + 320, cy + 60], [
+        cx + 200,
+        cy + 60,
+      ]];
+      for (const [x, y] of corners) {
+        await page.mouse.click(x, y);
+        await page.waitForTimeout(120);
+      }
+      await page.mouse.click(corners[0][0], corners[0][1]);
+      await saveZone(page, "E2E polygon");
+      await page.waitForSelector(".gf-item >> text=E2E polygon");
+      await page.screenshot({ path: `${SHOTS}geofence_editor.png` });
+
+      const fences = (await api.call("/v3/new/geofence/list", { kind: "fence" })).list;
+      assert.equal(fences.length, 2);
+      const circle = fences.find((f: { name: string }) => f.name === "E2E circle");
+      const polygon = fences.find((f: { name: string }) => f.name === "E2E polygon");
+      assert.equal(circle.shape.kind, "circle");
+      assert.ok(
+        circle.shape.radius >= 200 && circle.shape.radius <= 5000,
+        String(circle.shape.radius),
+      );
+      assert.equal(polygon.shape.kind, "polygon");
+      assert.equal(polygon.shape.points.length, 5);
+      const pts = polygon.shape.points.slice(0, 4) as LatLng[];
+      const inPolygon = {
+        lat: pts.reduce((s, p) => s + p.lat, 0) / 4,
+        lng: pts.reduce((s, p) => s + p.lng, 0) / 4,
+      };
+      const c = circle.shape.center as LatLng;
+
+      // Drive: west of the circle → its centre → into the polygon → far east.
+      await drive(gt06, [
+        { lat: c.lat, lng: c.lng - 0.03 },
+        c,
+        inPolygon,
+        { lat: inPolygon.lat, lng: inPolygon.lng + 0.05 },
+      ]);
+      await page.waitForFunction(
+        () => document.querySelectorAll(".alert-popup").length >= 4,
+        null,
+        {
+          timeout: 15_000,
+        },
+      );
+      const popups = await page.locator(".alert-popup").allInnerTexts();
+      const has = (type: string, fence: string) =>
+        popups.some((p) => p.includes(type) && p.includes(fence));
+      assert.ok(has("Enter fence", "E2E circle"), popups.join("\n---\n"));
+      assert.ok(has("Exit fence", "E2E circle"), popups.join("\n---\n"));
+      assert.ok(has("Enter fence", "E2E polygon"), popups.join("\n---\n"));
+      assert.ok(has("Exit fence", "E2E polygon"), popups.join("\n---\n"));
+      await page.screenshot({ path: `${SHOTS}alert_popups.png` });
+
+      await hydrated(page, `${server.url}/alertCenter`);
+      await page.waitForSelector("table.data tbody tr.unread");
+      assert.equal(await page.locator("table.data tbody tr").count(), 4);
+      await page.screenshot({ path: `${SHOTS}alert_centre.png` });
+      await hydrated(page, `${server.url}/settingAlert`);
+      await page.waitForSelector("input[name=silenceMinutes]");
+      await page.screenshot({ path: `${SHOTS}alert_settings.png`, fullPage: true });
+    } catch (e) {
+      console.log(server.output().slice(-3000));
+      throw e;
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+});
