@@ -7,6 +7,9 @@ import type { AccountRef } from "../accounts/types.ts";
 import { Pagination } from "../ui/Pagination.tsx";
 import { toast } from "../ui/Toast.tsx";
 
+/** Chosen IMEIs shown as removable chips under the paste box. */
+const CHIPS = 60;
+
 interface DeviceRow {
   imei: string;
   deviceName: string;
@@ -203,6 +206,30 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
                 {t("commands.ui.addPasted")}
               </button>
             </div>
+            {selected.length > 0 && (
+              <div
+                class="cmd-chips"
+                aria-label={t("commands.ui.chosen", { count: selected.length })}
+              >
+                {selected.slice(0, CHIPS).map((i) => (
+                  <span key={i}>
+                    {i}
+                    <button
+                      type="button"
+                      aria-label={t("commands.ui.remove", { imei: i })}
+                      onClick={() => toggle([i], false)}
+                    >
+                      ×
+                    </button>
+                  </span>
+                ))}
+                {selected.length > CHIPS && (
+                  <em class="field-hint">
+                    {t("commands.ui.more", { count: selected.length - CHIPS })}
+                  </em>
+                )}
+              </div>
+            )}
             {parsed.invalid.length > 0 && (
               <p class="field-error">
                 {t("commands.ui.invalidImeis", { list: parsed.invalid.slice(0, 5).join(", ") })}

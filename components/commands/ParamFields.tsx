@@ -1,3 +1,4 @@
+import { fieldMsg } from "./format.ts";
 import type { TFunction } from "i18next";
 import { Field } from "../ui/Field.tsx";
 import type { ParamDef } from "./types.ts";
@@ -20,21 +21,23 @@ export function checkParams(t: TFunction, params: ParamDef[], v: ParamValues) {
     const raw = v[p.key];
     if (p.type === "int" || p.type === "number") {
       const n = Number(raw);
-      if (raw === "" || raw === undefined || isNaN(n)) errors[p.key] = t("validation.required");
-      else if (p.type === "int" && !Number.isInteger(n)) errors[p.key] = t("validation.invalid");
-      else if (n < p.min) errors[p.key] = t("validation.tooSmall", { min: p.min });
-      else if (n > p.max) errors[p.key] = t("validation.tooBig", { max: p.max });
+      if (raw === "" || raw === undefined || isNaN(n)) {
+        errors[p.key] = fieldMsg(t, "validation.required");
+      } else if (p.type === "int" && !Number.isInteger(n)) {
+        errors[p.key] = fieldMsg(t, "validation.invalid");
+      } else if (n < p.min) errors[p.key] = fieldMsg(t, "validation.tooSmall", { min: p.min });
+      else if (n > p.max) errors[p.key] = fieldMsg(t, "validation.tooBig", { max: p.max });
     } else if (p.type === "phones") {
       const list = (raw as string[]).map((x) => x.trim());
-      if (!list.some(Boolean)) errors[p.key] = t("validation.required");
+      if (!list.some(Boolean)) errors[p.key] = fieldMsg(t, "validation.required");
       else if (list.some((x) => x && !/^\+?\d{3,20}$/.test(x))) {
-        errors[p.key] = t("validation.phoneForm");
+        errors[p.key] = fieldMsg(t, "validation.phoneForm");
       }
     } else if (p.type === "text") {
       const s = String(raw ?? "").trim();
-      if (!s) errors[p.key] = t("validation.required");
-      else if (s.length > p.max) errors[p.key] = t("validation.tooLong", { max: p.max });
-      else if (!/^[\x20-\x7e]*$/.test(s)) errors[p.key] = t("validation.asciiOnly");
+      if (!s) errors[p.key] = fieldMsg(t, "validation.required");
+      else if (s.length > p.max) errors[p.key] = fieldMsg(t, "validation.tooLong", { max: p.max });
+      else if (!/^[\x20-\x7e]*$/.test(s)) errors[p.key] = fieldMsg(t, "validation.asciiOnly");
     }
   }
   return errors;

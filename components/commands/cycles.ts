@@ -1,3 +1,4 @@
+import { fieldMsg } from "./format.ts";
 import type { TFunction } from "i18next";
 
 /** A working-mode cycle as the editor holds it (numbers as text while typing). */
@@ -44,24 +45,26 @@ export function checkCycles(t: TFunction, cycles: CycleForm[]): Record<string, s
   const errors: Record<string, string> = {};
   const int = (v: string, min: number, max: number) => {
     const n = Number(v);
-    if (v.trim() === "" || !Number.isInteger(n)) return t("validation.required");
-    if (n < min) return t("validation.tooSmall", { min });
-    if (n > max) return t("validation.tooBig", { max });
+    if (v.trim() === "" || !Number.isInteger(n)) return fieldMsg(t, "validation.required");
+    if (n < min) return fieldMsg(t, "validation.tooSmall", { min });
+    if (n > max) return fieldMsg(t, "validation.tooBig", { max });
     return null;
   };
   cycles.forEach((c, i) => {
     const put = (k: string, m: string | null) => m && (errors[`${i}.${k}`] = m);
     if (c.mode !== "week") put("syncInterval", int(c.syncInterval, 1, 1440));
     if (c.mode === "timing" && !/^([01]\d|2[0-3]):[0-5]\d$/.test(c.wakeUpTime)) {
-      put("wakeUpTime", t("validation.timeForm"));
+      put("wakeUpTime", fieldMsg(t, "validation.timeForm"));
     }
     if (c.mode === "week" && !/^([01]\d|2[0-3]):[0-5]\d$/.test(c.syncTime)) {
-      put("syncTime", t("validation.timeForm"));
+      put("syncTime", fieldMsg(t, "validation.timeForm"));
     }
-    if (c.mode !== "normal" && !c.repeatDays.length) put("repeatDays", t("validation.required"));
+    if (c.mode !== "normal" && !c.repeatDays.length) {
+      put("repeatDays", fieldMsg(t, "validation.required"));
+    }
     if (c.limitType !== "unlimited") put("limitValue", int(c.limitValue, 1, 999));
     if (c.limitType === "unlimited" && i < cycles.length - 1) {
-      put("limitType", t("validation.onlyLastUnlimited"));
+      put("limitType", fieldMsg(t, "validation.onlyLastUnlimited"));
     }
   });
   return errors;

@@ -15,3 +15,9 @@ export function instructionName(t: TFunction, name: string | null): string {
 
 /** Statuses still moving: the pages poll while any row is in one. */
 export const LIVE_STATUSES = new Set(["toBeSent", "sending"]);
+
+/** A validation reason (validation.* are sentence fragments) as a message under a field. */
+export function fieldMsg(t: TFunction, key: string, opts: Record<string, unknown> = {}): string {
+  const s = String(t(key, opts));
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

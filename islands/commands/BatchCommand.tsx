@@ -1,3 +1,4 @@
+import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError, refusedField } from "../../lib/client/api.ts";
@@ -67,7 +68,7 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
     e.preventDefault();
     const found: Record<string, string> = checkParams(t, def.params, values);
     if (!imeis.length) found.devices = t("errors.noDevicesChosen");
-    if (protectedCmd && !password) found.password = t("validation.required");
+    if (protectedCmd && !password) found.password = fieldMsg(t, "validation.required");
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);

@@ -1,3 +1,4 @@
+import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
@@ -41,7 +42,7 @@ function BatchWorkMode({ lang, root, allowed, maxDevices }: {
   const submit = async (e: Event) => {
     e.preventDefault();
     const found: Record<string, string> = {};
-    if (!templateId) found.template = t("validation.required");
+    if (!templateId) found.template = fieldMsg(t, "validation.required");
     if (!imeis.length) found.devices = t("errors.noDevicesChosen");
     setErrors(found);
     if (Object.keys(found).length) return;

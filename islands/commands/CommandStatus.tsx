@@ -1,3 +1,4 @@
+import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
@@ -6,6 +7,7 @@ import { Pagination } from "../../components/ui/Pagination.tsx";
 import { Modal } from "../../components/ui/Modal.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { StatusBadge } from "../../components/commands/StatusBadge.tsx";
+import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
 import {
   formatDateTime,
   instructionName,
@@ -61,6 +63,7 @@ function CommandStatus(
   const [reload, setReload] = useState(0);
   const [confirmAll, setConfirmAll] = useState(false);
   const [error, setError] = useState("");
+  const [sendTo, setSendTo] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -89,7 +92,7 @@ function CommandStatus(
       return setError(t("errors.startAfterEnd"));
     }
     if (draft.imei.trim() && !/^\d{1,15}$/.test(draft.imei.trim())) {
-      return setError(t("validation.imeiSearch"));
+      return setError(fieldMsg(t, "validation.imeiSearch"));
     }
     setError("");
     setFilter(draft);
@@ -209,11 +212,9 @@ function CommandStatus(
             <thead>
               <tr>
                 <th>{t("commands.columns.imei")}</th>
-                <th>{t("commands.columns.name")}</th>
-                <th>{t("commands.columns.content")}</th>
-                <th>{t("commands.columns.sendType")}</th>
+                <th>{t("commands.columns.name")} / {t("commands.columns.content")}</th>
+                <th>{t("commands.columns.sendType")} / {t("commands.columns.platform")}</th>
                 <th>{t("commands.columns.status")}</th>
-                <th>{t("commands.columns.platform")}</th>
                 <th>{t("commands.columns.sentAt")}</th>
                 <th>{t("commands.columns.batchNo")}</th>
                 <th>{t("commands.columns.phases")}</th>
@@ -225,13 +226,17 @@ function CommandStatus(
               {rows.map((r) => (
                 <tr key={r.id} data-imei={r.imei} data-status={r.status}>
                   <td class="mono">{r.imei}</td>
-                  <td>{instructionName(t, r.name)}</td>
-                  <td class="mono cmd-content" title={r.content}>{r.content}</td>
-                  <td>{t(`commands.sendTypes.${r.sendType}`)}</td>
+                  <td class="cmd-content" title={r.content}>
+                    {instructionName(t, r.name)}
+                    <div class="mono sub">{r.content}</div>
+                  </td>
+                  <td>
+                    {t(`commands.sendTypes.${r.sendType}`)}
+                    <div class="sub">{t(`commands.platforms.${r.platform}`)}</div>
+                  </td>
                   <td>
                     <StatusBadge t={t} status={r.status} />
                   </td>
-                  <td>{t(`commands.platforms.${r.platform}`)}</td>
                   <td class="nowrap">{formatDateTime(r.sentAt ?? r.createdAt)}</td>
                   <td class="mono">{r.batchNo ?? "—"}</td>
                   <td>
@@ -243,8 +248,19 @@ function CommandStatus(
                       ))}
                     </ol>
                   </td>
-                  <td class="cmd-reply" title={r.reply ?? ""}>{replyText(t, r.reply)}</td>
+                  <td class="cmd-reply" title={r.reply ?? ""}>
+                    <div class="cmd-clamp">{replyText(t, r.reply)}</div>
+                  </td>
                   <td class="col-actions">
+                    {canSend && (
+                      <button
+                        type="button"
+                        class="link-btn"
+                        onClick={() => setSendTo(r.imei)}
+                      >
+                        {t("commands.ui.sendAgain")}
+                      </button>
+                    )}
                     {canSend && r.status === "toBeSent" && (
                       <button
                         type="button"
@@ -259,7 +275,7 @@ function CommandStatus(
               ))}
               {!loading && !rows.length && (
                 <tr class="empty-row">
-                  <td colSpan={11}>{t("commands.ui.noCommands")}</td>
+                  <td colSpan={9}>{t("commands.ui.noCommands")}</td>
                 </tr>
               )}
             </tbody>
@@ -273,6 +289,16 @@ function CommandStatus(
           onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
         />
       </section>
+      {sendTo && (
+        <SendCommandDialog
+          t={t}
+          imei={sendTo}
+          onClose={() => {
+            setSendTo(null);
+            setReload((n) => n + 1);
+          }}
+        />
+      )}
       {confirmAll && (
         <Modal
           title={t("commands.ui.cancelAll")}

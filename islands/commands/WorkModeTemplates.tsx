@@ -1,3 +1,4 @@
+import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError, refusedField } from "../../lib/client/api.ts";
@@ -168,8 +169,10 @@ function WorkModeDialog({ t, initial, onClose, onSaved }: {
   const save = async (e: Event) => {
     e.preventDefault();
     const found = checkCycles(t, cycles);
-    if (!name.trim()) found.name = t("validation.required");
-    else if (name.trim().length > NAME_MAX) found.name = t("validation.tooLong", { max: NAME_MAX });
+    if (!name.trim()) found.name = fieldMsg(t, "validation.required");
+    else if (name.trim().length > NAME_MAX) {
+      found.name = fieldMsg(t, "validation.tooLong", { max: NAME_MAX });
+    }
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);

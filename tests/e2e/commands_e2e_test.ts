@@ -134,6 +134,75 @@ Deno.test({
       assert.deepEqual(phases, ["To be sent", "Sending", "Succeeded"]);
       assert.equal(await page.locator("tr[data-status=succeeded]").count(), ONLINE + 1);
       await page.screenshot({ path: `${SHOTS}commands-status.png`, fullPage: true });
+
+      // One device from the status page: only its model's instructions, live result.
+      await page.locator(`tr[data-imei="${fleet.imeis[0]}"] .link-btn`).first().click();
+      await page.waitForSelector(".modal select[name=instruction]");
+      const offered = await page.locator(".modal select[name=instruction] option")
+        .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+      assert.ok(offered.includes("engineCut") && !offered.includes("armAlarm"), offered.join());
+      await page.selectOption(".modal select[name=instruction]", "status");
+      await page.click(".modal .modal-foot .btn-primary");
+      await page.waitForSelector(".modal .cmd-recent tr[data-status=succeeded]");
+      await page.screenshot({ path: `${SHOTS}commands-send-dialog.png` });
+      await page.click(".modal .modal-foot .btn");
+
+      // Command templates: required name, then saved and listed.
+      await open(page, `${server.url}/commandTemplate`);
+      await page.waitForSelector(".empty-row");
+      await page.click(".toolbar .btn-primary");
+      await page.selectOption(".modal select[name=instruction]", "reportInterval");
+      await page.click(".modal .modal-foot .btn-primary");
+      assert.equal(await page.textContent(".modal .field-error"), "Required");
+      await page.fill(".modal input[name=name]", "Every minute");
+      await page.fill(".modal input[name=seconds]", "60");
+      await page.click(".modal .modal-foot .btn-primary");
+      await page.waitForSelector("td.strong:has-text('Every minute')");
+      await page.screenshot({ path: `${SHOTS}commands-templates.png`, fullPage: true });
+
+      // Working-mode template: week mode needs a repeat day; only the last cycle unlimited.
+      await open(page, `${server.url}/workingModeTemplate`);
+      await page.click(".toolbar .btn-primary");
+      await page.fill(".modal input[name=name]", "Office hours");
+      await page.selectOption(".modal select[name=limitType0]", "hour");
+      await page.fill(".modal input[name=limitValue0]", "2");
+      await page.click(".modal button:has-text('Add cycle')");
+      await page.selectOption(".modal select[name=mode1]", "week");
+      await page.click(".modal .modal-foot .btn-primary");
+      assert.equal(await page.textContent("[data-cycle='1'] .field-error"), "Required");
+      await page.check(".modal input[name=day1-1]");
+      await page.check(".modal input[name=day1-5]");
+      await page.screenshot({ path: `${SHOTS}commands-workmode-editor.png` });
+      await page.click(".modal .modal-foot .btn-primary");
+      await page.waitForSelector("td.strong:has-text('Office hours')");
+      await page.screenshot({ path: `${SHOTS}commands-workmode-templates.png`, fullPage: true });
+
+      // Batch working mode to two online devices; the tasks start executing on their acks.
+      await open(page, `${server.url}/batchWorkingMode`);
+      await page.click(".cmd-tabs button:has-text('Paste IMEIs')");
+      await page.fill("textarea[name=imeis]", fleet.imeis.slice(0, 2).join("\n"));
+      await page.click(".cmd-paste .btn");
+      await page.check("input[name=sendType] >> nth=0");
+      await page.click(".cmd-form button[type=submit]");
+      await page.waitForSelector(".cmd-batches tbody tr td.mono");
+      await page.screenshot({ path: `${SHOTS}commands-batch-workmode.png`, fullPage: true });
+      await page.click(".cmd-batches .link-btn");
+      await page.waitForURL(/workingModeStatus\?batchNo=/);
+      await page.waitForSelector("html[data-islands='hydrated']");
+      await page.waitForFunction(
+        () => {
+          const rows = [...document.querySelectorAll("tr[data-imei] [data-status]")];
+          return rows.length === 2 &&
+            rows.every((r) => r.getAttribute("data-status") === "executing");
+        },
+        undefined,
+        { timeout: 20_000 },
+      ).catch(async () => {
+        // Tasks move only on acknowledgements: reload once to read the new states.
+        await page.reload();
+        await page.waitForSelector("tr[data-imei] [data-status=executing]");
+      });
+      await page.screenshot({ path: `${SHOTS}commands-workmode-status.png`, fullPage: true });
     } finally {
       await fleet.stop();
       await late.stop();

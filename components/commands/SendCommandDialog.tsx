@@ -1,0 +1,236 @@
+import { fieldMsg } from "./format.ts";
+import type { TFunction } from "i18next";
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { Field } from "../ui/Field.tsx";
+import { Modal } from "../ui/Modal.tsx";
+import { toast } from "../ui/Toast.tsx";
+import { formatDateTime, instructionName, replyText } from "./format.ts";
+import {
+  checkParams,
+  defaultParams,
+  ParamFields,
+  paramsBody,
+  type ParamValues,
+} from "./ParamFields.tsx";
+import { StatusBadge } from "./StatusBadge.tsx";
+import type { CommandRow, InstructionDef } from "./types.ts";
+
+type Offered = InstructionDef & { passwordRequired: boolean };
+
+/**
+ * Sends one instruction to one device: only what its model accepts, online or offline,
+ * replacing a pending offline command after confirmation, with the password where the
+ * model protects the instruction; then shows the device's recent commands live. Meant for
+ * the device menu and the monitor pop-up as well as the status page.
+ */
+export function SendCommandDialog({ t, imei, onClose }: {
+  t: TFunction;
+  imei: string;
+  onClose: () => void;
+}) {
+  const [offered, setOffered] = useState<Offered[] | null>(null);
+  const [none, setNone] = useState("");
+  const [code, setCode] = useState("");
+  const [values, setValues] = useState<ParamValues>({});
+  const [sendType, setSendType] = useState<"online" | "offline">("online");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [confirmReplace, setConfirmReplace] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [recent, setRecent] = useState<CommandRow[]>([]);
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    api<{ instructions: Offered[] }>(`/v3/new/command/instructions?imei=${imei}`).then((d) => {
+      setOffered(d.instructions);
+      setCode(d.instructions[0].code);
+      setValues(defaultParams(d.instructions[0].params));
+    }, (e) => setNone((e as Error).message));
+  }, [imei]);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    api<{ list: CommandRow[] }>("/v3/new/command/list", { imei, pageNum: 1, pageSize: 10 })
+      .then((d) => {
+        if (!live) return;
+        setRecent(d.list.slice(0, 5));
+        if (d.list.some((r) => r.status === "sending")) {
+          timer = setTimeout(() => setTick((n) => n + 1), 1000);
+        }
+      }, () => {});
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [imei, tick]);
+
+  const def = offered?.find((i) => i.code === code);
+  const send = async (replace: boolean) => {
+    if (!def) return;
+    const found = checkParams(t, def.params, values);
+    if (def.passwordRequired && !password) found.password = fieldMsg(t, "validation.required");
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await api("/v3/new/command/sendInstruction", {
+        imei,
+        code,
+        params: paramsBody(def.params, values),
+        sendType,
+        replace,
+        ...(def.passwordRequired ? { password } : {}),
+      });
+      toast(t("commands.ui.sent"));
+      setConfirmReplace(false);
+      setPassword("");
+      setTick((n) => n + 1);
+    } catch (err) {
+      const field = refusedField(err);
+      const msg = (err as ApiError).message;
+      if (err instanceof ApiError && err.code === 43006) setConfirmReplace(true);
+      else if (err instanceof ApiError && err.code === 43003) setErrors({ password: msg });
+      else if (field?.startsWith("params.")) setErrors({ [field.split(".")[1]]: msg });
+      else toast(msg, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cancelPending = async () => {
+    try {
+      await api("/v3/new/command/cancel", { imei });
+      toast(t("commands.ui.cancelled"));
+      setTick((n) => n + 1);
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
+  };
+
+  return (
+    <Modal
+      title={t("commands.ui.sendTo", { imei })}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      width={620}
+      footer={offered && (
+        <>
+          <button type="button" class="btn" onClick={onClose}>{t("ui.close")}</button>
+          <button
+            type="submit"
+            form="cmd-send-form"
+            class="btn btn-primary"
+            disabled={busy}
+          >
+            {busy ? t("commands.ui.sending") : t("commands.ui.send")}
+          </button>
+        </>
+      )}
+    >
+      {none && (
+        <div class="empty">
+          <p>{none}</p>
+        </div>
+      )}
+      {!offered && !none && <p class="tree-note">{t("ui.loading")}</p>}
+      {offered && def && (
+        <form
+          id="cmd-send-form"
+          class="cmd-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            send(false);
+          }}
+        >
+          <Field label={t("commands.columns.name")} required>
+            <select
+              class="input"
+              name="instruction"
+              value={code}
+              onChange={(e) => {
+                const next = offered.find((i) => i.code === (e.target as HTMLSelectElement).value)!;
+                setCode(next.code);
+                setValues(defaultParams(next.params));
+                setErrors({});
+              }}
+            >
+              {offered.map((i) => (
+                <option key={i.code} value={i.code}>{t(`commands.instructions.${i.code}`)}</option>
+              ))}
+            </select>
+          </Field>
+          <ParamFields
+            t={t}
+            params={def.params}
+            values={values}
+            errors={errors}
+            onChange={setValues}
+          />
+          <div class="cmd-radios">
+            {(["online", "offline"] as const).map((k) => (
+              <label key={k}>
+                <input
+                  type="radio"
+                  name="singleSendType"
+                  value={k}
+                  checked={sendType === k}
+                  onChange={() => setSendType(k)}
+                />
+                {t(`commands.sendTypes.${k}`)}
+              </label>
+            ))}
+          </div>
+          <span class="field-hint">{t(`commands.ui.sendTypeHint.${sendType}`)}</span>
+          {def.passwordRequired && (
+            <Field label={t("commands.params.password")} required error={errors.password}>
+              <input
+                class="input"
+                type="password"
+                name="password"
+                autocomplete="current-password"
+                value={password}
+                onInput={(e) =>
+                  setPassword((e.target as HTMLInputElement).value)}
+              />
+            </Field>
+          )}
+          {confirmReplace && (
+            <div class="notice cmd-replace" role="alert">
+              <p>{t("commands.ui.replaceConfirm")}</p>
+              <button type="button" class="btn btn-primary" onClick={() => send(true)}>
+                {t("commands.ui.replace")}
+              </button>
+            </div>
+          )}
+        </form>
+      )}
+      {recent.length > 0 && (
+        <div class="cmd-recent">
+          <h3>{t("commands.ui.recent")}</h3>
+          <table class="data">
+            <tbody>
+              {recent.map((r) => (
+                <tr key={r.id} data-status={r.status}>
+                  <td>{instructionName(t, r.name)}</td>
+                  <td>
+                    <StatusBadge t={t} status={r.status} />
+                  </td>
+                  <td class="cmd-reply" title={r.reply ?? ""}>{replyText(t, r.reply)}</td>
+                  <td class="nowrap">{formatDateTime(r.createdAt)}</td>
+                  <td class="col-actions">
+                    {r.status === "toBeSent" && (
+                      <button type="button" class="link-btn danger" onClick={cancelPending}>
+                        {t("commands.ui.cancel")}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Modal>
+  );
+}
