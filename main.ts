@@ -52,6 +52,7 @@ export async function startServer(
     async shutdown() {
       await gateway.close();
       services.commands.stop();
+      services.monitor.streams.closeAll();
       await server.shutdown();
       kv.close();
     },

@@ -204,6 +204,21 @@ Deno.test("monitor API: objects, live stream visibility, share links", async (t)
       assert.equal(s.monitor.streams.open, 0, "closed streams unsubscribe");
     });
 
+    await t.step(
+      "shutdown ends open streams (a graceful stop must not wait for them)",
+      async () => {
+        const res = await app.app.request("/v3/new/monitor/stream", {
+          headers: { authorization: `Bearer ${tokenA}` },
+        });
+        const reader = res.body!.getReader();
+        await reader.read(); // the "connected" comment
+        assert.equal(s.monitor.streams.open, 1);
+        s.monitor.streams.closeAll();
+        for (;;) if ((await reader.read()).done) break;
+        assert.equal(s.monitor.streams.open, 0);
+      },
+    );
+
     await t.step("share links: 1-720 whole hours on a visible device", async () => {
       for (const hours of [0, 721, 1.5, -3]) {
         const r = await app.call("/v3/new/monitor/share/create", { imei: imeis.a1, hours }, tokenA);

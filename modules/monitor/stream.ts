@@ -32,6 +32,8 @@ export class LiveStreams {
   private readonly maxAlerts: number;
   /** Open client streams, for tests and the health of the process. */
   open = 0;
+  /** Ends every stream at shutdown: a graceful server shutdown waits for open responses. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly bus: EventBus,
@@ -42,6 +44,11 @@ export class LiveStreams {
     this.flushMs = opts.flushMs ?? 250;
     this.heartbeatMs = opts.heartbeatMs ?? 15_000;
     this.maxAlerts = opts.maxAlerts ?? 100;
+  }
+
+  closeAll(): void {
+    this.stopping.abort();
+    this.stopping = new AbortController();
   }
 
   /** A text/event-stream body; `refresh` is called every `refreshMs` to renew the filter. */
@@ -120,12 +127,14 @@ export class LiveStreams {
             opts.refresh!().then((f) => allow = f).catch(() => allow = () => false);
           }, opts.refreshMs ?? 15_000));
         }
-        opts.signal?.addEventListener("abort", () => {
+        const end = () => {
           close();
           try {
             ctrl.close();
           } catch { /* already closed */ }
-        });
+        };
+        opts.signal?.addEventListener("abort", end);
+        this.stopping.signal.addEventListener("abort", end);
       },
       cancel: close,
     }, new CountQueuingStrategy({ highWaterMark: 8 }));

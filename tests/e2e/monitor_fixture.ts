@@ -55,12 +55,15 @@ export async function startFleet(
   const userId = await api.currentUserId();
   await api.importDevices(userId, MODEL_FOR.gt06, sim.imeis);
   sim.start();
+  let stopped = false;
   return {
     server,
     api,
     sim,
     gt06Port: ports.gt06,
     async stop() {
+      if (stopped) return;
+      stopped = true;
       await sim.stop();
       await server.stop();
     },
