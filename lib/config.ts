@@ -31,6 +31,8 @@ export const configSchema = z.object({
   SMTP_FROM: z.string().min(3).default("Tracking Platform <noreply@localhost>"),
   /** "on": TLS from the first byte (port 465); "off": STARTTLS when the server offers it. */
   SMTP_SECURE: z.enum(["on", "off"]).default("off"),
+  /** "off" stops the alert engine (fences, thresholds); device alarms are still recorded. */
+  ALERT_ENGINE: z.enum(["on", "off"]).default("on"),
   /** First webhook retry delay; each further retry doubles it. */
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
 });

@@ -92,6 +92,7 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
         ? <p class="empty">{t("alerts.thresholds.pick")}</p>
         : (
           <form class="form-grid two" onSubmit={save}>
+            <p class="muted span2">{t("alerts.thresholds.note")}</p>
             {NUMBERS.flat().filter((k): k is NumKey => !!k).map((k) => (
               <Field
                 key={k}

@@ -27,6 +27,11 @@ type PopupListener = (a: PushedAlert) => void;
  */
 export class AlertDelivery {
   private popups = new Set<PopupListener>();
+  /** Owner accounts by id, briefly cached: a burst of alerts needs one read per account. */
+  private owners = new Map<string, { at: number; path: string; language: string } | null>();
+  /** Pushed flags waiting to be written in one batch. */
+  private flagQueue: AlertRecord[] = [];
+  private flagWrite: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private inflight = new Set<Promise<void>>();
 
@@ -62,6 +67,7 @@ export class AlertDelivery {
   /** Waits for deliveries in progress (mail sent, webhook attempts finished). */
   async idle(): Promise<void> {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+    while (this.flagWrite || this.flagQueue.length) await (this.flagWrite ?? this.writeFlags());
     await this.d.webhooks.idle();
   }
 
@@ -75,6 +81,36 @@ export class AlertDelivery {
     this.d.gate.prune();
   }
 
+  private async owner(userId: string) {
+    const hit = this.owners.get(userId);
+    if (hit !== undefined && (hit === null || Date.now() - hit.at < 60_000)) return hit;
+    const a = await this.d.accounts.get(userId);
+    const value = a
+      ? { at: Date.now(), path: `${a.fullParentId || ","}${a.id},`, language: a.language }
+      : null;
+    if (this.owners.size > 10_000) this.owners.clear();
+    this.owners.set(userId, value);
+    return value;
+  }
+
+  /** Records the push flag; flags of a burst go out in one write. */
+  private markPushed(a: AlertRecord): void {
+    this.flagQueue.push(a);
+    this.flagWrite ??= this.writeFlags();
+  }
+
+  private async writeFlags(): Promise<void> {
+    try {
+      while (this.flagQueue.length) {
+        await Promise.resolve();
+        const batch = this.flagQueue.splice(0, 500);
+        await this.d.alerts.updateMany(batch).catch((e) => console.error("push flags:", e));
+      }
+    } finally {
+      this.flagWrite = null;
+    }
+  }
+
   private async deliver(alert: AlertRecord): Promise<void> {
     // The message center keeps an "offline" message (type 2) whether or not it is pushed.
     if (alert.type === "offline") {
@@ -85,15 +121,15 @@ export class AlertDelivery {
     }
     const s = this.d.settings.account(alert.userId);
     if (!this.d.gate.allow(alert.imei, alert.type, alert.time, s.silenceMinutes)) return;
-    const owner = await this.d.accounts.get(alert.userId);
+    const owner = await this.owner(alert.userId);
     if (!owner) return;
     const pushed = { ...alert, pushed: true };
-    await this.d.alerts.update(pushed);
+    this.markPushed(pushed);
     const device = this.d.directory.get(alert.imei);
     const view: PushedAlert = {
       ...pushed,
       deviceName: device?.deviceName || alert.imei,
-      path: `${owner.fullParentId || ","}${owner.id},`,
+      path: owner.path,
     };
     for (const l of this.popups) {
       try {

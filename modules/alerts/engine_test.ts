@@ -230,6 +230,35 @@ Deno.test("alert engine: fences, thresholds, offline and device alarms, each onc
       },
     );
 
+    await t.step("the device's own alarm data (device detail) drives the engine too", async () => {
+      const DETAIL = imeis[3];
+      const saved = await app.call("/v3/new/newEquipment/updateAlerts", {
+        imei: DETAIL,
+        alerts: {
+          minTemperature: null,
+          maxTemperature: null,
+          overSpeed: 100,
+          overSecond: 10,
+          mileageThreshold: null,
+          continuousMileageThreshold: null,
+          mileage: null,
+          aCCOnDurtionThreshold: null,
+          initialValue: null,
+          input1: { active: "", inactive: "" },
+          input2: { active: "", inactive: "" },
+        },
+      }, a.token);
+      assert.equal(saved.json.code, 10000, JSON.stringify(saved.json));
+      // MISC has own alert settings without a speed limit: the detail's limit applies.
+      app.services.alertSettings.device(DETAIL, Date.now() + 120_000); // re-read the detail
+      await new Promise((r) => setTimeout(r, 50));
+      const base = T0 + 5 * 3_600_000;
+      for (const s of [0, 10, 20]) await fix(app, DETAIL, { at: base + s * 1000, kmh: 120 });
+      const over = await alertsOf(app, a.token, DETAIL, "overspeed");
+      assert.equal(over.length, 1);
+      assert.equal(over[0].detail?.limit, 100);
+    });
+
     await t.step(
       "offline after the device's threshold, announced by the status sweep",
       async () => {

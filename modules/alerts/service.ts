@@ -196,7 +196,7 @@ export class AlertService {
 
   async deviceSettings(session: Session, imei: string) {
     await this.d.devices.visibleDevice(session, imei);
-    return this.d.settings.device(imei) ?? null;
+    return this.d.settings.own(imei) ?? null;
   }
 
   async saveDeviceSettings(session: Session, body: z.infer<typeof deviceSettingsBody>) {

@@ -1,19 +1,56 @@
+import type { DeviceDetail } from "../devices/detail.ts";
 import {
   type AccountAlertSettings,
   DEFAULT_ACCOUNT_SETTINGS,
   type DeviceAlertSettings,
 } from "./schemas.ts";
 
+/** How long a device's alarm data (device detail, spec §3) is trusted before it is re-read. */
+const DETAIL_TTL_MS = 60_000;
+
+/** The thresholds of a device's own "alarm data" (edited with the device), as engine settings. */
+function fromDetail(imei: string, d: DeviceDetail | null): DeviceAlertSettings | null {
+  const a = d?.alerts;
+  if (!a) return null;
+  const s: DeviceAlertSettings = {
+    imei,
+    overSpeed: a.overSpeed,
+    overSecond: a.overSecond,
+    minTemperature: a.minTemperature,
+    maxTemperature: a.maxTemperature,
+    offlineMinutes: null,
+    stayMinutes: null,
+    mileageThreshold: null,
+    // The device's "mileage threshold" is its maintenance reminder, counted from "mileage".
+    maintenanceThreshold: a.mileageThreshold,
+    currentMileage: a.mileage,
+    accOnHours: a.aCCOnDurtionThreshold,
+    currentAccOnHours: a.initialValue,
+    nightRanges: [],
+  };
+  return Object.entries(s).some(([k, v]) => k !== "imei" && k !== "nightRanges" && v !== null)
+    ? s
+    : null;
+}
+
 /**
- * Keys: ["alertSettings", "account", userId] AccountAlertSettings,
- *       ["alertSettings", "device", imei] DeviceAlertSettings.
- * Everything is cached in memory: the engine reads settings for every position.
+ * Alert settings. Account push settings and the alert-specific device thresholds live here
+ * (keys ["alertSettings", "account", userId] and ["alertSettings", "device", imei]); the
+ * thresholds that belong to the device record (speed, temperature, maintenance, ACC-on) are
+ * read from the device detail and merged, the alert settings winning field by field.
+ * Everything the engine needs is served from memory: it asks for every position.
  */
 export class AlertSettingsStore {
   private accounts = new Map<string, AccountAlertSettings>();
   private devices = new Map<string, DeviceAlertSettings>();
+  private details = new Map<string, { at: number; value: DeviceAlertSettings | null }>();
+  private merged = new Map<string, DeviceAlertSettings | undefined>();
 
-  constructor(private readonly kv: Deno.Kv) {}
+  constructor(
+    private readonly kv: Deno.Kv,
+    private readonly readDetail: (imei: string) => Promise<DeviceDetail | null> = () =>
+      Promise.resolve(null),
+  ) {}
 
   async load(): Promise<void> {
     for await (
@@ -32,8 +69,45 @@ export class AlertSettingsStore {
     return this.accounts.get(userId) ?? DEFAULT_ACCOUNT_SETTINGS;
   }
 
-  device(imei: string): DeviceAlertSettings | undefined {
+  /** The alert settings saved for a device (what /settingAlert edits). */
+  own(imei: string): DeviceAlertSettings | undefined {
     return this.devices.get(imei);
+  }
+
+  /**
+   * The thresholds the engine applies: own settings over the device's alarm data. The same
+   * object is returned while nothing changed (the engine restarts counters on a new one).
+   * A stale device detail is re-read in the background.
+   */
+  device(imei: string, now = Date.now()): DeviceAlertSettings | undefined {
+    const cached = this.details.get(imei);
+    if (!cached || now - cached.at > DETAIL_TTL_MS) this.refreshDetail(imei, now);
+    if (!this.merged.has(imei)) this.merged.set(imei, this.merge(imei));
+    return this.merged.get(imei);
+  }
+
+  private refreshDetail(imei: string, now: number): void {
+    const previous = this.details.get(imei);
+    // Mark first so a burst of positions starts one read, not many.
+    this.details.set(imei, { at: now, value: previous?.value ?? null });
+    this.readDetail(imei).then((d) => {
+      const value = fromDetail(imei, d);
+      if (JSON.stringify(value) !== JSON.stringify(previous?.value ?? null)) {
+        this.details.set(imei, { at: now, value });
+        this.merged.delete(imei);
+      }
+    }).catch(() => {});
+  }
+
+  private merge(imei: string): DeviceAlertSettings | undefined {
+    const own = this.devices.get(imei);
+    const detail = this.details.get(imei)?.value ?? null;
+    if (!detail) return own;
+    if (!own) return detail;
+    const out = { ...detail } as Record<string, unknown>;
+    for (const [k, v] of Object.entries(own)) if (v !== null) out[k] = v;
+    if (!own.nightRanges.length) out.nightRanges = detail.nightRanges;
+    return out as DeviceAlertSettings;
   }
 
   async saveAccount(userId: string, s: AccountAlertSettings): Promise<void> {
@@ -44,5 +118,6 @@ export class AlertSettingsStore {
   async saveDevice(s: DeviceAlertSettings): Promise<void> {
     await this.kv.set(["alertSettings", "device", s.imei], s);
     this.devices.set(s.imei, s);
+    this.merged.delete(s.imei);
   }
 }

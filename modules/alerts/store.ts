@@ -66,6 +66,14 @@ export class AlertStore {
     await this.kv.set(ALERT_KEYS.byDevice(a.imei, a.time, a.id), a);
   }
 
+  /** Rewrites several records in one commit (at most 500). */
+  async updateMany(list: AlertRecord[]): Promise<void> {
+    const op = this.kv.atomic();
+    for (const a of list) op.set(ALERT_KEYS.byDevice(a.imei, a.time, a.id), a);
+    const res = await op.commit();
+    if (!res.ok) throw new Error("alert update failed");
+  }
+
   /**
    * Alerts of some accounts (or of some devices), newest first, within [from, to]; `accept`
    * filters. Scans at most `scanLimit` entries so one query stays bounded.

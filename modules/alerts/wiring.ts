@@ -2,6 +2,7 @@ import type { Config } from "../../lib/config.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
 import type { CommandService } from "../commands/service.ts";
+import type { DeviceDetail } from "../devices/detail.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { EventBus } from "../gateway/bus.ts";
@@ -48,7 +49,10 @@ export async function createAlerting(
   const geofenceStore = new GeofenceStore(kv);
   const geofences = new GeofenceService(geofenceStore, d.access, d.directory);
   await geofences.load();
-  const alertSettings = new AlertSettingsStore(kv);
+  const alertSettings = new AlertSettingsStore(
+    kv,
+    (imei) => d.directory.store.getDetail<DeviceDetail>(imei),
+  );
   await alertSettings.load();
   const mailer = new Mailer(config);
   const codes = new CodeStore(kv);
@@ -82,7 +86,7 @@ export async function createAlerting(
     zones: geofenceStore,
     messages,
   });
-  alertEngine.start();
+  if (config.ALERT_ENGINE === "on") alertEngine.start();
   alertDelivery.start();
   const alertCenter = new AlertService({
     alerts: d.alerts,

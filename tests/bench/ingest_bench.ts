@@ -24,6 +24,7 @@ import {
 } from "../../modules/simulator/devices/gt06.ts";
 import { sampleFix } from "../../modules/simulator/fix.ts";
 import { imeiFor } from "../../modules/simulator/imei.ts";
+import { configureAlerts } from "./alerts_setup.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -40,6 +41,8 @@ const OPTIONS = {
   "imei-prefix": "86100000",
   /** Extra `deno run` flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
   "server-flags": "",
+  /** Alert engine: "off" (ALERT_ENGINE=off), "idle" (on, nothing configured), "full" (20 fences, all thresholds and types). */
+  alerts: "idle",
 };
 type Options = typeof OPTIONS;
 
@@ -53,7 +56,7 @@ function parseOptions(args: string[]): Options {
     }
     const value = m[2] ?? args[++i];
     const key = m[1] as keyof Options;
-    if (key === "imei-prefix" || key === "server-flags") out[key] = value;
+    if (key === "imei-prefix" || key === "server-flags" || key === "alerts") out[key] = value;
     else (out as Record<string, number | string>)[key] = Number(value);
   }
   out.idle = Math.max(out.idle, out.devices);
@@ -146,6 +149,7 @@ async function startServer(dataDir: string) {
       JT808_PORT: String(freePort()),
       H02_PORT: String(freePort()),
       OSMAND_PORT: String(freePort()),
+      ALERT_ENGINE: opt.alerts === "off" ? "off" : "on",
     },
     stdout: "piped",
     stderr: "piped",
@@ -511,6 +515,15 @@ try {
     );
   }
   log(`imported ${fmt(imeis.length)} GT06N devices in ${importSeconds.toFixed(1)} s`);
+  if (opt.alerts === "full") {
+    t0 = performance.now();
+    await configureAlerts(api, imeis);
+    log(
+      `alerts: 20 fences, every type pushed, thresholds on ${fmt(imeis.length)} devices (${
+        ((performance.now() - t0) / 1000).toFixed(1)
+      } s)`,
+    );
+  } else log(`alerts: engine ${opt.alerts === "off" ? "off" : "on, nothing configured"}`);
   const rssImported = rssMiB(srv.pid);
 
   // Idle connections.
