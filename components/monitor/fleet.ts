@@ -96,19 +96,31 @@ export class Fleet {
     return c;
   }
 
-  /** Indexes matching the tab and search, sorted; followed devices first when given. */
+  /** Group names in use, with their device counts ("" is the default group). */
+  groups(): [string, number][] {
+    const counts = new Map<string, number>();
+    for (const g of this.data.group) counts.set(g, (counts.get(g) ?? 0) + 1);
+    return [...counts].sort((
+      a,
+      b,
+    ) => (a[0] === "" ? -1 : b[0] === "" ? 1 : a[0].localeCompare(b[0])));
+  }
+
+  /** Indexes matching the tab, group and search, sorted; followed devices first. */
   view(opts: {
     tab: CountKey;
     search: string;
     sortType: SortType;
     sortRule: SortRule;
-    followed?: Set<string>;
+    /** A group name, "" for the default group; undefined for every group. */
+    group?: string;
   }): number[] {
     const d = this.data;
     const q = opts.search.trim().toLowerCase();
     const out: number[] = [];
     for (let i = 0; i < this.size; i++) {
       if (opts.tab !== "all" && tabOf(this.status(i)) !== opts.tab) continue;
+      if (opts.group !== undefined && d.group[i] !== opts.group) continue;
       if (q && !d.imei[i].includes(q) && !d.name[i].toLowerCase().includes(q)) continue;
       out.push(i);
     }
@@ -121,12 +133,8 @@ export class Fleet {
       speed: (i: number) => d.speed[i],
       time: (i: number) => d.gpsTime[i] ?? 0,
     }[opts.sortType];
-    const followed = opts.followed;
     out.sort((a, b) => {
-      if (followed?.size) {
-        const fa = followed.has(d.imei[a]) ? 0 : 1, fb = followed.has(d.imei[b]) ? 0 : 1;
-        if (fa !== fb) return fa - fb;
-      }
+      if (d.followed[a] !== d.followed[b]) return d.followed[a] ? -1 : 1;
       const ka = key(a), kb = key(b);
       const c = typeof ka === "string" ? collator.compare(ka, kb as string) : ka - (kb as number);
       return c !== 0 ? c * dir : collator.compare(d.imei[a], d.imei[b]);

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { Toasts } from "../../components/ui/Toast.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import type { CountKey, ObjectsPayload } from "../../modules/monitor/objects.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { VehicleLayers } from "../../components/monitor/vehicles.ts";
@@ -54,19 +54,19 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
   const [sortType, setSortType] = useState<SortType>("name");
   const [sortRule, setSortRule] = useState<SortRule>("asc");
   const [refresh, setRefresh] = useState(30);
-  const [followed, setFollowed] = useState<Set<string>>(new Set());
+  /** undefined = every group; "" = the default group. */
+  const [group, setGroup] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState(focus);
   const [sharing, setSharing] = useState<string | null>(null);
   const [[providerId, mapType], setProviderState] = useState<
     [MapSettings["provider"], MapSettings["mapType"]]
   >([settings.provider, settings.mapType]);
 
-  // Preferences live in this browser (sort settings, refresh, followed devices).
+  // Preferences live in this browser (sort settings, refresh interval, map provider).
   useEffect(() => {
     setSortType(pref("sortType", "name"));
     setSortRule(pref("sortRule", "asc"));
     setRefresh(pref("refresh", 30));
-    setFollowed(new Set(pref<string[]>("followed", [])));
     setProviderState(savedProvider(settings.provider, settings.mapType));
   }, []);
 
@@ -206,8 +206,8 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
   const f = fleet.current;
   const counts = f ? f.counts() : { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 };
   const view = useMemo(
-    () => f ? f.view({ tab, search, sortType, sortRule, followed }) : [],
-    [f, version, tab, search, sortType, sortRule, followed],
+    () => f ? f.view({ tab, search, sortType, sortRule, group }) : [],
+    [f, version, tab, search, sortType, sortRule, group],
   );
   const sel = f && selected ? f.indexOf(selected) : -1;
   const card = (i: number) => {
@@ -224,13 +224,18 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
       lng: d.lng[i],
     };
   };
-  const toggleFollow = (imei: string) => {
-    const next = new Set(followed);
-    if (next.has(imei)) next.delete(imei);
-    else next.add(imei);
-    setFollowed(next);
-    savePref("followed", [...next]);
+  // Follow marks are the devices area's (per logged-in user); followed devices list first.
+  const toggleFollow = async (i: number) => {
+    const d = fleet.current!.data, on = !d.followed[i];
+    try {
+      await api("/v3/new/newEquipment/follow", { imeis: [d.imei[i]], follow: on });
+      d.followed[i] = on;
+      setVersion((v) => v + 1);
+    } catch (e) {
+      toast((e as Error).message, "error");
+    }
   };
+  const groups = useMemo(() => f ? f.groups() : [], [f, version]);
   const choose = (imei: string) => {
     setSelected(imei);
     const at = layers.current?.coordinateOf(imei);
@@ -270,6 +275,24 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
             ))}
           </div>
           <div class="mon-sort">
+            {groups.length > 1 && (
+              <select
+                aria-label={t("monitor.list.group")}
+                name="group"
+                value={group === undefined ? "*" : group}
+                onChange={(e) => {
+                  const v = (e.target as HTMLSelectElement).value;
+                  setGroup(v === "*" ? undefined : v);
+                }}
+              >
+                <option value="*">{t("monitor.list.allGroups")}</option>
+                {groups.map(([name, n]) => (
+                  <option key={name} value={name}>
+                    {name || t("monitor.list.defaultGroup")} ({n})
+                  </option>
+                ))}
+              </select>
+            )}
             <label>
               <span>{t("monitor.list.sortBy")}</span>
               <select
@@ -340,14 +363,14 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
                     </div>
                     <button
                       type="button"
-                      class={`mon-star ${followed.has(imei) ? "on" : ""}`}
+                      class={`mon-star ${d.followed[i] ? "on" : ""}`}
                       aria-label={t(
-                        followed.has(imei) ? "monitor.list.unfollow" : "monitor.list.follow",
+                        d.followed[i] ? "monitor.list.unfollow" : "monitor.list.follow",
                       )}
-                      aria-pressed={followed.has(imei)}
+                      aria-pressed={d.followed[i]}
                       onClick={(e) => {
                         e.stopPropagation();
-                        toggleFollow(imei);
+                        toggleFollow(i);
                       }}
                     >
                       ★

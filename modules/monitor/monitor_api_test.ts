@@ -132,6 +132,35 @@ Deno.test("monitor API: objects, live stream visibility, share links", async (t)
       assert.equal(b.json.data.counts.offline, 1, "never reported counts as offline (filter 4)");
     });
 
+    await t.step("objects carry the user's follow marks and group names", async () => {
+      const f = await app.call(
+        "/v3/new/newEquipment/follow",
+        { imeis: [imeis.a2], follow: true },
+        tokenA,
+      );
+      assert.equal(f.json.code, 10000);
+      const g = await app.call(
+        "/v3/new/newEquipment/addGroup",
+        { userId: distA, name: "North" },
+        tokenA,
+      );
+      assert.equal(g.json.code, 10000, JSON.stringify(g.json));
+      const groups = await app.call("/v3/new/newEquipment/getGroupList", { userId: distA }, tokenA);
+      const north = groups.json.data.find((x: { name: string }) => x.name === "North").id;
+      const set = await app.call("/v3/new/newEquipment/setGroup", {
+        imeis: [imeis.a1],
+        groupId: north,
+      }, tokenA);
+      assert.equal(set.json.code, 10000, JSON.stringify(set.json));
+      const d = (await app.call("/v3/new/monitor/objects", undefined, tokenA)).json.data;
+      const i1 = d.imei.indexOf(imeis.a1), i2 = d.imei.indexOf(imeis.a2);
+      assert.deepEqual([d.followed[i1], d.followed[i2]], [false, true]);
+      assert.deepEqual([d.group[i1], d.group[i2]], ["North", ""]);
+      // Follow marks are per logged-in user.
+      const other = (await app.call("/v3/new/monitor/objects", undefined, admin)).json.data;
+      assert.equal(other.followed[other.imei.indexOf(imeis.a2)], false);
+    });
+
     await t.step("one device by imei, refused outside the subtree", async () => {
       const one = await app.call(`/v3/new/monitor/objects?imei=${imeis.a2}`, undefined, tokenUserA);
       assert.deepEqual(one.json.data.imei, [imeis.a2]);

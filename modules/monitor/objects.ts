@@ -42,12 +42,23 @@ export interface ObjectsPayload {
   gpsTime: (number | null)[];
   hbTime: (number | null)[];
   acc: (boolean | null)[];
+  /** Group name per device ("" = the owner's default group). */
+  group: string[];
+  /** Followed by the logged-in user (spec: followed devices first). */
+  followed: boolean[];
+}
+
+/** Extra per-device facts the caller knows: group names and the user's follow marks. */
+export interface ObjectsExtras {
+  groupName?: (userId: string, groupId: string) => string | undefined;
+  followed?: Set<string>;
 }
 
 export function collectObjects(
   directory: DeviceDirectory,
   devices: Iterable<Device>,
   offlineMs: number,
+  extras: ObjectsExtras = {},
   now = Date.now(),
 ): ObjectsPayload {
   const out: ObjectsPayload = {
@@ -65,6 +76,8 @@ export function collectObjects(
     gpsTime: [],
     hbTime: [],
     acc: [],
+    group: [],
+    followed: [],
   };
   for (const d of devices) {
     const state = directory.state(d.imei) ?? null;
@@ -83,6 +96,8 @@ export function collectObjects(
     out.gpsTime.push(state?.gpsTime ?? null);
     out.hbTime.push(state?.hbTime ?? null);
     out.acc.push(state?.acc ?? null);
+    out.group.push(d.groupId ? extras.groupName?.(d.userId, d.groupId) ?? "" : "");
+    out.followed.push(extras.followed?.has(d.imei) ?? false);
   }
   return out;
 }

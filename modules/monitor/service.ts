@@ -2,6 +2,7 @@ import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
+import type { Device } from "../devices/model.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { EventBus } from "../gateway/bus.ts";
 import { collectObjects, devicesOf } from "./objects.ts";
@@ -32,15 +33,26 @@ export class MonitorService {
 
   /** Every device of the caller's subtree, or one device when `imei` is given. */
   async objects(session: Session, imei?: string) {
-    if (imei) {
-      const d = await this.devices.visibleDevice(session, imei);
-      return this.oneObject(d.imei);
+    const devices = imei
+      ? [await this.devices.visibleDevice(session, imei)]
+      : [...devicesOf(this.directory, await this.visible.of(session))];
+    return collectObjects(this.directory, devices, this.offlineMs, {
+      followed: await this.directory.store.followed(session.accountId),
+      groupName: await this.groupNames(devices),
+    });
+  }
+
+  /** Names of the groups the devices are in, read once per owner that uses groups. */
+  private async groupNames(devices: Device[]) {
+    const owners = new Set<string>();
+    for (const d of devices) if (d.groupId) owners.add(d.userId);
+    const names = new Map<string, string>();
+    for (const owner of owners) {
+      for (const g of await this.directory.store.groups(owner)) {
+        names.set(`${owner}/${g.id}`, g.name);
+      }
     }
-    return collectObjects(
-      this.directory,
-      devicesOf(this.directory, await this.visible.of(session)),
-      this.offlineMs,
-    );
+    return (userId: string, groupId: string) => names.get(`${userId}/${groupId}`);
   }
 
   /** One device's entry, in the same shape (used after a visibility or share check). */
