@@ -7,6 +7,7 @@ import { toast } from "../ui/Toast.tsx";
 import { AccountTree } from "../accounts/AccountTree.tsx";
 import type { AccountRef } from "../accounts/types.ts";
 import { upload } from "./transfer_io.ts";
+import { useAction } from "./useAction.ts";
 import { ResultTable, type RowResult } from "./SheetDialogs.tsx";
 
 const EQ = "/v3/new/newEquipment";
@@ -52,24 +53,6 @@ function ActionModal(p: {
       {p.children}
     </Modal>
   );
-}
-
-/** Runs an action with busy and error state; returns whether it succeeded. */
-function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError("");
-    try {
-      await action();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, setError, run };
 }
 
 interface TransferProps {

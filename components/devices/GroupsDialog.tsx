@@ -4,6 +4,7 @@ import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { useLatest } from "../accounts/hooks.ts";
+import { useAction } from "./useAction.ts";
 import type { DeviceRow, GroupRow, SelectedAccount } from "./types.ts";
 
 const EQ = "/v3/new/newEquipment";
@@ -21,21 +22,11 @@ interface Props {
 export function GroupsDialog({ t, account, groups, canEdit, onClose, onChanged }: Props) {
   const [name, setName] = useState("");
   const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run: act } = useAction();
   const run = async (action: () => Promise<unknown>) => {
-    setError("");
-    setBusy(true);
-    try {
-      await action();
-      onChanged();
-      return true;
-    } catch (e) {
-      setError((e as Error).message);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    const ok = await act(action);
+    if (ok) onChanged();
+    return ok;
   };
   const check = (v: string) =>
     !v.trim()
@@ -178,8 +169,7 @@ interface SetProps {
 /** Moves the selected devices (all of one account) into one of that account's groups. */
 export function SetGroupDialog({ t, rows, onClose, onDone }: SetProps) {
   const [groupId, setGroupId] = useState("0");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const owners = [...new Set(rows.map((r) => r.userId))];
   const { data: groups } = useLatest(
     () =>
@@ -189,19 +179,12 @@ export function SetGroupDialog({ t, rows, onClose, onDone }: SetProps) {
     [owners.join()],
     (e) => setError((e as Error).message),
   );
-  const submit = async () => {
-    setBusy(true);
-    setError("");
-    try {
+  const submit = () =>
+    run(async () => {
       await api(`${EQ}/setGroup`, { imeis: rows.map((r) => r.imei), groupId });
       toast(t("devices.actions.done"));
       onDone();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={t("devices.groups.setTitle", { count: rows.length })}

@@ -1,24 +1,15 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
 import { FieldGrid, type Spec, TabFooter, toValues, typedAll, useTabForm } from "./tabform.tsx";
 import type { DeviceDetailData } from "./types.ts";
 import { formatDate, formatTime } from "./types.ts";
 import { upload } from "./transfer_io.ts";
+import { useAction } from "./useAction.ts";
+import { APPLICATION_TYPES as APP_TYPES } from "../../modules/devices/models.ts";
 
 const EQ = "/v3/new/newEquipment";
-const APP_TYPES = [
-  "car",
-  "bus",
-  "truck",
-  "taxi",
-  "motorcycle",
-  "drone",
-  "person",
-  "asset",
-  "other",
-];
 
 interface TabProps {
   t: TFunction;
@@ -85,24 +76,54 @@ export function BasicTab({ t, detail, readOnly, onSaved, canBindApp, modelName }
       <TabFooter t={t} form={form} readOnly={readOnly} onSave={save} />
       <AppBinding t={t} detail={detail} readOnly={readOnly || !canBindApp} onSaved={onSaved} />
       <Ringtone t={t} detail={detail} readOnly={readOnly} onSaved={onSaved} />
+      <AllocationLog t={t} imei={b.imei} />
     </div>
+  );
+}
+
+interface Allocation {
+  time: string;
+  fromAccount: string;
+  toAccount: string;
+}
+
+/** Where the device was sold or transferred, newest first (allocation log). */
+function AllocationLog({ t, imei }: { t: TFunction; imei: string }) {
+  const [entries, setEntries] = useState<Allocation[] | null>(null);
+  useEffect(() => {
+    api<Allocation[]>(`${EQ}/allocationLog`, { imei, limit: 20 }).then(
+      setEntries,
+      () => setEntries([]),
+    );
+  }, [imei]);
+  return (
+    <section class="sub-section">
+      <h3>{t("devices.transfer.log")}</h3>
+      {entries?.length === 0 && <p class="muted">{t("devices.transfer.noLog")}</p>}
+      {entries && entries.length > 0 && (
+        <ul class="alloc-log">
+          {entries.map((e, i) => (
+            <li key={i}>
+              <span class="muted">{formatTime(e.time)}</span> {e.fromAccount || "—"} →{" "}
+              <strong>{e.toAccount}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
 function AppBinding({ t, detail, readOnly, onSaved }: TabProps) {
   const [account, setAccount] = useState("");
-  const [error, setError] = useState("");
+  const { error, run } = useAction();
   const bound = detail.basic.bindUserAccount;
-  const act = async (path: string, body: unknown) => {
-    setError("");
-    try {
+  const act = (path: string, body: unknown) =>
+    run(async () => {
       await api(path, body);
       toast(t("devices.detail.saved"));
       onSaved();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+    });
   return (
     <section class="sub-section">
       <h3>{t("devices.detail.bindApp")}</h3>
@@ -151,7 +172,7 @@ function AppBinding({ t, detail, readOnly, onSaved }: TabProps) {
 }
 
 function Ringtone({ t, detail, readOnly, onSaved }: TabProps) {
-  const [error, setError] = useState("");
+  const { error, setError, run } = useAction();
   const b = detail.basic;
   if (!b.supportsRingtone) {
     return (
@@ -168,13 +189,11 @@ function Ringtone({ t, detail, readOnly, onSaved }: TabProps) {
     const form = new FormData();
     form.set("imei", b.imei);
     form.set("file", file);
-    try {
+    await run(async () => {
       await upload(`${EQ}/uploadRingtone`, form);
       toast(t("devices.detail.saved"));
       onSaved();
-    } catch (e) {
-      setError((e as Error).message);
-    }
+    });
   };
   return (
     <section class="sub-section">

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { download, upload } from "./transfer_io.ts";
+import { useAction } from "./useAction.ts";
 import type { ModelInfo, SelectedAccount } from "./types.ts";
 
 const EQ = "/v3/new/newEquipment";
@@ -73,18 +74,15 @@ export function ImportDialog({ t, account, models, modelName, onClose, onDone }:
   const [activation, setActivation] = useState("auto");
   const [text, setText] = useState("");
   const [file, setFile] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const { busy, error, setError, run } = useAction();
   const [results, setResults] = useState<RowResult[] | null>(null);
   const imeis = text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
-  const submit = async () => {
-    setError("");
+  const submit = () => {
     if (mode === "list" && (imeis.length === 0 || imeis.length > MAX_IMPORT)) {
       return setError(imeis.length ? t("devices.import.tooMany") : t("errors.imeiEmpty"));
     }
     if (mode === "file" && !file) return setError(t("devices.import.noFile"));
-    setBusy(true);
-    try {
+    return run(async () => {
       if (mode === "list") {
         const r = await api<{ succeeded: number; failed: { imei: string; reason: string }[] }>(
           `${EQ}/importEquipment`,
@@ -101,11 +99,7 @@ export function ImportDialog({ t, account, models, modelName, onClose, onDone }:
         setResults(r.results);
       }
       onDone();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal
@@ -133,7 +127,7 @@ export function ImportDialog({ t, account, models, modelName, onClose, onDone }:
               class="btn btn-primary"
               onClick={() => setResults(null)}
             >
-              {t("devices.import.title")}
+              {t("devices.import.again")}
             </button>
           )}
         </>
@@ -263,23 +257,15 @@ interface BatchProps {
 
 /** Batch edit: download the selected devices' values, edit them, upload; a result per row. */
 export function BatchEditDialog({ t, imeis, onClose, onDone }: BatchProps) {
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [results, setResults] = useState<RowResult[] | null>(null);
-  const send = async (file: File) => {
-    setBusy(true);
-    setError("");
-    try {
+  const send = (file: File) =>
+    run(async () => {
       const form = new FormData();
       form.set("file", file);
       setResults(await upload<RowResult[]>(`${EQ}/batchEditUpload`, form));
       onDone();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={t("devices.batchEdit.title")}

@@ -255,7 +255,13 @@ Deno.test("device management API", async (t) => {
       code(await set(12, "2030-07-01"), "expiryBeyondSuperior");
       ok(await set(12, "2030-06-30"));
       // Beyond the setter's own account expiry.
-      ok(await call("/v3/new/account/update", { id: ids.dist, expiration: "2029-01-01" }, tokens.admin));
+      ok(
+        await call(
+          "/v3/new/account/update",
+          { id: ids.dist, expiration: "2029-01-01" },
+          tokens.admin,
+        ),
+      );
       code(await set(11, "2029-06-01"), "expiryBeyondSuperior");
       ok(await set(11, "2028-12-31"));
       ok(await call("/v3/new/account/update", { id: ids.dist, expiration: null }, tokens.admin));

@@ -4,6 +4,19 @@
  */
 export type ProtocolName = "gt06" | "jt808" | "h02" | "osmand";
 
+/** Application types of spec §3 (icon and default per model). */
+export const APPLICATION_TYPES = [
+  "car",
+  "bus",
+  "truck",
+  "taxi",
+  "motorcycle",
+  "drone",
+  "person",
+  "asset",
+  "other",
+] as const;
+
 export interface DeviceModel {
   mcType: string;
   protocol: ProtocolName;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accountId, calendarDate, pageFields } from "../accounts/schemas.ts";
 import { alertFields, customerFields, sensorFields } from "./detail.ts";
+import { APPLICATION_TYPES } from "./models.ts";
 
 export const imei = z.string().trim().regex(/^\d{15}$/, "validation.imeiForm");
 /** Batch operations name up to 1000 devices (spec §5 import limit). */
@@ -84,17 +85,7 @@ export const basicBody = z.object({
   sn: z.string().trim().max(50),
   macAddress: z.string().trim().max(17),
   reMark: z.string().trim().max(500),
-  applicationType: z.enum([
-    "car",
-    "bus",
-    "truck",
-    "taxi",
-    "motorcycle",
-    "drone",
-    "person",
-    "asset",
-    "other",
-  ]),
+  applicationType: z.enum(APPLICATION_TYPES),
 }).strict();
 
 export const customerBody = z.object({

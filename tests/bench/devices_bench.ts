@@ -6,6 +6,7 @@
  *   - transferring 1,000 devices in one call: target ≤ 3 s
  */
 import { startServer } from "../helpers/server.ts";
+import { asAdmin, login, post } from "../e2e/devices_fixture.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd11";
@@ -14,19 +15,7 @@ const ACCOUNTS = 10, PER_ACCOUNT = 1000, QUERIES = 300;
 const server = await startServer({ ADMIN_PASSWORD });
 const base = server.url;
 
-async function call(path: string, body: unknown, token?: string) {
-  const res = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (json.code !== 10000) throw new Error(`${path}: ${JSON.stringify(json).slice(0, 300)}`);
-  return json.data;
-}
+const call = (path: string, body: unknown, token?: string) => post(base, path, body, token);
 const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
   const t0 = performance.now();
   const r = await f();
@@ -38,29 +27,14 @@ const pct = (xs: number[], p: number) => {
 };
 
 try {
-  const admin = (await call("/v3/new/account/login", {
-    account: "admin",
-    password: ADMIN_PASSWORD,
-  })).token;
-  const me = await (await fetch(`${base}/v3/new/account/current`, {
-    headers: { authorization: `Bearer ${admin}` },
-  })).json();
-  const add = async (account: string, parentId: string, accountType: number) =>
-    (await call("/v3/new/account/add", {
-      account,
-      nickName: `${account} nick`,
-      password: PASSWORD,
-      accountType,
-      parentId,
-    }, admin)).id as string;
-  const dist = await add("bench_dist", me.data.id, 8);
+  const { adminId, add: addAccount } = await asAdmin(base, ADMIN_PASSWORD, PASSWORD);
+  const add = (account: string, parentId: string, type: number) =>
+    addAccount(account, `${account} nick`, parentId, type);
+  const dist = await add("bench_dist", adminId, 8);
   const subs: string[] = [];
   for (let i = 0; i < ACCOUNTS; i++) subs.push(await add(`bench_sub${i}`, dist, 9));
   const target = await add("bench_target", dist, 12);
-  const token = await (await call("/v3/new/account/login", {
-    account: "bench_dist",
-    password: PASSWORD,
-  })).token;
+  const token = await login(base, "bench_dist", PASSWORD);
 
   // 10 imports of 1,000 IMEIs: the import figure and the 10,000-device subtree.
   const importMs: number[] = [];

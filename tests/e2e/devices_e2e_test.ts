@@ -9,25 +9,12 @@ import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
+import { asAdmin } from "./devices_fixture.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd99";
 const SHOT = (name: string) => `/tmp/devices_${name}.png`;
 const IMEI = (n: number) => String(359710049500000 + n);
-
-async function api(base: string, path: string, body: unknown, token?: string) {
-  const res = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.equal(json.code, 10000, `${path}: ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 async function xlsxFile(): Promise<string> {
   const wb = new ExcelJS.Workbook();
@@ -68,27 +55,8 @@ Deno.test({
     let page: Page | null = null;
     try {
       const base = server.url;
-      const admin = (await api(base, "/v3/new/account/login", {
-        account: "admin",
-        password: ADMIN_PASSWORD,
-      })).token;
-      const me = await (await fetch(`${base}/v3/new/account/current`, {
-        headers: { authorization: `Bearer ${admin}` },
-      })).json();
-      const add = async (
-        account: string,
-        nickName: string,
-        parentId: string,
-        accountType: number,
-      ) =>
-        (await api(base, "/v3/new/account/add", {
-          account,
-          nickName,
-          password: PASSWORD,
-          accountType,
-          parentId,
-        }, admin)).id as string;
-      const dist = await add("dev_dist", "Northwind Devices", me.data.id, 8);
+      const { adminId, add } = await asAdmin(base, ADMIN_PASSWORD, PASSWORD);
+      const dist = await add("dev_dist", "Northwind Devices", adminId, 8);
       await add("fleet_a", "Fleet Alpha", dist, 12);
       await add("fleet_b", "Fleet Bravo", dist, 12);
 
