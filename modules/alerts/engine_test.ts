@@ -106,6 +106,41 @@ Deno.test("alert engine: fences, thresholds, offline and device alarms, each onc
       assert.deepEqual(yard.map((x) => x.type).sort(), ["geofenceEnter", "geofenceExit"]);
     });
 
+    await t.step(
+      "a passed black-car address alerts on entry; a fence command is queued",
+      async () => {
+        const LAT2 = LAT + 0.3;
+        const addr = await app.call("/v3/new/geofence/save", {
+          kind: "blackCar",
+          name: "Chop shop",
+          shape: { kind: "circle", center: { lat: LAT2, lng: LNG }, radius: 300 },
+        }, a.token);
+        await app.call(
+          "/v3/new/geofence/review",
+          { id: addr.json.data.id, review: "passed" },
+          a.admin,
+        );
+        const gate = await app.call("/v3/new/geofence/save", {
+          ...circleFence("Gate", LAT2 + 0.05, LNG, 300),
+          command: "RELAY,1#",
+          imeis: [FENCE],
+        }, a.token);
+        assert.equal(gate.json.code, 10000, JSON.stringify(gate.json));
+        await fix(app, FENCE, { at: T0 + 400_000, lat: LAT2, lng: LNG - 0.02 });
+        await fix(app, FENCE, { at: T0 + 460_000, lat: LAT2, lng: LNG });
+        await fix(app, FENCE, { at: T0 + 520_000, lat: LAT2 + 0.05, lng: LNG });
+        const black = await alertsOf(app, a.token, FENCE, "blackCarAddress");
+        assert.equal(black.length, 1);
+        assert.equal(black[0].fenceName, "Chop shop");
+        await new Promise((r) => setTimeout(r, 100));
+        const cmds = await app.call("/v3/new/command/list", { imei: FENCE }, a.token);
+        assert.ok(
+          cmds.json.data.list.some((c: { content: string }) => c.content === "RELAY,1#"),
+          JSON.stringify(cmds.json),
+        );
+      },
+    );
+
     await t.step("overspeed needs the duration; once per episode", async () => {
       const bad = await app.call("/v3/new/alarm/device/save", {
         imei: SPEED,
