@@ -205,6 +205,17 @@ Deno.test("device management API", async (t) => {
       },
     );
 
+    await t.step("a save applies only its own change onto the newest record", async () => {
+      const stale = app.services.directory.get(imeiOf(5))!;
+      assert.equal(stale.activationTime, null);
+      await activate(5); // the gateway activates it after `stale` was read
+      await app.services.devices.save([{ before: stale, after: { ...stale, enabled: false } }]);
+      const now = await app.services.directory.store.get(imeiOf(5));
+      assert.ok(now?.activationTime, "activation kept");
+      assert.equal(now?.enabled, false);
+      assert.deepEqual(app.services.directory.get(imeiOf(5)), now);
+    });
+
     await t.step("IMEI search needs 5 to 15 digits; names are found too", async () => {
       code(
         await call(`${EQ}/globalSearchEquipment`, { keyword: "1234" }, tokens.dist),

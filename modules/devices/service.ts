@@ -233,8 +233,15 @@ export class DeviceService {
     changes: { before: Device; after: Device }[],
     log: AllocationEntry[] = [],
   ): Promise<void> {
-    await this.directory.store.saveMany(changes, log);
-    for (const { after } of changes) this.directory.remember(after);
+    // Apply only what the caller changed onto the newest record, so a write that happened
+    // since the caller read it (e.g. the gateway's activation) is not undone.
+    const merged = changes.map(({ before, after }) => {
+      const latest = this.directory.get(before.imei) ?? before;
+      const changed = Object.entries(after).filter(([k, v]) => before[k as keyof Device] !== v);
+      return { before: latest, after: { ...latest, ...Object.fromEntries(changed) } as Device };
+    });
+    await this.directory.store.saveMany(merged, log);
+    for (const { after } of merged) this.directory.remember(after);
   }
 
   allocations(limit: number): Promise<AllocationEntry[]> {
