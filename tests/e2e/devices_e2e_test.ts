@@ -196,6 +196,13 @@ Deno.test({
       await tab.waitForSelector("html[data-islands='hydrated']");
       assert.match(await tab.locator(".scope-chip").innerText(), /Fleet Alpha/);
       assert.deepEqual(await rows(tab), [IMEI(3), IMEI(4)]);
+      // The same page in Simplified Chinese.
+      await context.addCookies([{ name: "locale", value: "zh", url: base }]);
+      await tab.reload();
+      await tab.waitForSelector("html[data-islands='hydrated']");
+      await tab.waitForSelector("tr[data-imei]");
+      assert.match(await tab.locator(".panel-title h1").innerText(), /设备/);
+      await tab.screenshot({ path: SHOT("list_zh") });
       assert.deepEqual(errors, []);
     } catch (e) {
       // The state the page was in helps more than the timeout alone.
