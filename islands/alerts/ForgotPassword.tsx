@@ -22,7 +22,7 @@ function ForgotPassword({ lang }: { lang: Lang }) {
     if (!account.trim()) return setErrors({ account: t("validation.required") });
     setBusy(true);
     try {
-      const r = await api<{ email: string }>("/v3/new/account/forgot/sendCode", {
+      const r = await api<{ email: string }>("/v3/new/passwordRecovery/sendCode", {
         account: account.trim(),
       });
       setEmail(r.email);
@@ -45,7 +45,7 @@ function ForgotPassword({ lang }: { lang: Lang }) {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await api("/v3/new/account/forgot/reset", {
+      await api("/v3/new/passwordRecovery/reset", {
         account: account.trim(),
         ...v,
         code: v.code.trim(),

@@ -121,21 +121,21 @@ Deno.test("delivery: verified alert mail over real SMTP, signed webhook with ret
         const admin = await app.adminToken();
         const acc = await app.services.accountStore.get(a.id);
         await app.services.accountStore.update({ ...acc!, email: "owner@fleet.test" });
-        const noMail = await app.call("/v3/new/account/forgot/sendCode", { account: "admin" });
+        const noMail = await app.call("/v3/new/passwordRecovery/sendCode", { account: "admin" });
         assert.equal(noMail.json.code, 40013);
-        const sent = await app.call("/v3/new/account/forgot/sendCode", { account: "mail_a" });
+        const sent = await app.call("/v3/new/passwordRecovery/sendCode", { account: "mail_a" });
         assert.equal(sent.json.code, 10000, JSON.stringify(sent.json));
         assert.equal(sent.json.data.email, "ow***@fleet.test");
         const mails = await smtp.waitFor(3);
         const code = mailText(mails[2].raw).match(/\b(\d{6})\b/)![1];
-        const bad = await app.call("/v3/new/account/forgot/reset", {
+        const bad = await app.call("/v3/new/passwordRecovery/reset", {
           account: "mail_a",
           code: code === "000000" ? "111111" : "000000",
           password: "NewPassw0rd",
           confirmPassword: "NewPassw0rd",
         });
         assert.equal(bad.json.code, 40010);
-        const ok = await app.call("/v3/new/account/forgot/reset", {
+        const ok = await app.call("/v3/new/passwordRecovery/reset", {
           account: "mail_a",
           code,
           password: "NewPassw0rd",

@@ -48,7 +48,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   });
   api.add({
     method: "post",
-    path: "/v3/new/account/forgot/sendCode",
+    path: "/v3/new/passwordRecovery/sendCode",
     tag: "Account",
     access: "public",
     summary: "Password recovery: mail a code to the account's email (once a minute)",
@@ -57,7 +57,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   });
   api.add({
     method: "post",
-    path: "/v3/new/account/forgot/reset",
+    path: "/v3/new/passwordRecovery/reset",
     tag: "Account",
     access: "public",
     summary: "Password recovery: set a new password with the mailed code",
