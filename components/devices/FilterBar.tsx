@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import type { Filters, GroupRow, ModelInfo, Stats } from "./types.ts";
+import { ACTIVATION_FILTERS } from "../../modules/devices/model.ts";
 
 interface StatsProps {
   t: TFunction;
@@ -90,14 +91,7 @@ export function FilterBar({ t, filters, set, groups, models, modelName }: Filter
       )}
       {select(
         "activation",
-        [
-          "notActivated",
-          "notActivatedAuto",
-          "awaitingPermission",
-          "activated",
-          "expiring",
-          "expired",
-        ]
+        ACTIVATION_FILTERS
           .map((v) => [v, t(`devices.activationFilter.${v}`)]),
         t("devices.activationFilter.all"),
       )}

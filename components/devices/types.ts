@@ -1,6 +1,7 @@
 /** Shapes of the device API as the page uses them; rows come from the service itself. */
 import type { DeviceService } from "../../modules/devices/service.ts";
 import type { DeviceOperations } from "../../modules/devices/operations.ts";
+import type { Me as AccountMe } from "../accounts/types.ts";
 
 export type DeviceRow = Awaited<ReturnType<DeviceService["present"]>>[number];
 export type DeviceDetailData = Awaited<ReturnType<DeviceOperations["detail"]>>;
@@ -31,12 +32,8 @@ export interface SelectedAccount {
   fullParentId: string;
 }
 
-export interface Me {
-  id: string;
-  account: string;
-  nickName: string;
-  accountType: number;
-  isVirtual: boolean;
+/** The caller as the /devices page hands it to the island. */
+export interface Me extends Omit<AccountMe, "canModify"> {
   canEdit: boolean;
   canBindApp: boolean;
   isAdmin: boolean;

@@ -46,6 +46,16 @@ export type ActivationState =
   | "expiring"
   | "expired";
 
+/** Activation filters of spec §4; notActivated covers both auto and awaiting permission. */
+export const ACTIVATION_FILTERS = [
+  "notActivated",
+  "notActivatedAuto",
+  "awaitingPermission",
+  "activated",
+  "expiring",
+  "expired",
+] as const;
+
 /** Days before the effective expiry at which a device counts as expiring. */
 export const EXPIRING_DAYS = 30;
 

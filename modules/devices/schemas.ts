@@ -2,6 +2,7 @@ import { z } from "zod";
 import { accountId, calendarDate, pageFields } from "../accounts/schemas.ts";
 import { alertFields, customerFields, sensorFields } from "./detail.ts";
 import { APPLICATION_TYPES } from "./models.ts";
+import { ACTIVATION_FILTERS } from "./model.ts";
 
 export const imei = z.string().trim().regex(/^\d{15}$/, "validation.imeiForm");
 /** Batch operations name up to 1000 devices (spec §5 import limit). */
@@ -16,16 +17,6 @@ export const importBody = z.object({
   activationMode: z.enum(["auto", "permission"]).optional(),
   groupId: z.string().max(20).nullable().optional(),
 }).strict();
-
-/** Activation filters of spec §4; notActivated covers both auto and awaiting permission. */
-export const ACTIVATION_FILTERS = [
-  "notActivated",
-  "notActivatedAuto",
-  "awaitingPermission",
-  "activated",
-  "expiring",
-  "expired",
-] as const;
 
 export const filterFields = {
   /** Whose subtree; defaults to the caller's account. */
