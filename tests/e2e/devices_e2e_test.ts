@@ -1,10 +1,11 @@
 /**
  * End to end in Chromium against a real server process: a distributor imports devices from an
  * xlsx file, makes a group and puts devices in it, edits the basic, customer (VIN warning)
- * and sensor tabs with their validation messages, then transfers devices to a sub-account and
- * sees them there and not in a sibling. Screenshots go to /tmp/devices_*.png.
+ * and sensor tabs with their validation messages, uploads install images, then transfers devices
+ * to a sub-account and sees them there and not in a sibling. Screenshots go to /tmp/devices_*.png.
  */
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
@@ -177,6 +178,33 @@ Deno.test({
           "Reefer 03",
         )
       );
+
+      // Install images: a real PNG named IMEI(n) is stored, a text file named .jpg is refused.
+      const png = Buffer.from(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        "base64",
+      );
+      await page.click("#action-images");
+      await page.setInputFiles("#images-files", [
+        { name: `${IMEI(5)}(1).png`, mimeType: "image/png", buffer: png },
+        {
+          name: `${IMEI(5)}(2).jpg`,
+          mimeType: "image/jpeg",
+          buffer: Buffer.from("no"),
+        },
+      ]);
+      await page.click("#images-submit");
+      await page.waitForSelector("#import-result");
+      assert.equal(await page.locator("tr[data-result=ok]").count(), 1);
+      assert.equal(await page.locator("tr[data-result=failed]").count(), 1);
+      await page.click(".modal-head .icon-btn");
+      await page.locator(`tr[data-imei="${IMEI(5)}"] .dev-name .link-btn`).click();
+      await page.click("#tab-customer");
+      await page.waitForSelector(".thumbs img");
+      assert.ok(
+        await page.locator(".thumbs img").evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      );
+      await page.click(".modal-head .icon-btn");
 
       // Transfer two devices to Fleet Alpha: there, and not in Fleet Bravo.
       for (const n of [3, 4]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
