@@ -3,6 +3,7 @@ import type { PageContext } from "../lib/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
+import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
 import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 
@@ -10,6 +11,8 @@ import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 export const SECTIONS = [
   { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
   { key: "accounts", href: "/account", paths: ["/account"] },
+  { key: "geofences", href: "/geofence", paths: ["/geofence"] },
+  { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   { key: "geofences", href: "/geofence", paths: ["/geofence"] },
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   { key: "devices", href: "/devices", paths: ["/devices"] },
@@ -24,6 +27,8 @@ export const SECTIONS = [
       "/changePassword",
       "/loginLogs",
       "/releaseNotes",
+      "/settingAlert",
+      "/settingMessages",
       "/settingAlert",
       "/settingMessages",
       "/settingAlert",
@@ -69,6 +74,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
       <main>{children}</main>
       {user && <AlertPopup lang={ctx.lang} />}
       {user && <AlertPopup lang={ctx.lang} />}
+      {user && <AlertPopup lang={ctx.lang} />}
     </>
   );
 }
@@ -88,6 +94,10 @@ export function SettingsLayout(
       ],
     },
     { key: "commands", items: COMMAND_NAV },
+    {
+      key: "messages",
+      items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
+    },
     {
       key: "messages",
       items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],

@@ -121,6 +121,7 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
         <a href="/agreements">{t("login.terms")}</a>
         <a href="/forgotPassword">{t("alerts.recovery.link")}</a>
         <a href="/forgotPassword">{t("alerts.recovery.link")}</a>
+        <a href="/forgotPassword">{t("alerts.recovery.link")}</a>
         <select
           aria-label={t("shell.language")}
           value={lang}

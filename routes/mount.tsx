@@ -13,6 +13,7 @@ import { registerMonitorPages } from "./monitor.tsx";
 import { registerCommandPages } from "./commands.tsx";
 import { registerAlertPages } from "./alerts.tsx";
 import { registerAlertPages } from "./alerts.tsx";
+import { registerAlertPages } from "./alerts.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 
@@ -60,6 +61,7 @@ export async function mountPages(
     registerConsolePages(kit);
     registerMonitorPages(kit);
     registerCommandPages(kit);
+    registerAlertPages(kit);
     registerAlertPages(kit);
     registerAlertPages(kit);
     registerApiDocs(kit, api);

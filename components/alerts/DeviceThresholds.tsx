@@ -93,23 +93,25 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
         : (
           <form class="form-grid two" onSubmit={save}>
             <p class="muted span2">{t("alerts.thresholds.note")}</p>
-            {NUMBERS.flat().filter((k): k is NumKey => !!k).map((k) => (
-              <Field
-                key={k}
-                label={t(`alerts.thresholds.${k}`)}
-                hint={t(`alerts.thresholds.hints.${k}`)}
-                error={errors[k]}
-              >
-                <input
-                  class="input"
-                  name={k}
-                  type="number"
-                  step="any"
-                  value={v[k]}
-                  onInput={(e) => setV({ ...v, [k]: (e.target as HTMLInputElement).value })}
-                />
-              </Field>
-            ))}
+            {NUMBERS.flat().map((k, i) =>
+              k === null ? <div key={`gap${i}`} /> : (
+                <Field
+                  key={k}
+                  label={t(`alerts.thresholds.${k}`)}
+                  hint={t(`alerts.thresholds.hints.${k}`)}
+                  error={errors[k]}
+                >
+                  <input
+                    class="input"
+                    name={k}
+                    type="number"
+                    step="any"
+                    value={v[k]}
+                    onInput={(e) => setV({ ...v, [k]: (e.target as HTMLInputElement).value })}
+                  />
+                </Field>
+              )
+            )}
             <fieldset class="night-ranges">
               <legend>{t("alerts.thresholds.nightRanges")}</legend>
               {v.nightRanges.map((r, i) => (
