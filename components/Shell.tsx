@@ -2,8 +2,6 @@ import type { ComponentChildren } from "preact";
 import type { PageContext } from "../lib/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
-import AlertPopup from "../islands/alerts/AlertPopup.tsx";
-import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
 import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 
@@ -11,10 +9,6 @@ import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 export const SECTIONS = [
   { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
   { key: "accounts", href: "/account", paths: ["/account"] },
-  { key: "geofences", href: "/geofence", paths: ["/geofence"] },
-  { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
-  { key: "geofences", href: "/geofence", paths: ["/geofence"] },
-  { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   { key: "devices", href: "/devices", paths: ["/devices"] },
   { key: "geofences", href: "/geofence", paths: ["/geofence"] },
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
@@ -27,10 +21,6 @@ export const SECTIONS = [
       "/changePassword",
       "/loginLogs",
       "/releaseNotes",
-      "/settingAlert",
-      "/settingMessages",
-      "/settingAlert",
-      "/settingMessages",
       "/settingAlert",
       "/settingMessages",
       "/modelNameAlias",
@@ -73,8 +63,6 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
       </header>
       <main>{children}</main>
       {user && <AlertPopup lang={ctx.lang} />}
-      {user && <AlertPopup lang={ctx.lang} />}
-      {user && <AlertPopup lang={ctx.lang} />}
     </>
   );
 }
@@ -94,14 +82,6 @@ export function SettingsLayout(
       ],
     },
     { key: "commands", items: COMMAND_NAV },
-    {
-      key: "messages",
-      items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
-    },
-    {
-      key: "messages",
-      items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
-    },
     {
       key: "messages",
       items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],

@@ -9,10 +9,9 @@ import { loadStaticFiles } from "../lib/pages/static_files.ts";
 import type { Services } from "../lib/services.ts";
 import { registerPublicPages } from "./public.tsx";
 import { registerConsolePages } from "./console.tsx";
-import { registerMonitorPages } from "./monitor.tsx";
+import { registerDevicePages } from "./devices.tsx";
 import { registerCommandPages } from "./commands.tsx";
-import { registerAlertPages } from "./alerts.tsx";
-import { registerAlertPages } from "./alerts.tsx";
+import { registerMonitorPages } from "./monitor.tsx";
 import { registerAlertPages } from "./alerts.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
@@ -59,10 +58,9 @@ export async function mountPages(
     };
     registerPublicPages(kit);
     registerConsolePages(kit);
-    registerMonitorPages(kit);
+    registerDevicePages(kit);
     registerCommandPages(kit);
-    registerAlertPages(kit);
-    registerAlertPages(kit);
+    registerMonitorPages(kit);
     registerAlertPages(kit);
     registerApiDocs(kit, api);
     app.get("/__reload-manifest", async (c) => {
