@@ -351,9 +351,10 @@ export class AlertEngine {
     // Night driving: moving inside a range of the device's local day, once per range and day.
     if (s.nightRanges.length && p.speed >= MOVING_KMH) {
       const offset = (this.d.directory.get(imei)?.timezoneOffsetMinutes ?? 0) * 60_000;
-      const local = new Date(p.time + offset);
-      const minute = local.getUTCHours() * 60 + local.getUTCMinutes();
-      const day = local.toISOString().slice(0, 10);
+      const local = p.time + offset;
+      // Whole-number arithmetic instead of Date: this runs for every moving position.
+      const minute = Math.floor((((local % DAY_MS) + DAY_MS) % DAY_MS) / 60_000);
+      const day = Math.floor(local / DAY_MS);
       for (const [i, r] of s.nightRanges.entries()) {
         const from = Number(r.start.slice(0, 2)) * 60 + Number(r.start.slice(3));
         const to = Number(r.end.slice(0, 2)) * 60 + Number(r.end.slice(3));
