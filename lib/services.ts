@@ -109,7 +109,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     directory,
     devices,
     deviceGroups: new GroupService(directory, access, devices),
-    deviceOps: new DeviceOperations(directory, accountStore, access, devices),
+    deviceOps: new DeviceOperations(directory, accountStore, access, devices, connections),
     deviceTransfer: new DeviceTransfer(accountStore, access, devices),
     deviceFiles: new DeviceFiles(config.DATA_DIR, devices),
     positions,

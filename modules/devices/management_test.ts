@@ -103,6 +103,23 @@ Deno.test("device management API", async (t) => {
       ok(await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(1) }, tokens.vRead));
     });
 
+    await t.step("disabling a device closes its live gateway connection", async () => {
+      let closed = 0;
+      app.services.connections.attach({
+        imei: imeiOf(2),
+        protocol: {} as never,
+        session: { serial: 0, extra: {} },
+        remote: "test",
+        connectedAt: Date.now(),
+        write: () => Promise.resolve(),
+        close: () => void closed++,
+      });
+      ok(await call(`${EQ}/enableEquipment`, { imeis: [imeiOf(2)], enabled: false }, tokens.dist));
+      assert.equal(closed, 1);
+      ok(await call(`${EQ}/enableEquipment`, { imeis: [imeiOf(2)], enabled: true }, tokens.dist));
+      assert.equal(closed, 1, "enabling leaves connections alone");
+    });
+
     await t.step("nothing outside the caller's subtree can be read or changed", async () => {
       code(
         await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(40) }, tokens.dist),

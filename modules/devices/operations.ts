@@ -15,6 +15,7 @@ import { activationState, type Device } from "./model.ts";
 import { DEVICE_MODELS, findModel } from "./models.ts";
 import type { alertsBody, basicBody, customerBody, sensorsBody, statsBody } from "./schemas.ts";
 import type { DeviceService } from "./service.ts";
+import type { ConnectionRegistry } from "../gateway/connections.ts";
 
 /** Spec §5: the platform term is at most ten years. */
 export const MAX_PLATFORM_YEARS = 10;
@@ -30,6 +31,8 @@ export class DeviceOperations {
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
+    /** Live gateway connections: a disabled device is cut off at once. */
+    private readonly connections?: Pick<ConnectionRegistry, "get">,
   ) {}
 
   async detail(session: Session, imei: string) {
@@ -102,9 +105,11 @@ export class DeviceOperations {
     return sensors;
   }
 
+  /** Disabling also closes a live connection; the gateway refuses its next login. */
   async setEnabled(session: Session, imeis: string[], enabled: boolean) {
     const devices = await this.editableMany(session, imeis);
     await this.devices.save(devices.map((d) => ({ before: d, after: { ...d, enabled } })));
+    if (!enabled) { for (const d of devices) this.connections?.get(d.imei)?.close(); }
   }
 
   /** Lets devices imported "awaiting permission" be activated by their next data. */
