@@ -105,6 +105,7 @@ Deno.test({
       await page.click("#group-add");
       await page.waitForSelector(".modal .form-error");
       assert.match(await page.locator(".modal .form-error").innerText(), /already exists/);
+      await page.screenshot({ path: SHOT("groups") });
       await page.click(".modal-head .icon-btn");
       for (const n of [1, 2]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
       await page.click("#action-set-group");
@@ -210,6 +211,7 @@ Deno.test({
       for (const n of [3, 4]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
       await page.click("#action-transfer");
       await page.locator(".picker-tree [data-tree-id]", { hasText: "Fleet Alpha" }).click();
+      await page.screenshot({ path: SHOT("transfer") });
       await page.click("#transfer-submit");
       await page.waitForSelector(".modal", { state: "detached" });
       await pickAccount(page, "Fleet Alpha");
