@@ -1,10 +1,11 @@
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../../lib/client/api.ts";
 import { AccountTree } from "../accounts/AccountTree.tsx";
 import { useDebounced } from "../accounts/hooks.ts";
 import type { AccountRef } from "../accounts/types.ts";
-import { Pagination } from "../ui/Pagination.tsx";
+import { DataTable } from "./DataTable.tsx";
+import { usePaged } from "./usePaged.ts";
 import { toast } from "../ui/Toast.tsx";
 
 /** Chosen IMEIs shown as removable chips under the paste box. */
@@ -40,23 +41,18 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
   const [account, setAccount] = useState<AccountRef>(root);
   const [keyword, setKeyword] = useState("");
   const q = useDebounced(keyword.trim());
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
-  const [data, setData] = useState<{ total: number; list: DeviceRow[] } | null>(null);
-  const [loading, setLoading] = useState(false);
   const [pasted, setPasted] = useState("");
   const chosen = new Set(selected);
 
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api<{ total: number; list: DeviceRow[] }>("/v3/new/newEquipment/queryEquipmentList", {
-      ...page,
-      userId: account.id,
-      ...(q ? { keyword: q } : {}),
-    }).then((d) => live && setData(d), (e) => toast((e as Error).message, "error"))
-      .finally(() => live && setLoading(false));
-    return () => (live = false);
-  }, [account.id, q, page.pageNum, page.pageSize]);
+  const { rows, loading, paging, firstPage } = usePaged<DeviceRow>(
+    (page) =>
+      api("/v3/new/newEquipment/queryEquipmentList", {
+        ...page,
+        userId: account.id,
+        ...(q ? { keyword: q } : {}),
+      }),
+    [account.id, q],
+  );
 
   const toggle = (imeis: string[], on: boolean) => {
     const next = new Set(selected);
@@ -64,7 +60,6 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
     if (next.size > max) return toast(t("commands.ui.tooManyDevices", { max }), "error");
     onChange([...next]);
   };
-  const rows = data?.list ?? [];
   const allOn = rows.length > 0 && rows.every((r) => chosen.has(r.imei));
   const parsed = parseImeis(pasted);
 
@@ -105,7 +100,7 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
               selectedId={account.id}
               onSelect={(a) => {
                 setAccount(a);
-                setPage({ ...page, pageNum: 1 });
+                firstPage();
               }}
               version={0}
             />
@@ -118,62 +113,53 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
                 value={keyword}
                 onInput={(e) => setKeyword((e.target as HTMLInputElement).value)}
               />
-              <div class={`table-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
-                <table class="data">
-                  <thead>
-                    <tr>
-                      <th class="col-check">
-                        <input
-                          type="checkbox"
-                          aria-label={t("commands.ui.selectPage")}
-                          checked={allOn}
-                          disabled={!rows.length}
-                          onChange={(e) =>
-                            toggle(rows.map((r) => r.imei), (e.target as HTMLInputElement).checked)}
-                        />
-                      </th>
-                      <th>{t("commands.columns.imei")}</th>
-                      <th>{t("commands.columns.device")}</th>
-                      <th>{t("commands.columns.model")}</th>
-                      <th>{t("commands.columns.status")}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rows.map((r) => (
-                      <tr key={r.imei} class={chosen.has(r.imei) ? "checked" : undefined}>
-                        <td class="col-check">
-                          <input
-                            type="checkbox"
-                            aria-label={r.imei}
-                            checked={chosen.has(r.imei)}
-                            onChange={(e) =>
-                              toggle([r.imei], (e.target as HTMLInputElement).checked)}
-                          />
-                        </td>
-                        <td class="mono">{r.imei}</td>
-                        <td>{r.deviceName}</td>
-                        <td>{r.mcType}</td>
-                        <td>
-                          <span class={`dev-dot dev-${r.status}`} />
-                          {t(`commands.deviceStatus.${r.status}`, { defaultValue: r.status })}
-                        </td>
-                      </tr>
-                    ))}
-                    {!loading && !rows.length && (
-                      <tr class="empty-row">
-                        <td colSpan={5}>{t("commands.ui.noDevices")}</td>
-                      </tr>
-                    )}
-                  </tbody>
-                </table>
-              </div>
-              <Pagination
+              <DataTable
                 t={t}
-                total={data?.total ?? 0}
-                pageNum={page.pageNum}
-                pageSize={page.pageSize}
-                onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-              />
+                columns={5}
+                loading={loading}
+                empty={t("commands.ui.noDevices")}
+                count={rows.length}
+                head={
+                  <>
+                    <th class="col-check">
+                      <input
+                        type="checkbox"
+                        aria-label={t("commands.ui.selectPage")}
+                        checked={allOn}
+                        disabled={!rows.length}
+                        onChange={(e) =>
+                          toggle(rows.map((r) => r.imei), (e.target as HTMLInputElement).checked)}
+                      />
+                    </th>
+                    <th>{t("commands.columns.imei")}</th>
+                    <th>{t("commands.columns.device")}</th>
+                    <th>{t("commands.columns.model")}</th>
+                    <th>{t("commands.columns.status")}</th>
+                  </>
+                }
+                paging={paging}
+              >
+                {rows.map((r) => (
+                  <tr key={r.imei} class={chosen.has(r.imei) ? "checked" : undefined}>
+                    <td class="col-check">
+                      <input
+                        type="checkbox"
+                        aria-label={r.imei}
+                        checked={chosen.has(r.imei)}
+                        onChange={(e) =>
+                          toggle([r.imei], (e.target as HTMLInputElement).checked)}
+                      />
+                    </td>
+                    <td class="mono">{r.imei}</td>
+                    <td>{r.deviceName}</td>
+                    <td>{r.mcType}</td>
+                    <td>
+                      <span class={`dev-dot dev-${r.status}`} />
+                      {t(`commands.deviceStatus.${r.status}`, { defaultValue: r.status })}
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             </div>
           </div>
         )

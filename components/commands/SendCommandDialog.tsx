@@ -14,6 +14,7 @@ import {
   type ParamValues,
 } from "./ParamFields.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
+import { PasswordField, SendTypeField } from "./SendFields.tsx";
 import type { CommandRow, InstructionDef } from "./types.ts";
 
 type Offered = InstructionDef & { passwordRequired: boolean };
@@ -167,33 +168,9 @@ export function SendCommandDialog({ t, imei, onClose }: {
             errors={errors}
             onChange={setValues}
           />
-          <div class="cmd-radios">
-            {(["online", "offline"] as const).map((k) => (
-              <label key={k}>
-                <input
-                  type="radio"
-                  name="singleSendType"
-                  value={k}
-                  checked={sendType === k}
-                  onChange={() => setSendType(k)}
-                />
-                {t(`commands.sendTypes.${k}`)}
-              </label>
-            ))}
-          </div>
-          <span class="field-hint">{t(`commands.ui.sendTypeHint.${sendType}`)}</span>
+          <SendTypeField t={t} sendType={sendType} onSendType={setSendType} />
           {def.passwordRequired && (
-            <Field label={t("commands.params.password")} required error={errors.password}>
-              <input
-                class="input"
-                type="password"
-                name="password"
-                autocomplete="current-password"
-                value={password}
-                onInput={(e) =>
-                  setPassword((e.target as HTMLInputElement).value)}
-              />
-            </Field>
+            <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
           )}
           {confirmReplace && (
             <div class="notice cmd-replace" role="alert">

@@ -8,7 +8,8 @@ import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { BatchList } from "../../components/commands/BatchList.tsx";
 import { BatchProgress } from "../../components/commands/BatchProgress.tsx";
-import { DevicePicker } from "../../components/commands/DevicePicker.tsx";
+import { PasswordField, SendTypeField } from "../../components/commands/SendFields.tsx";
+import { BatchLayout, PageHead } from "../../components/commands/PageParts.tsx";
 import { InstructionPicker, needsPassword } from "../../components/commands/InstructionPicker.tsx";
 import {
   checkParams,
@@ -105,17 +106,16 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
 
   return (
     <div class="cmd-page">
-      <header class="cmd-head">
-        <h1>{t("commands.pages.batchCommand.title")}</h1>
-        <p class="sub">{t("commands.pages.batchCommand.intro")}</p>
-      </header>
-      {!allowed && <p class="notice" role="alert">{t("errors.batchSendNotAllowed")}</p>}
-      <div class="cmd-grid">
-        <section class="panel">
-          <h2 class="panel-title">{t("commands.ui.step1")}</h2>
-          <DevicePicker t={t} root={root} selected={imeis} onChange={setImeis} max={maxDevices} />
-          {errors.devices && <p class="field-error" role="alert">{errors.devices}</p>}
-        </section>
+      <PageHead t={t} page="batchCommand" />
+      <BatchLayout
+        t={t}
+        allowed={allowed}
+        root={root}
+        imeis={imeis}
+        onImeis={setImeis}
+        maxDevices={maxDevices}
+        error={errors.devices}
+      >
         <form class="panel cmd-form" onSubmit={submit} noValidate>
           <h2 class="panel-title">{t("commands.ui.step2")}</h2>
           {templates.length > 0 && (
@@ -148,52 +148,15 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
             errors={errors}
             onChange={setValues}
           />
-          <Field
-            label={t("commands.columns.sendType")}
-            hint={t(`commands.ui.sendTypeHint.${sendType}`)}
-          >
-            <div class="cmd-radios">
-              {(["online", "offline"] as const).map((k) => (
-                <label key={k}>
-                  <input
-                    type="radio"
-                    name="sendType"
-                    value={k}
-                    checked={sendType === k}
-                    onChange={() => setSendType(k)}
-                  />
-                  {t(`commands.sendTypes.${k}`)}
-                </label>
-              ))}
-            </div>
-          </Field>
-          {sendType === "offline" && (
-            <label class="toggle">
-              <input
-                type="checkbox"
-                name="replace"
-                checked={replace}
-                onChange={(e) => setReplace((e.target as HTMLInputElement).checked)}
-              />
-              {t("commands.ui.replacePending")}
-            </label>
-          )}
+          <SendTypeField
+            t={t}
+            sendType={sendType}
+            onSendType={setSendType}
+            replace={replace}
+            onReplace={setReplace}
+          />
           {protectedCmd && (
-            <Field
-              label={t("commands.params.password")}
-              required
-              error={errors.password}
-              hint={t("commands.ui.passwordHint")}
-            >
-              <input
-                class="input"
-                type="password"
-                name="password"
-                autocomplete="current-password"
-                value={password}
-                onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-              />
-            </Field>
+            <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
           )}
           <div class="toolbar">
             <span class="field-hint">{t("commands.ui.chosen", { count: imeis.length })}</span>
@@ -202,7 +165,7 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
             </button>
           </div>
         </form>
-      </div>
+      </BatchLayout>
       {batchNo && <BatchProgress t={t} batchNo={batchNo} />}
       <BatchList
         t={t}

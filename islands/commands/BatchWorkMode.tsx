@@ -8,7 +8,8 @@ import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { BatchList } from "../../components/commands/BatchList.tsx";
 import { cycleBody, cycleSummary } from "../../components/commands/cycles.ts";
-import { DevicePicker } from "../../components/commands/DevicePicker.tsx";
+import { SendTypeField } from "../../components/commands/SendFields.tsx";
+import { BatchLayout, PageHead } from "../../components/commands/PageParts.tsx";
 
 interface Template {
   id: string;
@@ -63,17 +64,16 @@ function BatchWorkMode({ lang, root, allowed, maxDevices }: {
   };
   return (
     <div class="cmd-page">
-      <header class="cmd-head">
-        <h1>{t("commands.pages.batchWorkingMode.title")}</h1>
-        <p class="sub">{t("commands.pages.batchWorkingMode.intro")}</p>
-      </header>
-      {!allowed && <p class="notice" role="alert">{t("errors.batchSendNotAllowed")}</p>}
-      <div class="cmd-grid">
-        <section class="panel">
-          <h2 class="panel-title">{t("commands.ui.step1")}</h2>
-          <DevicePicker t={t} root={root} selected={imeis} onChange={setImeis} max={maxDevices} />
-          {errors.devices && <p class="field-error" role="alert">{errors.devices}</p>}
-        </section>
+      <PageHead t={t} page="batchWorkingMode" />
+      <BatchLayout
+        t={t}
+        allowed={allowed}
+        root={root}
+        imeis={imeis}
+        onImeis={setImeis}
+        maxDevices={maxDevices}
+        error={errors.devices}
+      >
         <form class="panel cmd-form" onSubmit={submit} noValidate>
           <h2 class="panel-title">{t("commands.ui.step2WorkMode")}</h2>
           {templates && !templates.length
@@ -100,34 +100,13 @@ function BatchWorkMode({ lang, root, allowed, maxDevices }: {
                     {chosen.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
                   </ol>
                 )}
-                <Field
-                  label={t("commands.columns.sendType")}
-                  hint={t(`commands.ui.sendTypeHint.${sendType}`)}
-                >
-                  <div class="cmd-radios">
-                    {(["online", "offline"] as const).map((k) => (
-                      <label key={k}>
-                        <input
-                          type="radio"
-                          name="sendType"
-                          checked={sendType === k}
-                          onChange={() => setSendType(k)}
-                        />
-                        {t(`commands.sendTypes.${k}`)}
-                      </label>
-                    ))}
-                  </div>
-                </Field>
-                {sendType === "offline" && (
-                  <label class="toggle">
-                    <input
-                      type="checkbox"
-                      checked={replace}
-                      onChange={(e) => setReplace((e.target as HTMLInputElement).checked)}
-                    />
-                    {t("commands.ui.replacePending")}
-                  </label>
-                )}
+                <SendTypeField
+                  t={t}
+                  sendType={sendType}
+                  onSendType={setSendType}
+                  replace={replace}
+                  onReplace={setReplace}
+                />
                 <div class="toolbar">
                   <span class="field-hint">{t("commands.ui.chosen", { count: imeis.length })}</span>
                   <button type="submit" class="btn btn-primary" disabled={!allowed || busy}>
@@ -137,7 +116,7 @@ function BatchWorkMode({ lang, root, allowed, maxDevices }: {
               </>
             )}
         </form>
-      </div>
+      </BatchLayout>
       <BatchList
         t={t}
         category="workMode"

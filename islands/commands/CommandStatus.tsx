@@ -1,10 +1,13 @@
+import { Confirm } from "../../components/commands/Confirm.tsx";
+import { COMMAND_STATUSES } from "../../modules/commands/statuses.ts";
+import { PageHead } from "../../components/commands/PageParts.tsx";
+import { usePaged } from "../../components/commands/usePaged.ts";
+import { DataTable } from "../../components/commands/DataTable.tsx";
 import { fieldMsg } from "../../components/commands/format.ts";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { Pagination } from "../../components/ui/Pagination.tsx";
-import { Modal } from "../../components/ui/Modal.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { StatusBadge } from "../../components/commands/StatusBadge.tsx";
 import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
@@ -15,17 +18,6 @@ import {
   replyText,
 } from "../../components/commands/format.ts";
 import type { CommandRow } from "../../components/commands/types.ts";
-
-const STATUSES = [
-  "toBeSent",
-  "sending",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "executed",
-  "waitingExecution",
-  "timeout",
-];
 
 interface Filter {
   imei: string;
@@ -57,34 +49,16 @@ function CommandStatus(
   const t = translator(lang);
   const [draft, setDraft] = useState<Filter>({ ...EMPTY, batchNo });
   const [filter, setFilter] = useState<Filter>({ ...EMPTY, batchNo });
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
-  const [data, setData] = useState<{ total: number; list: CommandRow[] } | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [reload, setReload] = useState(0);
   const [confirmAll, setConfirmAll] = useState(false);
   const [error, setError] = useState("");
   const [sendTo, setSendTo] = useState<string | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    setLoading(true);
-    api<{ total: number; list: CommandRow[] }>("/v3/new/command/status", {
-      ...filterBody(filter),
-      ...page,
-    }).then((d) => {
-      if (!live) return;
-      setData(d);
-      // Keep watching while commands on this page are still on their way.
-      if (d.list.some((r) => LIVE_STATUSES.has(r.status))) {
-        timer = setTimeout(() => setReload((n) => n + 1), 2000);
-      }
-    }, (e) => toast((e as Error).message, "error")).finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [filter, page.pageNum, page.pageSize, reload]);
+  // Keeps watching while commands on this page are still on their way.
+  const { rows, loading, paging, firstPage, reload } = usePaged<CommandRow>(
+    (page) => api("/v3/new/command/status", { ...filterBody(filter), ...page }),
+    [filter],
+    { pollWhile: (list) => list.some((r) => LIVE_STATUSES.has(r.status)) },
+  );
 
   const search = (e: Event) => {
     e.preventDefault();
@@ -96,7 +70,7 @@ function CommandStatus(
     }
     setError("");
     setFilter(draft);
-    setPage({ ...page, pageNum: 1 });
+    firstPage();
   };
   const exportHref = `/v3/new/command/status/export?${new URLSearchParams({
     ...filterBody(filter),
@@ -106,7 +80,7 @@ function CommandStatus(
     try {
       await api("/v3/new/command/cancel", { imei });
       toast(t("commands.ui.cancelled"));
-      setReload((n) => n + 1);
+      reload();
     } catch (e) {
       toast((e as Error).message, "error");
     }
@@ -116,21 +90,17 @@ function CommandStatus(
       const r = await api<{ cancelled: number }>("/v3/new/command/cancelAll", {});
       toast(t("commands.ui.cancelledAll", { count: r.cancelled }));
       setConfirmAll(false);
-      setReload((n) => n + 1);
+      reload();
     } catch (e) {
       toast((e as Error).message, "error");
     }
   };
-  const rows = data?.list ?? [];
   const set = (k: keyof Filter) => (e: Event) =>
     setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
 
   return (
     <div class="cmd-page">
-      <header class="cmd-head">
-        <h1>{t("commands.pages.commandStatus.title")}</h1>
-        <p class="sub">{t("commands.pages.commandStatus.intro")}</p>
-      </header>
+      <PageHead t={t} page="commandStatus" />
       <form class="panel cmd-filters" onSubmit={search}>
         <input
           class="input"
@@ -148,7 +118,9 @@ function CommandStatus(
           onChange={set("status")}
         >
           <option value="">{t("commands.ui.allStatuses")}</option>
-          {STATUSES.map((s) => <option key={s} value={s}>{t(`commands.statuses.${s}`)}</option>)}
+          {COMMAND_STATUSES.map((s) => (
+            <option key={s} value={s}>{t(`commands.statuses.${s}`)}</option>
+          ))}
         </select>
         <select
           class="input"
@@ -207,87 +179,79 @@ function CommandStatus(
         {error && <p class="form-error" role="alert">{error}</p>}
       </form>
       <section class="panel">
-        <div class={`table-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
-          <table class="data cmd-table">
-            <thead>
-              <tr>
-                <th>{t("commands.columns.imei")}</th>
-                <th>{t("commands.columns.name")} / {t("commands.columns.content")}</th>
-                <th>{t("commands.columns.sendType")} / {t("commands.columns.platform")}</th>
-                <th>{t("commands.columns.status")}</th>
-                <th>{t("commands.columns.sentAt")}</th>
-                <th>{t("commands.columns.batchNo")}</th>
-                <th>{t("commands.columns.phases")}</th>
-                <th>{t("commands.columns.reply")}</th>
-                <th class="col-actions">{t("commands.columns.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} data-imei={r.imei} data-status={r.status}>
-                  <td class="mono">{r.imei}</td>
-                  <td class="cmd-content" title={r.content}>
-                    {instructionName(t, r.name)}
-                    <div class="mono sub">{r.content}</div>
-                  </td>
-                  <td>
-                    {t(`commands.sendTypes.${r.sendType}`)}
-                    <div class="sub">{t(`commands.platforms.${r.platform}`)}</div>
-                  </td>
-                  <td>
-                    <StatusBadge t={t} status={r.status} />
-                  </td>
-                  <td class="nowrap">{formatDateTime(r.sentAt ?? r.createdAt)}</td>
-                  <td class="mono">{r.batchNo ?? "—"}</td>
-                  <td>
-                    <ol class="cmd-phases">
-                      {r.phases.map((p, i) => (
-                        <li key={i} title={formatDateTime(p.at)}>
-                          {t(`commands.statuses.${p.status}`)}
-                        </li>
-                      ))}
-                    </ol>
-                  </td>
-                  <td class="cmd-reply" title={r.reply ?? ""}>
-                    <div class="cmd-clamp">{replyText(t, r.reply)}</div>
-                  </td>
-                  <td class="col-actions">
-                    {canSend && (
-                      <button
-                        type="button"
-                        class="link-btn"
-                        onClick={() => setSendTo(r.imei)}
-                      >
-                        {t("commands.ui.sendAgain")}
-                      </button>
-                    )}
-                    {canSend && r.status === "toBeSent" && (
-                      <button
-                        type="button"
-                        class="link-btn danger"
-                        onClick={() => cancel(r.imei)}
-                      >
-                        {t("commands.ui.cancel")}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-              {!loading && !rows.length && (
-                <tr class="empty-row">
-                  <td colSpan={9}>{t("commands.ui.noCommands")}</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pagination
+        <DataTable
           t={t}
-          total={data?.total ?? 0}
-          pageNum={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-        />
+          columns={9}
+          loading={loading}
+          empty={t("commands.ui.noCommands")}
+          count={rows.length}
+          class="cmd-table"
+          head={
+            <>
+              <th>{t("commands.columns.imei")}</th>
+              <th>{t("commands.columns.name")} / {t("commands.columns.content")}</th>
+              <th>{t("commands.columns.sendType")} / {t("commands.columns.platform")}</th>
+              <th>{t("commands.columns.status")}</th>
+              <th>{t("commands.columns.sentAt")}</th>
+              <th>{t("commands.columns.batchNo")}</th>
+              <th>{t("commands.columns.phases")}</th>
+              <th>{t("commands.columns.reply")}</th>
+              <th class="col-actions">{t("commands.columns.actions")}</th>
+            </>
+          }
+          paging={paging}
+        >
+          {rows.map((r) => (
+            <tr key={r.id} data-imei={r.imei} data-status={r.status}>
+              <td class="mono">{r.imei}</td>
+              <td class="cmd-content" title={r.content}>
+                {instructionName(t, r.name)}
+                <div class="mono sub">{r.content}</div>
+              </td>
+              <td>
+                {t(`commands.sendTypes.${r.sendType}`)}
+                <div class="sub">{t(`commands.platforms.${r.platform}`)}</div>
+              </td>
+              <td>
+                <StatusBadge t={t} status={r.status} />
+              </td>
+              <td class="nowrap">{formatDateTime(r.sentAt ?? r.createdAt)}</td>
+              <td class="mono">{r.batchNo ?? "—"}</td>
+              <td>
+                <ol class="cmd-phases">
+                  {r.phases.map((p, i) => (
+                    <li key={i} title={formatDateTime(p.at)}>
+                      {t(`commands.statuses.${p.status}`)}
+                    </li>
+                  ))}
+                </ol>
+              </td>
+              <td class="cmd-reply" title={r.reply ?? ""}>
+                <div class="cmd-clamp">{replyText(t, r.reply)}</div>
+              </td>
+              <td class="col-actions">
+                {canSend && (
+                  <button
+                    type="button"
+                    class="link-btn"
+                    onClick={() => setSendTo(r.imei)}
+                  >
+                    {t("commands.ui.sendAgain")}
+                  </button>
+                )}
+                {canSend && r.status === "toBeSent" && (
+                  <button
+                    type="button"
+                    class="link-btn danger"
+                    onClick={() => cancel(r.imei)}
+                  >
+                    {t("commands.ui.cancel")}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       {sendTo && (
         <SendCommandDialog
@@ -295,28 +259,18 @@ function CommandStatus(
           imei={sendTo}
           onClose={() => {
             setSendTo(null);
-            setReload((n) => n + 1);
+            reload();
           }}
         />
       )}
       {confirmAll && (
-        <Modal
+        <Confirm
+          t={t}
           title={t("commands.ui.cancelAll")}
-          closeLabel={t("ui.close")}
-          onClose={() => setConfirmAll(false)}
-          footer={
-            <>
-              <button type="button" class="btn" onClick={() => setConfirmAll(false)}>
-                {t("ui.cancel")}
-              </button>
-              <button type="button" class="btn btn-primary" onClick={cancelAll}>
-                {t("ui.confirm")}
-              </button>
-            </>
-          }
-        >
-          <p>{t("commands.ui.cancelAllConfirm")}</p>
-        </Modal>
+          text={t("commands.ui.cancelAllConfirm")}
+          onCancel={() => setConfirmAll(false)}
+          onConfirm={cancelAll}
+        />
       )}
       <Toasts />
     </div>

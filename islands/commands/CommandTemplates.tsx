@@ -1,3 +1,6 @@
+import { Confirm } from "../../components/commands/Confirm.tsx";
+import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
+import { DataTable } from "../../components/commands/DataTable.tsx";
 import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
@@ -68,10 +71,7 @@ function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogu
 
   return (
     <div class="cmd-page">
-      <header class="cmd-head">
-        <h1>{t("commands.pages.commandTemplate.title")}</h1>
-        <p class="sub">{t("commands.pages.commandTemplate.intro", { max: data?.limit ?? 5 })}</p>
-      </header>
+      <PageHead t={t} page="commandTemplate" />
       <section class="panel">
         <div class="toolbar">
           <span class="field-hint">
@@ -91,42 +91,32 @@ function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogu
             {t("commands.ui.addTemplate")}
           </button>
         </div>
-        <div class={`table-wrap${data ? "" : " is-loading"}`}>
-          <table class="data">
-            <thead>
-              <tr>
-                <th>{t("commands.ui.templateName")}</th>
-                <th>{t("commands.columns.name")}</th>
-                <th>{t("commands.columns.parameters")}</th>
-                <th>{t("commands.columns.createdAt")}</th>
-                <th class="col-actions">{t("commands.columns.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data?.list.map((x) => (
-                <tr key={x.id}>
-                  <td class="strong">{x.name}</td>
-                  <td>{instructionName(t, x.code)}</td>
-                  <td class="mono">{paramsText(x.params)}</td>
-                  <td>{formatDateTime(x.createdAt)}</td>
-                  <td class="col-actions">
-                    <button type="button" class="link-btn" onClick={() => setEditing(x)}>
-                      {t("ui.edit")}
-                    </button>
-                    <button type="button" class="link-btn danger" onClick={() => setRemoving(x)}>
-                      {t("ui.delete")}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-              {data && !data.list.length && (
-                <tr class="empty-row">
-                  <td colSpan={5}>{t("commands.ui.noTemplates")}</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          t={t}
+          columns={5}
+          loading={!data}
+          empty={t("commands.ui.noTemplates")}
+          count={data?.list.length ?? 0}
+          head={
+            <>
+              <th>{t("commands.ui.templateName")}</th>
+              <th>{t("commands.columns.name")}</th>
+              <th>{t("commands.columns.parameters")}</th>
+              <th>{t("commands.columns.createdAt")}</th>
+              <th class="col-actions">{t("commands.columns.actions")}</th>
+            </>
+          }
+        >
+          {data?.list.map((x) => (
+            <tr key={x.id}>
+              <td class="strong">{x.name}</td>
+              <td>{instructionName(t, x.code)}</td>
+              <td class="mono">{paramsText(x.params)}</td>
+              <td>{formatDateTime(x.createdAt)}</td>
+              <RowActions t={t} onEdit={() => setEditing(x)} onDelete={() => setRemoving(x)} />
+            </tr>
+          ))}
+        </DataTable>
       </section>
       {editing && (
         <TemplateDialog
@@ -141,23 +131,13 @@ function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogu
         />
       )}
       {removing && (
-        <Modal
+        <Confirm
+          t={t}
           title={t("ui.delete")}
-          closeLabel={t("ui.close")}
-          onClose={() => setRemoving(null)}
-          footer={
-            <>
-              <button type="button" class="btn" onClick={() => setRemoving(null)}>
-                {t("ui.cancel")}
-              </button>
-              <button type="button" class="btn btn-primary" onClick={remove}>
-                {t("ui.confirm")}
-              </button>
-            </>
-          }
-        >
-          <p>{t("commands.ui.deleteTemplate", { name: removing.name })}</p>
-        </Modal>
+          text={t("commands.ui.deleteTemplate", { name: removing.name })}
+          onCancel={() => setRemoving(null)}
+          onConfirm={remove}
+        />
       )}
       <Toasts />
     </div>

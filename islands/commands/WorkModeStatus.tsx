@@ -1,9 +1,11 @@
-import { useEffect, useState } from "preact/hooks";
+import { PageHead } from "../../components/commands/PageParts.tsx";
+import { usePaged } from "../../components/commands/usePaged.ts";
+import { DataTable } from "../../components/commands/DataTable.tsx";
+import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { Pagination } from "../../components/ui/Pagination.tsx";
-import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { Toasts } from "../../components/ui/Toast.tsx";
 import { StatusBadge } from "../../components/commands/StatusBadge.tsx";
 import { formatDateTime } from "../../components/commands/format.ts";
 
@@ -30,34 +32,22 @@ function WorkModeStatus({ lang, batchNo }: { lang: Lang; batchNo: string }) {
   const t = translator(lang);
   const [draft, setDraft] = useState({ imei: "", state: "", batchNo });
   const [filter, setFilter] = useState(draft);
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
-  const [data, setData] = useState<{ total: number; list: Task[] } | null>(null);
-  const [loading, setLoading] = useState(true);
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
+  const { rows, loading, paging, firstPage } = usePaged<Task>((page) => {
     const body: Record<string, unknown> = { ...page };
     if (filter.imei.trim()) body.imei = filter.imei.trim();
     if (filter.state) body.state = filter.state;
     if (filter.batchNo.trim()) body.batchNo = filter.batchNo.trim();
-    api<{ total: number; list: Task[] }>("/v3/new/workMode/tasks", body)
-      .then((d) => live && setData(d), (e) => toast((e as Error).message, "error"))
-      .finally(() => live && setLoading(false));
-    return () => (live = false);
-  }, [filter, page.pageNum, page.pageSize]);
-  const rows = data?.list ?? [];
+    return api("/v3/new/workMode/tasks", body);
+  }, [filter]);
   return (
     <div class="cmd-page">
-      <header class="cmd-head">
-        <h1>{t("commands.pages.workingModeStatus.title")}</h1>
-        <p class="sub">{t("commands.pages.workingModeStatus.intro")}</p>
-      </header>
+      <PageHead t={t} page="workingModeStatus" />
       <form
         class="panel cmd-filters"
         onSubmit={(e) => {
           e.preventDefault();
           setFilter(draft);
-          setPage({ ...page, pageNum: 1 });
+          firstPage();
         }}
       >
         <input
@@ -89,62 +79,53 @@ function WorkModeStatus({ lang, batchNo }: { lang: Lang; batchNo: string }) {
         <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
       </form>
       <section class="panel">
-        <div class={`table-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
-          <table class="data">
-            <thead>
-              <tr>
-                <th>{t("commands.columns.imei")}</th>
-                <th>{t("commands.columns.template")}</th>
-                <th>{t("commands.columns.cycle")}</th>
-                <th>{t("commands.columns.state")}</th>
-                <th>{t("commands.columns.cycleEndsAt")}</th>
-                <th>{t("commands.columns.endReason")}</th>
-                <th>{t("commands.columns.batchNo")}</th>
-                <th>{t("commands.columns.sender")}</th>
-                <th>{t("commands.columns.createdAt")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((x) => (
-                <tr key={x.id} data-imei={x.imei}>
-                  <td class="mono">{x.imei}</td>
-                  <td>{x.templateName}</td>
-                  <td>{x.cycle} / {x.cycles}</td>
-                  <td>
-                    <StatusBadge t={t} status={x.state} kind="taskStates" />
-                  </td>
-                  <td>
-                    {x.cycleEndsAt
-                      ? formatDateTime(x.cycleEndsAt)
-                      : x.cycleStartedAt
-                      ? t("commands.limits.unlimited")
-                      : "—"}
-                  </td>
-                  <td>{x.endReason ? t(`commands.endReasons.${x.endReason}`) : "—"}</td>
-                  <td class="mono">
-                    <a href={`/commandStatus?batchNo=${encodeURIComponent(x.batchNo)}`}>
-                      {x.batchNo}
-                    </a>
-                  </td>
-                  <td>{x.senderAccount}</td>
-                  <td>{formatDateTime(x.createdAt)}</td>
-                </tr>
-              ))}
-              {!loading && !rows.length && (
-                <tr class="empty-row">
-                  <td colSpan={9}>{t("commands.ui.noTasks")}</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pagination
+        <DataTable
           t={t}
-          total={data?.total ?? 0}
-          pageNum={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-        />
+          columns={9}
+          loading={loading}
+          empty={t("commands.ui.noTasks")}
+          count={rows.length}
+          head={
+            <>
+              <th>{t("commands.columns.imei")}</th>
+              <th>{t("commands.columns.template")}</th>
+              <th>{t("commands.columns.cycle")}</th>
+              <th>{t("commands.columns.state")}</th>
+              <th>{t("commands.columns.cycleEndsAt")}</th>
+              <th>{t("commands.columns.endReason")}</th>
+              <th>{t("commands.columns.batchNo")}</th>
+              <th>{t("commands.columns.sender")}</th>
+              <th>{t("commands.columns.createdAt")}</th>
+            </>
+          }
+          paging={paging}
+        >
+          {rows.map((x) => (
+            <tr key={x.id} data-imei={x.imei}>
+              <td class="mono">{x.imei}</td>
+              <td>{x.templateName}</td>
+              <td>{x.cycle} / {x.cycles}</td>
+              <td>
+                <StatusBadge t={t} status={x.state} kind="taskStates" />
+              </td>
+              <td>
+                {x.cycleEndsAt
+                  ? formatDateTime(x.cycleEndsAt)
+                  : x.cycleStartedAt
+                  ? t("commands.limits.unlimited")
+                  : "—"}
+              </td>
+              <td>{x.endReason ? t(`commands.endReasons.${x.endReason}`) : "—"}</td>
+              <td class="mono">
+                <a href={`/commandStatus?batchNo=${encodeURIComponent(x.batchNo)}`}>
+                  {x.batchNo}
+                </a>
+              </td>
+              <td>{x.senderAccount}</td>
+              <td>{formatDateTime(x.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       <Toasts />
     </div>

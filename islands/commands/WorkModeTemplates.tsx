@@ -1,3 +1,6 @@
+import { Confirm } from "../../components/commands/Confirm.tsx";
+import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
+import { DataTable } from "../../components/commands/DataTable.tsx";
 import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
@@ -60,10 +63,7 @@ function WorkModeTemplates({ lang }: { lang: Lang }) {
   };
   return (
     <div class="cmd-page">
-      <header class="cmd-head">
-        <h1>{t("commands.pages.workingModeTemplate.title")}</h1>
-        <p class="sub">{t("commands.pages.workingModeTemplate.intro")}</p>
-      </header>
+      <PageHead t={t} page="workingModeTemplate" />
       <section class="panel">
         <div class="toolbar">
           <span class="grow" />
@@ -75,49 +75,38 @@ function WorkModeTemplates({ lang }: { lang: Lang }) {
             {t("commands.ui.addWorkMode")}
           </button>
         </div>
-        <div class={`table-wrap${list ? "" : " is-loading"}`}>
-          <table class="data">
-            <thead>
-              <tr>
-                <th>{t("commands.ui.templateName")}</th>
-                <th>{t("commands.ui.cycles")}</th>
-                <th>{t("commands.columns.createdAt")}</th>
-                <th class="col-actions">{t("commands.columns.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list?.map((x) => (
-                <tr key={x.id}>
-                  <td class="strong">{x.name}</td>
-                  <td>
-                    <ol class="cmd-cycles">
-                      {x.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
-                    </ol>
-                  </td>
-                  <td>{formatDateTime(x.createdAt)}</td>
-                  <td class="col-actions">
-                    <button
-                      type="button"
-                      class="link-btn"
-                      onClick={() =>
-                        setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
-                    >
-                      {t("ui.edit")}
-                    </button>
-                    <button type="button" class="link-btn danger" onClick={() => setRemoving(x)}>
-                      {t("ui.delete")}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-              {list && !list.length && (
-                <tr class="empty-row">
-                  <td colSpan={4}>{t("commands.ui.noWorkModes")}</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          t={t}
+          columns={4}
+          loading={!list}
+          empty={t("commands.ui.noWorkModes")}
+          count={list?.length ?? 0}
+          head={
+            <>
+              <th>{t("commands.ui.templateName")}</th>
+              <th>{t("commands.ui.cycles")}</th>
+              <th>{t("commands.columns.createdAt")}</th>
+              <th class="col-actions">{t("commands.columns.actions")}</th>
+            </>
+          }
+        >
+          {list?.map((x) => (
+            <tr key={x.id}>
+              <td class="strong">{x.name}</td>
+              <td>
+                <ol class="cmd-cycles">
+                  {x.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
+                </ol>
+              </td>
+              <td>{formatDateTime(x.createdAt)}</td>
+              <RowActions
+                t={t}
+                onEdit={() => setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
+                onDelete={() => setRemoving(x)}
+              />
+            </tr>
+          ))}
+        </DataTable>
       </section>
       {editing && (
         <WorkModeDialog
@@ -131,23 +120,13 @@ function WorkModeTemplates({ lang }: { lang: Lang }) {
         />
       )}
       {removing && (
-        <Modal
+        <Confirm
+          t={t}
           title={t("ui.delete")}
-          closeLabel={t("ui.close")}
-          onClose={() => setRemoving(null)}
-          footer={
-            <>
-              <button type="button" class="btn" onClick={() => setRemoving(null)}>
-                {t("ui.cancel")}
-              </button>
-              <button type="button" class="btn btn-primary" onClick={remove}>
-                {t("ui.confirm")}
-              </button>
-            </>
-          }
-        >
-          <p>{t("commands.ui.deleteTemplate", { name: removing.name })}</p>
-        </Modal>
+          text={t("commands.ui.deleteTemplate", { name: removing.name })}
+          onCancel={() => setRemoving(null)}
+          onConfirm={remove}
+        />
       )}
       <Toasts />
     </div>

@@ -114,3 +114,17 @@ export function instructionItems(
     },
   }));
 }
+
+/** What a batch call answers: its number, size, how many devices failed at once, refusals. */
+export function batchSummary(
+  batch: BatchRecord,
+  records: CommandRecord[],
+  rejected: { imei: string; reason: string }[],
+) {
+  return {
+    batchNo: batch.batchNo,
+    deviceCount: batch.deviceCount,
+    failed: records.filter((r) => r.status === "failed").length,
+    rejected,
+  };
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { CommandService } from "./service.ts";
-import { testConnection } from "./test_device.ts";
+import { testConnection, waitFor } from "./test_device.ts";
 
 const PASSWORD = "Passw0rd11";
 const GT = ["359710049200001", "359710049200002", "359710049200003"];
@@ -9,16 +9,6 @@ const VL01 = "359710049200004";
 const JT = "359710049200005";
 const PHONE = "359710049200006";
 const ASLEEP = "359710049200007";
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>) {
-  const until = Date.now() + 5000;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function setup(app: TestApp) {
   const admin = await app.adminToken();

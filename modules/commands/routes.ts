@@ -14,7 +14,8 @@ import {
   instructionsFor,
   requiresPassword,
 } from "./catalogue/index.ts";
-import { instructionItems } from "./batch.ts";
+import { batchSummary, instructionItems } from "./batch.ts";
+import { operationLogger } from "./oplog.ts";
 import { batchTargets } from "./targets.ts";
 import { assertCommandPassword, assertMaySend } from "./policy.ts";
 import {
@@ -27,7 +28,6 @@ import {
   templateBody,
 } from "./schemas.ts";
 import { commandJson, commandsCsv, findCommands } from "./status.ts";
-import type { OperationLog } from "./store.ts";
 
 export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   const tag = "Commands";
@@ -39,14 +39,8 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   };
   const log = (
     who: Awaited<ReturnType<typeof sender>>,
-    e: Pick<OperationLog, "action" | "target" | "detail" | "result">,
-  ) =>
-    s.commandStore.log(who.owner.id, {
-      ...e,
-      at: Date.now(),
-      actorId: who.self.id,
-      actorAccount: who.self.account,
-    });
+    e: Parameters<ReturnType<typeof operationLogger>>[0],
+  ) => operationLogger(s.commandStore, who)(e);
   /** Refuses a protected instruction unless the login password confirms it. */
   const confirmPassword = async (
     who: Awaited<ReturnType<typeof sender>>,
@@ -189,12 +183,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
         detail: `${body.code} × ${devices.length}`,
         result: "ok",
       });
-      return {
-        batchNo: batch.batchNo,
-        deviceCount: batch.deviceCount,
-        failed: records.filter((r) => r.status === "failed").length,
-        rejected,
-      };
+      return batchSummary(batch, records, rejected);
     },
   });
 

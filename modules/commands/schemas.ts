@@ -39,7 +39,7 @@ export const templateBody = z.object({
 const time = z.string().datetime({ offset: true });
 export const statusFilter = {
   imei: z.string().trim().regex(/^\d{1,15}$/, "validation.imeiForm").optional(),
-  status: z.enum(COMMAND_STATUSES as [string, ...string[]]).optional(),
+  status: z.enum(COMMAND_STATUSES).optional(),
   sendType: sendType.optional(),
   batchNo: z.string().trim().max(40).optional(),
   startTime: time.optional(),

@@ -1,27 +1,9 @@
 import { nextSequence } from "../../lib/kv/open.ts";
 import type { Encoding, InstructionCode } from "./catalogue/index.ts";
+import { COMMAND_STATUSES, type CommandStatus } from "./statuses.ts";
 
-/** Spec §4 command states. */
-export type CommandStatus =
-  | "toBeSent"
-  | "sending"
-  | "succeeded"
-  | "failed"
-  | "cancelled"
-  | "executed"
-  | "waitingExecution"
-  | "timeout";
-
-export const COMMAND_STATUSES: readonly CommandStatus[] = [
-  "toBeSent",
-  "sending",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "executed",
-  "waitingExecution",
-  "timeout",
-];
+export { COMMAND_STATUSES };
+export type { CommandStatus };
 
 /** One step of a command's life, shown as its phases on the status page. */
 export interface CommandPhase {

@@ -71,3 +71,14 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
   };
   return { conn, seen };
 }
+
+/** Polls until `fn` gives a truthy value (5 s at most). */
+export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>) {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -5,6 +5,8 @@ import type { Session } from "../../lib/http/env.ts";
 import type { Services } from "../../lib/services.ts";
 import { assertMaySend } from "../commands/policy.ts";
 import { batchTargets } from "../commands/targets.ts";
+import { batchSummary } from "../commands/batch.ts";
+import { operationLogger } from "../commands/oplog.ts";
 import { applyBody, taskListBody, templateBody } from "./schemas.ts";
 import type { WorkModeTask } from "./model.ts";
 
@@ -42,16 +44,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
     action: "workModeSave" | "workModeDelete" | "workModeApply",
     target: string,
     detail: string,
-  ) =>
-    s.commandStore.log(who.owner.id, {
-      action,
-      target,
-      detail,
-      result: "ok",
-      at: Date.now(),
-      actorId: who.self.id,
-      actorAccount: who.self.account,
-    });
+  ) => operationLogger(s.commandStore, who)({ action, target, detail });
 
   api.add({
     method: "post",
@@ -114,12 +107,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
         ownerId: who.owner.id,
       });
       await log(who, "workModeApply", batch.batchNo, `${template.name} × ${devices.length}`);
-      return {
-        batchNo: batch.batchNo,
-        deviceCount: batch.deviceCount,
-        failed: records.filter((r) => r.status === "failed").length,
-        rejected,
-      };
+      return batchSummary(batch, records, rejected);
     },
   });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
-import { testConnection } from "../commands/test_device.ts";
+import { testConnection, waitFor } from "../commands/test_device.ts";
 import { encodeCycle } from "./encode.ts";
 import { firstWake } from "./service.ts";
 import type { Cycle } from "./schemas.ts";
@@ -9,16 +9,6 @@ const PASSWORD = "Passw0rd11";
 const ON = "359710049300001";
 const OFF = "359710049300002";
 const H02 = "359710049300003";
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>) {
-  const until = Date.now() + 5000;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const normal = (extra: Partial<Cycle> = {}) => ({
   mode: "normal",
