@@ -12,9 +12,9 @@ interface StatsProps {
 /** Counts of the selected subtree; a click filters the list by that state. */
 export function StatsBar({ t, stats, filters, onPick }: StatsProps) {
   const items: [keyof Stats, Partial<Filters>, boolean][] = [
-    ["total", { status: "", activation: "", enabled: "", followed: false }, false],
-    ["online", { status: "" }, false],
-    ["offline", { status: "4" }, filters.status === "4"],
+    ["total", { status: "", online: false, activation: "", enabled: "", followed: false }, false],
+    ["online", { status: "", online: true }, filters.online],
+    ["offline", { status: "4", online: false }, filters.status === "4"],
     ["inactive", { activation: "notActivated" }, filters.activation === "notActivated"],
     ["expiring", { activation: "expiring" }, filters.activation === "expiring"],
     ["expired", { activation: "expired" }, filters.activation === "expired"],
@@ -29,7 +29,6 @@ export function StatsBar({ t, stats, filters, onPick }: StatsProps) {
           type="button"
           class={`stat stat-${key}${active ? " active" : ""}`}
           data-stat={key}
-          disabled={key === "online"}
           onClick={() => onPick(patch)}
         >
           <strong>{stats ? stats[key] : "–"}</strong>
@@ -61,7 +60,12 @@ export function FilterBar({ t, filters, set, groups, models, modelName }: Filter
       class="input"
       aria-label={all}
       value={String(filters[name])}
-      onChange={(e) => set({ [name]: (e.target as HTMLSelectElement).value })}
+      onChange={(e) =>
+        set({
+          [name]: (e.target as HTMLSelectElement).value,
+          // A status choice replaces the statistics bar's "online" filter.
+          ...(name === "status" ? { online: false } : {}),
+        })}
     >
       <option value="">{all}</option>
       {options.map(([v, label]) => <option key={v} value={v}>{label}</option>)}

@@ -42,6 +42,8 @@ export interface Me extends Omit<AccountMe, "canModify"> {
 export interface Filters {
   keyword: string;
   status: string;
+  /** From the statistics bar: online devices only. */
+  online: boolean;
   mcType: string;
   groupId: string;
   expiryWithin: string;
@@ -59,6 +61,7 @@ export interface Filters {
 export const EMPTY_FILTERS: Filters = {
   keyword: "",
   status: "",
+  online: false,
   mcType: "",
   groupId: "",
   expiryWithin: "",
@@ -80,6 +83,7 @@ export function filterBody(f: Filters, userId: string): Record<string, unknown> 
   // Digits shorter than 5 are not an IMEI search yet (spec §5: 5 to 15 digits).
   if (kw && !(/^\d+$/.test(kw) && (kw.length < 5 || kw.length > 15))) body.keyword = kw;
   if (f.status) body.status = Number(f.status);
+  if (f.online) body.online = true;
   if (f.mcType) body.mcType = f.mcType;
   if (f.groupId) body.groupId = f.groupId;
   if (f.expiryWithin) body.expiryWithin = Number(f.expiryWithin);

@@ -219,6 +219,8 @@ Deno.test("device management API", async (t) => {
         assert.equal(stats.disabled, 1);
         assert.equal(stats.followed, 2);
         assert.equal(stats.online, 3);
+        assert.equal((await list({ online: true })).total, 3);
+        assert.equal((await list({ online: false })).total, 9);
       },
     );
 

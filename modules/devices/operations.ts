@@ -14,7 +14,7 @@ import type { DeviceDirectory } from "./directory.ts";
 import { activationState, type Device } from "./model.ts";
 import { DEVICE_MODELS, findModel } from "./models.ts";
 import type { alertsBody, basicBody, customerBody, sensorsBody, statsBody } from "./schemas.ts";
-import type { DeviceService } from "./service.ts";
+import { type DeviceService, ONLINE } from "./service.ts";
 import type { ConnectionRegistry } from "../gateway/connections.ts";
 
 /** Spec §5: the platform term is at most ten years. */
@@ -216,7 +216,7 @@ export class DeviceOperations {
       followed: 0,
     };
     for (const { d, status } of rows) {
-      if (status === "moving" || status === "idling" || status === "stopped") out.online++;
+      if (ONLINE.has(status)) out.online++;
       if (status === "moving") out.moving++;
       else if (status === "idling") out.idling++;
       else if (status === "stopped") out.stopped++;

@@ -27,6 +27,8 @@ export const filterFields = {
   keyword: z.string().trim().max(50).optional(),
   /** Spec status filter: 1 moving, 2 idling, 3 stopped, 4 offline. */
   status: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
+  /** Online (moving, idling or stopped) or not. */
+  online: z.boolean().optional(),
   mcType: z.string().trim().max(40).optional(),
   /** A group id; "0" is the default group. */
   groupId: z.string().max(20).optional(),

@@ -17,6 +17,9 @@ import { findModel } from "./models.ts";
 import type { filterBody, importBody, listBody } from "./schemas.ts";
 import { matcher } from "./filters.ts";
 
+/** Online states: the device reported within the offline threshold. */
+export const ONLINE = new Set<DeviceStatus>(["moving", "idling", "stopped"]);
+
 export interface Row {
   d: Device;
   state: DeviceState | null;
@@ -132,6 +135,7 @@ export class DeviceService {
         const state = this.directory.state(d.imei) ?? null;
         const status = deriveStatus(state, now, this.offlineMs);
         if (wanted && !wanted.has(status)) continue;
+        if (input.online !== undefined && ONLINE.has(status) !== input.online) continue;
         rows.push({ d, state, status });
       }
     }
