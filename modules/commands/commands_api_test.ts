@@ -140,6 +140,25 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
       s.connections.attach(devices.get(GT[2])!.conn);
     });
 
+    await t.step("after a restart, commands left sending time out on the next sweep", async () => {
+      const before = new CommandService(s.commandStore, s.connections, 3_600_000);
+      const silent = testConnection(before, { imei: GT[1], protocol: "gt06", answer: () => null });
+      s.connections.attach(silent.conn);
+      const r = await before.send(
+        { device: s.directory.get(GT[1])!, content: "STATUS#", sendType: "online", replace: false },
+        { id: distId, account: "cmd_dist", ownerId: distId },
+      );
+      before.stop(); // the process is gone; its timers with it
+      const after = new CommandService(s.commandStore, s.connections);
+      assert.equal(await after.sweep(Date.now()), 0, "not yet 60 s old");
+      assert.equal(await after.sweep(Date.now() + 61_000), 1);
+      const c = await status(r.id);
+      assert.equal(c.status, "timeout");
+      assert.equal(await after.sweep(Date.now() + 61_000), 0, "the index is cleared");
+      s.connections.detach(silent.conn);
+      s.connections.attach(devices.get(GT[1])!.conn);
+    });
+
     await t.step(
       "offline: one pending per device, replace cancels the old, delivered on connect",
       async () => {

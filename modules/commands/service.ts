@@ -229,6 +229,24 @@ export class CommandService {
     for (const l of this.listeners) await Promise.resolve(l(c)).catch(() => {});
   }
 
+  /**
+   * Commands left "sending" by an earlier process (its timers and reply matching are gone)
+   * become "timeout" once their time is up. Run by the scheduled jobs.
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    let n = 0;
+    for (const id of await this.store.sendingIds()) {
+      if (this.timers.has(id)) continue;
+      const c = await this.store.get(id);
+      if (!c || c.status !== "sending" || (c.sentAt ?? 0) > now - this.timeoutMs) continue;
+      const done = advance(c, "timeout", { repliedAt: now });
+      await this.store.save(done);
+      await this.notify(done);
+      n++;
+    }
+    return n;
+  }
+
   /** On (re)connection: deliver the device's pending offline command. */
   async onConnected(conn: LiveConnection): Promise<void> {
     const pending = await this.store.pendingFor(conn.imei);

@@ -113,6 +113,9 @@ const K = {
   oplog: (ownerId: string, at: number, id: string) => ["commands", "oplog", ownerId, at, id],
   oplogPrefix: (ownerId: string) => ["commands", "oplog", ownerId],
   pending: (imei: string) => ["commands", "pending", imei],
+  /** Commands written to a device and not yet answered (survives a restart). */
+  sending: (id: string) => ["commands", "sending", id],
+  sendingPrefix: ["commands", "sending"],
   seq: ["commands", "seq"],
 };
 
@@ -120,6 +123,8 @@ function indexed(op: Deno.AtomicOperation, c: CommandRecord): Deno.AtomicOperati
   op.set(K.id(c.id), c).set(K.device(c.imei, c.createdAt, c.id), null);
   if (c.ownerId) op.set(K.owner(c.ownerId, c.createdAt, c.id), null);
   if (c.batchNo) op.set(K.batchItem(c.batchNo, c.id), null);
+  if (c.status === "sending") op.set(K.sending(c.id), null);
+  else op.delete(K.sending(c.id));
   return op;
 }
 
@@ -221,6 +226,13 @@ export class CommandStore {
       const chunk = await this.kv.getMany<CommandRecord[]>(ids.slice(i, i + GET_MANY).map(K.id));
       for (const e of chunk) if (e.value) yield e.value;
     }
+  }
+
+  /** Ids of commands still marked "sending". */
+  async sendingIds(): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const e of this.kv.list({ prefix: K.sendingPrefix })) ids.push(String(e.key.at(-1)));
+    return ids;
   }
 
   async batchCommands(batchNo: string): Promise<CommandRecord[]> {

@@ -6,8 +6,12 @@ import { deriveStatus } from "../devices/model.ts";
  * are idempotent so a missed or repeated run does no harm.
  */
 export function scheduleJobs(s: Services): void {
-  // Work-mode tasks: next cycles, about-to-end and ended states (modules/workmodes).
-  Deno.cron("work-mode task clock", "* * * * *", () => s.workModes.tick());
+  // Work-mode tasks: next cycles, about-to-end and ended states (modules/workmodes); commands
+  // left "sending" by an earlier process time out.
+  Deno.cron("work-mode task clock", "* * * * *", async () => {
+    await s.workModes.tick();
+    await s.commands.sweep();
+  });
 
   Deno.cron("pack positions into blocks", "* * * * *", async () => {
     await s.positions.compactAll();
