@@ -3,27 +3,11 @@ import type { TFunction } from "i18next";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Field } from "../ui/Field.tsx";
-import type { Shape } from "../../modules/geofences/geometry.ts";
+import type { Zone } from "../../modules/geofences/model.ts";
 import type { Group } from "../../islands/geofences/Editor.tsx";
 
-export interface ZoneRow {
-  id: string;
-  kind: "fence" | "landmark" | "blackCar";
-  name: string;
-  description: string;
-  groupId: string;
-  shape: Shape;
-  color: string;
-  enterAlert: boolean;
-  exitAlert: boolean;
-  notInAlert: boolean;
-  notOutAlert: boolean;
-  stayDays: number;
-  command: string;
-  emailAlert: boolean;
-  imeis: string[];
-  review: "reviewing" | "passed" | "rejected" | null;
-}
+/** A zone as the API returns it. */
+export type ZoneRow = Zone;
 
 const FLAGS = ["enterAlert", "exitAlert", "notInAlert", "notOutAlert", "emailAlert"] as const;
 
@@ -56,6 +40,14 @@ export function ZoneForm(
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof v, value: string | boolean) => setV({ ...v, [k]: value });
+  /** name, value and input handler of a text field. */
+  const bind = (
+    k: "name" | "radius" | "color" | "description" | "stayDays" | "command" | "imeis",
+  ) => ({
+    name: k,
+    value: v[k],
+    onInput: (e: Event) => set(k, (e.target as HTMLInputElement).value),
+  });
   const shape = zone.shape!;
 
   const submit = async (e: Event) => {
@@ -120,10 +112,8 @@ export function ZoneForm(
         <Field label={t("geofences.fields.name")} required error={errors.name}>
           <input
             class="input"
-            name="name"
+            {...bind("name")}
             maxLength={50}
-            value={v.name}
-            onInput={(e) => set("name", (e.target as HTMLInputElement).value)}
           />
         </Field>
         {shape.kind === "circle"
@@ -136,11 +126,9 @@ export function ZoneForm(
             >
               <input
                 class="input"
-                name="radius"
+                {...bind("radius")}
                 type="number"
                 step={1}
-                value={v.radius}
-                onInput={(e) => set("radius", (e.target as HTMLInputElement).value)}
               />
             </Field>
           )
@@ -166,20 +154,16 @@ export function ZoneForm(
         <Field label={t("geofences.fields.color")}>
           <input
             class="color-input"
-            name="color"
+            {...bind("color")}
             type="color"
-            value={v.color}
-            onInput={(e) => set("color", (e.target as HTMLInputElement).value)}
           />
         </Field>
         <Field label={t("geofences.fields.description")}>
           <textarea
             class="input"
-            name="description"
+            {...bind("description")}
             rows={2}
             maxLength={500}
-            value={v.description}
-            onInput={(e) => set("description", (e.target as HTMLTextAreaElement).value)}
           />
         </Field>
         {kind === "fence" && (
@@ -218,10 +202,8 @@ export function ZoneForm(
             >
               <input
                 class="input"
-                name="command"
+                {...bind("command")}
                 maxLength={500}
-                value={v.command}
-                onInput={(e) => set("command", (e.target as HTMLInputElement).value)}
               />
             </Field>
             <Field
@@ -232,10 +214,8 @@ export function ZoneForm(
             >
               <textarea
                 class="input mono"
-                name="imeis"
+                {...bind("imeis")}
                 rows={2}
-                value={v.imeis}
-                onInput={(e) => set("imeis", (e.target as HTMLTextAreaElement).value)}
               />
             </Field>
           </>

@@ -45,6 +45,8 @@ function AlertCenter({ lang }: { lang: Lang }) {
     processed: "all",
   });
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  /** Bumped by the search button: reloads from page 1 even when already there. */
+  const [searches, setSearches] = useState(0);
   const [data, setData] = useState<{ total: number; unread: number; list: AlertRow[] } | null>(
     null,
   );
@@ -75,7 +77,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
   };
   useEffect(() => {
     load();
-  }, [page.pageNum, page.pageSize]);
+  }, [page.pageNum, page.pageSize, searches]);
 
   const refs = (rows: AlertRow[]) => rows.map(({ imei, time, id }) => ({ imei, time, id }));
   const mark = async (read: 0 | -1) => {
@@ -112,7 +114,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
         onSubmit={(e) => {
           e.preventDefault();
           setPage({ ...page, pageNum: 1 });
-          load();
+          setSearches((n) => n + 1);
         }}
       >
         <select

@@ -33,6 +33,8 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const [groupId, setGroupId] = useState("");
   const [keyword, setKeyword] = useState("");
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  /** Bumped by the search button: reloads from page 1 even when already there. */
+  const [searches, setSearches] = useState(0);
   const [data, setData] = useState<{ total: number; limit: number; list: ZoneRow[] } | null>(null);
   const [layer, setLayer] = useState<ZoneRow[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
@@ -84,7 +86,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   }, []);
   useEffect(() => {
     load();
-  }, [kind, groupId, page.pageNum, page.pageSize]);
+  }, [kind, groupId, page.pageNum, page.pageSize, searches]);
   useEffect(() => {
     map.current?.setZones(layer, selected);
   }, [layer, selected]);
@@ -157,7 +159,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
           onSubmit={(e) => {
             e.preventDefault();
             setPage({ ...page, pageNum: 1 });
-            load();
+            setSearches((n) => n + 1);
           }}
         >
           <input
