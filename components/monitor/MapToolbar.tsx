@@ -1,5 +1,7 @@
 /** Provider and map type pickers (spec §7: four providers; simplified, standard, hybrid, satellite). */
 import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import type { BaseMap, MapSettings } from "./basemap.ts";
 import {
   type MapType,
   provider,
@@ -58,4 +60,25 @@ export function saveProvider(p: ProviderId, type: MapType): void {
   try {
     localStorage.setItem("tp.monitor.map", JSON.stringify([p, type]));
   } catch { /* private mode */ }
+}
+
+/**
+ * The provider and map type shown on a map: the user's setting, or what was last chosen in
+ * this browser; applied to the map whenever it changes. Spread the result into MapToolbar.
+ */
+export function useMapProvider(settings: MapSettings, base: { current: BaseMap | null }) {
+  const [[providerId, mapType], set] = useState<[ProviderId, MapType]>([
+    settings.provider,
+    settings.mapType,
+  ]);
+  useEffect(() => set(savedProvider(settings.provider, settings.mapType)), []);
+  useEffect(() => base.current?.setProvider(providerId, mapType), [providerId, mapType]);
+  return {
+    providerId,
+    mapType,
+    onChange: (p: ProviderId, type: MapType) => {
+      set([p, type]);
+      saveProvider(p, type);
+    },
+  };
 }

@@ -13,6 +13,8 @@ import CircleStyle from "ol/style/Circle.js";
 import Fill from "ol/style/Fill.js";
 import Stroke from "ol/style/Stroke.js";
 import Text from "ol/style/Text.js";
+import Icon from "ol/style/Icon.js";
+import type BaseLayer from "ol/layer/Base.js";
 import { compassBucket } from "../../modules/monitor/geo.ts";
 import { gridCluster } from "../../modules/monitor/cluster.ts";
 import { STATUS_INDEX, STATUSES } from "../../modules/monitor/objects.ts";
@@ -39,8 +41,8 @@ export interface VehicleRow {
 export class VehicleLayers {
   readonly source = new VectorSource<Feature<Point>>({ wrapX: false });
   private clusterSource = new VectorSource<Feature<Point>>();
-  private discs: WebGLPointsLayer<VectorSource<Feature<Point>>>;
-  private arrows: WebGLPointsLayer<VectorSource<Feature<Point>>>;
+  /** The layers drawing vehicles: two WebGL point layers, or one canvas layer. */
+  private points: BaseLayer[];
   private clusters: VectorLayer<VectorSource<Feature<Point>>>;
   private byImei = new Map<string, Feature<Point>>();
   /** WGS-84 positions kept to re-project when the provider's datum changes. */
@@ -48,35 +50,8 @@ export class VehicleLayers {
   private selected = "";
   private clusterTimer: ReturnType<typeof setTimeout> | 0 = 0;
 
-  constructor(private readonly base: BaseMap) {
-    // WebGL styles compare numbers: the status travels as its index in STATUSES.
-    const statusColor: unknown[] = ["match", ["get", "st"]];
-    STATUSES.forEach((s, i) => statusColor.push(i, STATUS_COLORS[s]));
-    statusColor.push("#8a94a6");
-    const size = ["interpolate", ["linear"], ["zoom"], CLUSTER_BELOW_ZOOM, 8, 14, 12];
-    this.discs = new WebGLPointsLayer({
-      source: this.source,
-      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
-      style: {
-        "circle-radius": ["case", ["==", ["get", "sel"], 1], ["*", size, 1.35], size],
-        "circle-fill-color": statusColor as never,
-        "circle-stroke-color": ["case", ["==", ["get", "sel"], 1], "#111827", "#ffffff"],
-        "circle-stroke-width": 2,
-      },
-    });
-    this.arrows = new WebGLPointsLayer({
-      source: this.source,
-      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
-      style: {
-        "icon-src": ARROW_SVG,
-        "icon-width": 32,
-        "icon-height": 32,
-        "icon-scale": ["interpolate", ["linear"], ["zoom"], CLUSTER_BELOW_ZOOM, 0.4, 14, 0.62],
-        "icon-rotation": ["*", ["get", "bucket"], Math.PI / 4],
-        // Stopped and offline vehicles show a dot: their heading means little.
-        "icon-opacity": ["case", ["<=", ["get", "st"], 1], 1, 0],
-      },
-    });
+  constructor(private readonly base: BaseMap, webgl = hardwareWebGL()) {
+    this.points = webgl ? this.webglLayers() : [this.canvasLayer()];
     const styles = new Map<string, Style>();
     this.clusters = new VectorLayer({
       source: this.clusterSource,
@@ -105,14 +80,69 @@ export class VehicleLayers {
       },
     });
     base.map.addLayer(this.clusters);
-    base.map.addLayer(this.discs);
-    base.map.addLayer(this.arrows);
+    for (const l of this.points) base.map.addLayer(l as never);
     base.map.on("moveend", () => this.recluster());
     base.onDatumChange(() => {
       for (const [imei, [lng, lat]] of this.wgs) {
         this.byImei.get(imei)?.getGeometry()?.setCoordinates(base.project(lng, lat));
       }
       this.recluster();
+    });
+  }
+
+  private webglLayers(): BaseLayer[] {
+    // WebGL styles compare numbers: the status travels as its index in STATUSES.
+    const statusColor: unknown[] = ["match", ["get", "st"]];
+    STATUSES.forEach((s, i) => statusColor.push(i, STATUS_COLORS[s]));
+    statusColor.push("#8a94a6");
+    const size = ["interpolate", ["linear"], ["zoom"], CLUSTER_BELOW_ZOOM, 8, 14, 12];
+    // Hit detection is done here from the source (an R-tree), not by WebGL: its extra render
+    // pass and pixel read-back cost a frame per update on software-rendered WebGL.
+    const discs = new WebGLPointsLayer({
+      source: this.source,
+      disableHitDetection: true,
+      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
+      style: {
+        "circle-radius": ["case", ["==", ["get", "sel"], 1], ["*", size, 1.35], size],
+        "circle-fill-color": statusColor as never,
+        "circle-stroke-color": ["case", ["==", ["get", "sel"], 1], "#111827", "#ffffff"],
+        "circle-stroke-width": 2,
+      },
+    });
+    const arrows = new WebGLPointsLayer({
+      source: this.source,
+      disableHitDetection: true,
+      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
+      style: {
+        "icon-src": ARROW_SVG,
+        "icon-width": 32,
+        "icon-height": 32,
+        "icon-scale": ["interpolate", ["linear"], ["zoom"], CLUSTER_BELOW_ZOOM, 0.4, 14, 0.62],
+        "icon-rotation": ["*", ["get", "bucket"], Math.PI / 4],
+        // Stopped and offline vehicles show a dot: their heading means little.
+        "icon-opacity": ["case", ["<=", ["get", "st"], 1], 1, 0],
+      },
+    });
+    return [discs, arrows];
+  }
+
+  /** Canvas fallback: one pre-drawn icon per status, heading bucket, selection and size. */
+  private canvasLayer(): BaseLayer {
+    const cache = new Map<string, Style>();
+    return new VectorLayer({
+      source: this.source,
+      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
+      updateWhileInteracting: false,
+      style: (f, resolution) => {
+        const st = f.get("st") as number, bucket = f.get("bucket") as number;
+        const sel = f.get("sel") === 1, small = resolution > 20;
+        const key = `${st}:${bucket}:${sel}:${small}`;
+        let style = cache.get(key);
+        if (!style) {
+          cache.set(key, style = new Style({ image: vehicleIcon(st, bucket, sel, small) }));
+        }
+        return style;
+      },
     });
   }
 
@@ -173,12 +203,25 @@ export class VehicleLayers {
   /** The vehicle (or cluster) under a pixel. */
   hit(pixel: number[]): { imei?: string; cluster?: Feature<Point> } | null {
     let out: { imei?: string; cluster?: Feature<Point> } | null = null;
-    this.base.map.forEachFeatureAtPixel(pixel, (f, layer) => {
-      if (layer === this.clusters && f.get("count") !== 1) out = { cluster: f as Feature<Point> };
-      else out = { imei: String(f.getId()) };
+    this.base.map.forEachFeatureAtPixel(pixel, (f) => {
+      out = f.get("count") === 1 ? { imei: String(f.getId()) } : { cluster: f as Feature<Point> };
       return true;
-    }, { hitTolerance: 6, layerFilter: (l) => l === this.clusters || l === this.discs });
-    return out;
+    }, { hitTolerance: 6, layerFilter: (l) => l === this.clusters });
+    if (out) return out;
+    if ((this.base.map.getView().getZoom() ?? 0) < CLUSTER_BELOW_ZOOM) return null;
+    const c = this.base.map.getCoordinateFromPixel(pixel);
+    const res = this.base.map.getView().getResolution() ?? 1;
+    const r = 12 * res;
+    let best: Feature<Point> | null = null, bestD = r * r;
+    for (const f of this.source.getFeaturesInExtent([c[0] - r, c[1] - r, c[0] + r, c[1] + r])) {
+      const [x, y] = f.getGeometry()!.getCoordinates();
+      const d = (x - c[0]) ** 2 + (y - c[1]) ** 2;
+      if (d <= bestD) {
+        bestD = d;
+        best = f;
+      }
+    }
+    return best ? { imei: String(best.getId()) } : null;
   }
 
   /** The extent of all vehicles, or null when none has a position. */
@@ -216,4 +259,54 @@ export class VehicleLayers {
       return f;
     }));
   }
+}
+
+/**
+ * True when WebGL runs on a GPU. Software WebGL (SwiftShader, llvmpipe — headless browsers,
+ * virtual machines) is slower than Canvas 2D for this, so the canvas layer is used there.
+ */
+export function hardwareWebGL(): boolean {
+  try {
+    const gl = document.createElement("canvas").getContext("webgl");
+    if (!gl) return false;
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const renderer = String(
+      info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER),
+    );
+    gl.getExtension("WEBGL_lose_context")?.loseContext();
+    return !/swiftshader|llvmpipe|software|basic render/i.test(renderer);
+  } catch {
+    return false;
+  }
+}
+
+/** A status-coloured disc with a white heading arrow (none for stopped/offline vehicles). */
+function vehicleIcon(st: number, bucket: number, sel: boolean, small: boolean): Icon {
+  const r = (small ? 8 : 11) * (sel ? 1.3 : 1);
+  const size = Math.ceil(r * 2 + 4);
+  const c = document.createElement("canvas");
+  c.width = c.height = size;
+  const g = c.getContext("2d")!;
+  const mid = size / 2;
+  g.beginPath();
+  g.arc(mid, mid, r, 0, Math.PI * 2);
+  g.fillStyle = STATUS_COLORS[STATUSES[st]] ?? "#8a94a6";
+  g.fill();
+  g.lineWidth = 2;
+  g.strokeStyle = sel ? "#111827" : "#ffffff";
+  g.stroke();
+  if (st <= 1) {
+    g.translate(mid, mid);
+    g.rotate((bucket * Math.PI) / 4);
+    const a = r * 0.55;
+    g.beginPath();
+    g.moveTo(0, -a);
+    g.lineTo(a * 0.75, a * 0.8);
+    g.lineTo(0, a * 0.4);
+    g.lineTo(-a * 0.75, a * 0.8);
+    g.closePath();
+    g.fillStyle = "#ffffff";
+    g.fill();
+  }
+  return new Icon({ img: c, width: size, height: size });
 }

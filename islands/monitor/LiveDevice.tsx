@@ -9,7 +9,7 @@ import { TrackLayers } from "../../components/monitor/tracklayers.ts";
 import { formatter } from "../../components/monitor/format.ts";
 import { DeviceCard, type DeviceCardData } from "../../components/monitor/DeviceCard.tsx";
 import { type LivePosition, openLive } from "../../components/monitor/live.ts";
-import { MapToolbar, savedProvider, saveProvider } from "../../components/monitor/MapToolbar.tsx";
+import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
 import type { ApiPoint } from "../../components/monitor/trackdata.ts";
 
@@ -44,9 +44,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
   const [points, setPoints] = useState(0);
   const followRef = useRef(follow);
   followRef.current = follow;
-  const [[providerId, mapType], setProviderState] = useState<
-    [MapSettings["provider"], MapSettings["mapType"]]
-  >([settings.provider, settings.mapType]);
+  const provider = useMapProvider(settings, base);
 
   const redraw = (course: number, status: DeviceStatus) => {
     const tr = trail.current, l = layers.current!;
@@ -74,7 +72,6 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     const b = createBaseMap(mapEl.current!, settings, { zoom: 15 });
     base.current = b;
     layers.current = new TrackLayers(b);
-    setProviderState(savedProvider(settings.provider, settings.mapType));
     (globalThis as Record<string, unknown>).__tpLive = { base: b, layers: layers.current, trail };
     let stop = () => {};
     const start = async () => {
@@ -155,7 +152,6 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
       b.map.setTarget(undefined);
     };
   }, []);
-  useEffect(() => base.current?.setProvider(providerId, mapType), [providerId, mapType]);
 
   // A share page stops at its expiry time without waiting for the server.
   useEffect(() => {
@@ -169,13 +165,8 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     <div class={`mon-live-page ${mode.kind}`}>
       <div ref={mapEl} class="mon-map" data-testid="map" />
       <MapToolbar
-        providerId={providerId}
-        mapType={mapType}
+        {...provider}
         t={t}
-        onChange={(p, ty) => {
-          setProviderState([p, ty]);
-          saveProvider(p, ty);
-        }}
       >
         <label class="mon-check mon-toolbar-check">
           <input

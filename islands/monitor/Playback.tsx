@@ -19,7 +19,7 @@ import {
 import { SpeedChart } from "../../components/monitor/SpeedChart.tsx";
 import { formatter } from "../../components/monitor/format.ts";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
-import { MapToolbar, savedProvider, saveProvider } from "../../components/monitor/MapToolbar.tsx";
+import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { DevicePicker } from "../../components/monitor/DevicePicker.tsx";
 
 /** Spec §9: playback speed has a 0.1x option; 1x plays one minute of track per second. */
@@ -66,9 +66,7 @@ function Playback({ lang, settings, imei: initialImei }: {
   const [follow, setFollow] = useState(true);
   const [time, setTime] = useState(0);
   const [hover, setHover] = useState(-1);
-  const [[providerId, mapType], setProviderState] = useState<
-    [MapSettings["provider"], MapSettings["mapType"]]
-  >([settings.provider, settings.mapType]);
+  const provider = useMapProvider(settings, base);
   const state = useRef({ time: 0, speed: 1, follow: true, playing: false });
   state.current.speed = speed;
   state.current.follow = follow;
@@ -77,7 +75,6 @@ function Playback({ lang, settings, imei: initialImei }: {
     const b = createBaseMap(mapEl.current!, settings);
     base.current = b;
     layers.current = new TrackLayers(b);
-    setProviderState(savedProvider(settings.provider, settings.mapType));
     let raf = 0;
     b.map.on("pointermove", (e) => {
       if (e.dragging) return;
@@ -90,7 +87,6 @@ function Playback({ lang, settings, imei: initialImei }: {
     ).catch(() => setDevices([]));
     return () => b.map.setTarget(undefined);
   }, []);
-  useEffect(() => base.current?.setProvider(providerId, mapType), [providerId, mapType]);
 
   const validate = () => {
     const out: Record<string, string> = {};
@@ -115,11 +111,15 @@ function Playback({ lang, settings, imei: initialImei }: {
     setLoading(true);
     setPlaying(false);
     try {
+      // Marks for bench:monitor (request, preparation and drawing of long tracks).
+      performance.mark("tp:query:start");
       const data = await api<{ points: ApiPoint[] }>("/v3/new/monitor/playback", {
         imei,
         startTime: new Date(parseLocal(from, settings.timeZone)).toISOString(),
         endTime: new Date(parseLocal(to, settings.timeZone)).toISOString(),
       });
+      performance.measure("tp:query:data", "tp:query:start");
+      performance.mark("tp:track:prepare:start");
       show(toTrack(data.points));
     } catch (err) {
       setErrors({ form: err instanceof ApiError ? err.message : String(err) });
@@ -137,7 +137,12 @@ function Playback({ lang, settings, imei: initialImei }: {
       speed: tr.speed[i],
     }));
     const st = detectStops(pts);
+    performance.measure("tp:track:prepare", "tp:track:prepare:start");
+    performance.mark("tp:track:set");
     layers.current!.setTrack(tr.lat, tr.lng, st);
+    base.current!.map.once("postrender", () => {
+      performance.measure("tp:track:draw", "tp:track:set");
+    });
     setTrack(tr);
     setStops(st);
     setHover(-1);
@@ -343,13 +348,8 @@ function Playback({ lang, settings, imei: initialImei }: {
       <section class="mon-map-wrap">
         <div ref={mapEl} class="mon-map" data-testid="map" />
         <MapToolbar
-          providerId={providerId}
-          mapType={mapType}
+          {...provider}
           t={t}
-          onChange={(p, ty) => {
-            setProviderState([p, ty]);
-            saveProvider(p, ty);
-          }}
         />
         {track && track.n > 0 && (
           <div class="mon-pb-dock">

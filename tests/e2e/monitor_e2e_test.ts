@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
-import { ADMIN_PASSWORD, login, sendHistory, startFleet } from "./monitor_fixture.ts";
+import { ADMIN_PASSWORD, login, sendHistory, startFleet, storedVia } from "./monitor_fixture.ts";
 import { MonitorStore } from "../../modules/monitor/store.ts";
 import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
 
@@ -43,7 +43,16 @@ Deno.test({
       const trip = "860200000000018";
       await fleet.api.importDevices(await fleet.api.currentUserId(), "GT06N", [trip]);
       const tripStart = Date.now() - 3 * 3600_000;
-      const sent = await sendHistory(fleet.gt06Port, trip, tripStart, tripStart + 2 * 3600_000);
+      const tripEnd = tripStart + 2 * 3600_000;
+      const sent = await sendHistory(
+        fleet.gt06Port,
+        trip,
+        tripStart,
+        tripEnd,
+        10_000,
+        7,
+        storedVia(fleet.api, trip, tripStart, tripEnd),
+      );
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
@@ -148,7 +157,7 @@ Deno.test({
         await page.goto(`${base}/monitorPlayback?imei=${trip}`);
         await hydrated(page);
         await page.click("#playback-query");
-        await page.waitForSelector("[data-points]", { timeout: 20_000 });
+        await page.waitForSelector("[data-points]", { timeout: 60_000 });
         assert.equal(Number(await page.getAttribute("[data-points]", "data-points")), sent);
         assert.ok((await page.locator(".mon-pb-stops li").count()) >= 1, "stops are marked");
         const slider = page.locator(".mon-slider");
@@ -189,12 +198,12 @@ Deno.test({
         await page.goto(`${base}/monitorTracking?imei=${imei}`);
         await hydrated(page);
         const trail = page.locator("[data-trail]");
-        await trail.waitFor();
+        await trail.waitFor({ timeout: 60_000 });
         const first = Number(await trail.getAttribute("data-trail"));
         await page.waitForFunction(
           (n) => Number(document.querySelector("[data-trail]")?.getAttribute("data-trail")) > n,
           first,
-          { timeout: 10_000 },
+          { timeout: 30_000 },
         );
       });
 
@@ -206,7 +215,7 @@ Deno.test({
         await p.waitForSelector(`.mon-card[data-imei="${fleet.sim.imeis[1]}"]`, {
           timeout: 10_000,
         });
-        await p.waitForSelector(".mon-live.on", { timeout: 10_000 });
+        await p.waitForSelector(".mon-live.on", { timeout: 30_000 });
         await p.waitForTimeout(1500);
         await p.screenshot({ path: `${SHOTS}monitor-share.png` });
         await anon.close();

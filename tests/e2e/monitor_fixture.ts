@@ -8,6 +8,8 @@ import { MODEL_FOR, PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
 import { Vehicle } from "../../modules/simulator/vehicle.ts";
 import { gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import { osmandJson } from "../../modules/simulator/devices/osmand.ts";
+import type { DeviceFix } from "../../modules/simulator/fix.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
 
@@ -93,6 +95,8 @@ export async function sendHistory(
   end: number,
   stepMs = 10_000,
   seed = 7,
+  /** Resolves true once the platform has stored what was sent (the connection stays open until then). */
+  stored?: (sent: number) => Promise<boolean>,
 ): Promise<number> {
   const vehicle = new Vehicle({
     seed,
@@ -138,8 +142,69 @@ export async function sendHistory(
     }
   }
   for (const c of chunk) await write(c);
+  // The gateway stores frames in order after reading them; closing early would drop the tail.
+  const deadline = Date.now() + 180_000;
   await new Promise((r) => setTimeout(r, 1500));
+  while (stored && Date.now() < deadline && !(await stored(n))) {
+    await new Promise((r) => setTimeout(r, 500));
+  }
   conn.close();
   await drain;
+  return n;
+}
+
+/** A `stored` check for sendHistory through the playback API. */
+export function storedVia(api: PlatformApi, imei: string, from: number, to: number) {
+  return async (sent: number) => {
+    const r = await api.call<{ points: unknown[] }>("/v3/new/monitor/playback", {
+      imei,
+      startTime: new Date(from - 1000).toISOString(),
+      endTime: new Date(to + 1000).toISOString(),
+    });
+    return r.points.length >= sent;
+  };
+}
+
+/**
+ * The same kind of trip uploaded as Traccar Client JSON batches (`batch` fixes per request)
+ * to the OsmAnd port: the fast way to store hundreds of thousands of historic fixes (GT06
+ * frames are stored one acknowledged frame at a time per connection). The device must be
+ * imported with the OsmAnd model.
+ */
+export async function sendHistoryOsmAnd(
+  port: number,
+  imei: string,
+  start: number,
+  end: number,
+  stepMs = 1000,
+  batch = 100,
+  seed = 7,
+): Promise<number> {
+  const vehicle = new Vehicle({
+    seed,
+    start,
+    alarmScale: 0,
+    reconnectsPerHour: 0,
+    meanDriveSeconds: 900,
+  });
+  let n = 0;
+  let fixes: DeviceFix[] = [];
+  const post = async () => {
+    const req = osmandJson(imei, fixes);
+    const res = await fetch(`http://127.0.0.1:${port}${req.path}`, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+    });
+    await res.body?.cancel();
+    if (!res.ok) throw new Error(`OsmAnd upload refused: HTTP ${res.status}`);
+    fixes = [];
+  };
+  for (let t = start; t <= end; t += stepMs) {
+    fixes.push({ ...vehicle.advance(t).fix, time: new Date(t) });
+    n++;
+    if (fixes.length >= batch) await post();
+  }
+  if (fixes.length) await post();
   return n;
 }

@@ -1,0 +1,210 @@
+/**
+ * `deno task bench:monitor` — the live map and playback in Chromium (Playwright) against a
+ * real server process on loopback.
+ *
+ * 1. Starts the product on a fresh DATA_DIR, imports `--devices` GT06 devices (default
+ *    10,000) plus one trip device, and uploads a `--track`-point trip (default 268,000, one
+ *    fix per second) for it through the gateway.
+ * 2. Starts the simulator: every device drives and reports over its own TCP connection every
+ *    `--interval` seconds (default 1).
+ * 3. Opens /monitorObject logged in: first full render = navigation start → every vehicle
+ *    in the map source, the list drawn and the next frame the map drew.
+ * 4. Sustained live updates for `--measure` seconds: requestAnimationFrame deltas in the
+ *    page (p50/p95/max frame time) and the positions the page applied per second.
+ * 5. Stops the simulator, then /monitorPlayback of the trip: request → data, and data → the frame with the track drawn.
+ *
+ * The simulator, the server and Chromium share the machine's cores; the bench says so.
+ */
+import { launchBrowser } from "../helpers/browser.ts";
+import { startServer } from "../helpers/server.ts";
+import { MODEL_FOR, PlatformApi } from "../../modules/simulator/api.ts";
+import { Simulator } from "../../modules/simulator/simulator.ts";
+import { gatewayPorts, login, sendHistoryOsmAnd } from "../e2e/monitor_fixture.ts";
+
+const OPTIONS = { devices: 10_000, interval: 1, track: 268_000, measure: 10, settle: 20 };
+
+function parse(args: string[]) {
+  const out = { ...OPTIONS };
+  for (let i = 0; i < args.length; i += 2) {
+    const k = args[i].replace(/^--/, "") as keyof typeof OPTIONS;
+    if (!(k in OPTIONS)) throw new Error(`unknown option ${args[i]}`);
+    out[k] = Number(args[i + 1]);
+  }
+  return out;
+}
+
+const opts = parse(Deno.args);
+const ADMIN_PASSWORD = "Admin12345";
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const log = (...a: unknown[]) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+const server = await startServer({ ADMIN_PASSWORD });
+let sim: Simulator | null = null;
+const browser = await launchBrowser();
+try {
+  for (let i = 0; i < 100 && !/Device gateway:/.test(server.output()); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const ports = gatewayPorts(server.output());
+  const api = await PlatformApi.login(server.url, "admin", ADMIN_PASSWORD);
+  const userId = await api.currentUserId();
+  sim = new Simulator({
+    protocol: "gt06",
+    devices: opts.devices,
+    port: ports.gt06,
+    intervalSeconds: opts.interval,
+    imeiPrefix: "86300000",
+    alarmScale: 0,
+    reconnectsPerHour: 0,
+  });
+  const trip = "863999999999995";
+  await api.importDevices(userId, MODEL_FOR.gt06, sim.imeis);
+  await api.importDevices(userId, MODEL_FOR.osmand, [trip]);
+  log(`imported ${opts.devices + 1} devices`);
+
+  const tripEnd = Date.now() - 60_000;
+  const tripStart = tripEnd - (opts.track - 1) * 1000;
+  let t0 = performance.now();
+  const sent = await sendHistoryOsmAnd(ports.osmand, trip, tripStart, tripEnd);
+  log(
+    `trip: ${sent} fixes sent over the OsmAnd port (JSON batches of 100) in ${
+      ((performance.now() - t0) / 1000).toFixed(1)
+    } s`,
+  );
+
+  sim.start();
+  log(`simulator: ${opts.devices} devices every ${opts.interval} s; settling ${opts.settle} s`);
+  const settleEnd = Date.now() + opts.settle * 1000;
+  while (
+    Date.now() < settleEnd ||
+    (sim.stats.connected < opts.devices * 0.99 && Date.now() < settleEnd + 60_000)
+  ) {
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await new Promise((r) => setTimeout(r, 3000)); // every device reported at least once
+  log(`connected ${sim.stats.connected}, frames sent ${sim.stats.framesSent}`);
+
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await login(page, server.url, "admin", ADMIN_PASSWORD);
+
+  // 3. First full render.
+  await page.goto("about:blank");
+  await page.goto(`${server.url}/monitorObject`);
+  // Navigation start → the first frame drawn with every vehicle the answer had (the page
+  // marks it), the list rendered.
+  const { firstRender, drawn } = await page.evaluate(() =>
+    new Promise<{ firstRender: number; drawn: number }>((resolve) => {
+      const check = () => {
+        const m = performance.getEntriesByName("tp:objects:drawn")[0];
+        const w = (globalThis as Record<string, any>).__tpMonitor;
+        if (m && document.querySelector(".mon-row") && w) {
+          resolve({
+            firstRender: m.startTime + m.duration,
+            drawn: w.layers.source.getFeatures().length,
+          });
+        } else setTimeout(check, 20);
+      };
+      check();
+    })
+  );
+  log(
+    `first full render: ${
+      firstRender.toFixed(0)
+    } ms (navigation start → ${opts.devices} vehicles, list, frame drawn)`,
+  );
+  const parts = await page.evaluate(() =>
+    Object.fromEntries(
+      performance.getEntriesByType("measure").map((e) => [e.name, Math.round(e.duration)]),
+    )
+  );
+  const nav = await page.evaluate(() => {
+    const n = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    return { html: Math.round(n.responseEnd), dom: Math.round(n.domContentLoadedEventEnd) };
+  });
+  log(
+    `  of which: HTML ${nav.html} ms, DOM ready ${nav.dom} ms, objects request ${
+      parts["tp:objects:data"]
+    } ms, answer → vehicles drawn ${
+      (parts["tp:objects:drawn"] ?? NaN) - (parts["tp:objects:data"] ?? NaN)
+    } ms`,
+  );
+
+  // 4. Sustained live updates: frame times and applied positions.
+  const live = await page.evaluate(
+    (seconds) =>
+      new Promise<{ frames: number[]; moved: number }>((resolve) => {
+        const m = (globalThis as Record<string, any>).__tpMonitor;
+        const src = m.layers.source;
+        let moved = 0;
+        const onChange = () => moved++;
+        src.on("changefeature", onChange);
+        const frames: number[] = [];
+        let last = performance.now();
+        const end = last + seconds * 1000;
+        const tick = (now: number) => {
+          frames.push(now - last);
+          last = now;
+          if (now < end) requestAnimationFrame(tick);
+          else {
+            src.un("changefeature", onChange);
+            resolve({ frames, moved });
+          }
+        };
+        requestAnimationFrame(tick);
+      }),
+    opts.measure,
+  );
+  const f = live.frames.slice(1);
+  log(
+    `live ${opts.measure} s: ${f.length} frames, frame time p50 ${pct(f, 50).toFixed(1)} ms, ` +
+      `p95 ${pct(f, 95).toFixed(1)} ms, max ${Math.max(...f).toFixed(1)} ms; ` +
+      `${Math.round(live.moved / opts.measure)} vehicle moves/s applied`,
+  );
+
+  // 5. Playback of the long trip, with the live load stopped (it measures the track alone).
+  await sim.stop();
+  sim = null;
+  await page.goto(`${server.url}/monitorPlayback?imei=${trip}`);
+  await page.waitForSelector("html[data-islands='hydrated']");
+  const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+  await page.fill("input[name=from]", fmt(tripStart - 60_000));
+  await page.fill("input[name=to]", fmt(tripEnd + 120_000));
+  t0 = performance.now();
+  await page.click("#playback-query");
+  await page.waitForSelector("[data-points]", { timeout: 120_000 });
+  const measures = await page.evaluate(() =>
+    new Promise<Record<string, number>>((resolve) => {
+      const read = () => {
+        const m = performance.getEntriesByType("measure");
+        const draw = m.find((e) => e.name === "tp:track:draw");
+        if (!draw) return setTimeout(read, 20);
+        const out: Record<string, number> = {};
+        for (const e of m) out[e.name] = e.duration;
+        resolve(out);
+      };
+      read();
+    })
+  );
+  const points = Number(await page.getAttribute("[data-points]", "data-points"));
+  log(
+    `playback ${points} points: request → data ${measures["tp:query:data"]?.toFixed(0)} ms, ` +
+      `data → arrays ${measures["tp:track:prepare"]?.toFixed(0)} ms, ` +
+      `track drawn ${measures["tp:track:draw"]?.toFixed(0)} ms (setTrack → frame drawn); ` +
+      `click → drawn ${(performance.now() - t0).toFixed(0)} ms wall`,
+  );
+  console.log(
+    `\nRESULT devices=${opts.devices} interval=${opts.interval}s firstRender=${
+      firstRender.toFixed(0)
+    }ms frameP95=${pct(f, 95).toFixed(1)}ms trackPoints=${points} trackDraw=${
+      measures["tp:track:draw"]?.toFixed(0)
+    }ms (2 cores shared by server, simulator and Chromium)`,
+  );
+} finally {
+  await browser.close();
+  await sim?.stop();
+  await server.stop();
+  await Deno.remove(server.dataDir, { recursive: true }).catch(() => {});
+}
