@@ -120,8 +120,6 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
       <div class="login-foot">
         <a href="/agreements">{t("login.terms")}</a>
         <a href="/forgotPassword">{t("alerts.recovery.link")}</a>
-        <a href="/forgotPassword">{t("alerts.recovery.link")}</a>
-        <a href="/forgotPassword">{t("alerts.recovery.link")}</a>
         <select
           aria-label={t("shell.language")}
           value={lang}
