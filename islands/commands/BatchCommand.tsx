@@ -10,7 +10,12 @@ import { BatchList } from "../../components/commands/BatchList.tsx";
 import { BatchProgress } from "../../components/commands/BatchProgress.tsx";
 import { PasswordField, SendTypeField } from "../../components/commands/SendFields.tsx";
 import { BatchLayout, PageHead } from "../../components/commands/PageParts.tsx";
-import { InstructionPicker, needsPassword } from "../../components/commands/InstructionPicker.tsx";
+import {
+  type Acceptance,
+  InstructionPicker,
+  needsPassword,
+} from "../../components/commands/InstructionPicker.tsx";
+import { useDebounced } from "../../components/accounts/hooks.ts";
 import {
   checkParams,
   defaultParams,
@@ -51,7 +56,18 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
   const [batchNo, setBatchNo] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const [templates, setTemplates] = useState<Template[]>([]);
-  const protectedCmd = needsPassword(catalogue, code);
+  const [acceptance, setAcceptance] = useState<Acceptance | null>(null);
+  const chosen = useDebounced(imeis);
+  const protectedCmd = needsPassword(catalogue, code, acceptance);
+
+  // What the chosen devices' models accept (the list offers only those).
+  useEffect(() => {
+    if (!chosen.length) return setAcceptance(null);
+    let live = true;
+    api<Acceptance>("/v3/new/command/batchInstructions", { imeis: chosen })
+      .then((a) => live && setAcceptance(a), () => live && setAcceptance(null));
+    return () => (live = false);
+  }, [chosen]);
 
   useEffect(() => {
     api<{ list: Template[] }>("/v3/new/command/template/list", {})
@@ -139,6 +155,7 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
               catalogue={catalogue}
               code={code}
               onChange={(c) => choose(c)}
+              acceptance={acceptance}
             />
           </Field>
           <ParamFields

@@ -231,6 +231,20 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
       assert.equal((await save("T6")).json.code, 10000);
     });
 
+    await t.step("batch: instructions offered for the chosen devices' models", async () => {
+      const r = await app.call("/v3/new/command/batchInstructions", {
+        imeis: [GT[0], VL01, PHONE, "359710049299999"],
+      }, token);
+      assert.equal(r.json.data.devices, 3);
+      assert.equal(r.json.data.rejected, 1);
+      const by = Object.fromEntries(
+        r.json.data.instructions.map((i: { code: string }) => [i.code, i]),
+      );
+      assert.equal(by.engineCut.devices, 2, "GT06N and JM-VL01, not the phone");
+      assert.equal(by.engineCut.passwordRequired, true, "GT06N protects it");
+      assert.equal(by.armAlarm, undefined, "no chosen model arms alarms");
+    });
+
     await t.step(
       "batch: every device gets a record with the batch number and its own result",
       async () => {

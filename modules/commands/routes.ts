@@ -123,6 +123,36 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
 
   api.add({
     method: "post",
+    path: "/v3/new/command/batchInstructions",
+    tag,
+    summary:
+      "For devices chosen for a batch: their models, and how many of them accept each instruction",
+    body: z.object({ imeis: batchSendBody.shape.imeis }).strict(),
+    handler: async ({ body, c }) => {
+      const { devices, rejected } = await batchTargets(s, c.var.session, body.imeis);
+      const models = new Map<string, number>();
+      for (const d of devices) models.set(d.mcType, (models.get(d.mcType) ?? 0) + 1);
+      const accepted = new Map<string, { devices: number; passwordRequired: boolean }>();
+      for (const [mcType, n] of models) {
+        for (const i of instructionsFor(mcType)) {
+          const a = accepted.get(i.code) ?? { devices: 0, passwordRequired: false };
+          accepted.set(i.code, {
+            devices: a.devices + n,
+            passwordRequired: a.passwordRequired || i.passwordRequired,
+          });
+        }
+      }
+      return {
+        devices: devices.length,
+        rejected: rejected.length,
+        models: [...models].map(([mcType, count]) => ({ mcType, count })),
+        instructions: [...accepted].map(([code, a]) => ({ code, ...a })),
+      };
+    },
+  });
+
+  api.add({
+    method: "post",
     path: "/v3/new/command/sendInstruction",
     tag,
     summary: "Send a catalogue instruction with typed parameters to one device",

@@ -87,6 +87,14 @@ Deno.test({
       await page.screenshot({ path: `${SHOTS}commands-batch-empty.png`, fullPage: true });
       for (const imei of fleet.imeis) await page.check(`.cmd-devices input[aria-label="${imei}"]`);
       assert.match(await page.textContent("[data-testid=chosen-count]") ?? "", /6/);
+      // Only what the chosen devices' model accepts can be picked.
+      await page.waitForSelector("select[name=instruction] option[value=armAlarm][disabled]", {
+        state: "attached",
+      });
+      assert.match(
+        await page.textContent("select[name=instruction] option[value=locate]") ?? "",
+        /\(6\/6\)/,
+      );
       await page.selectOption("select[name=instruction]", "locate");
       await page.click(".cmd-form button[type=submit]");
       await page.waitForSelector(".cmd-progress tbody tr");
