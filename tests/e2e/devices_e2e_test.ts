@@ -201,10 +201,12 @@ Deno.test({
       await page.click(".modal-head .icon-btn");
       await page.locator(`tr[data-imei="${IMEI(5)}"] .dev-name .link-btn`).click();
       await page.click("#tab-customer");
-      await page.waitForSelector(".thumbs img");
-      assert.ok(
-        await page.locator(".thumbs img").evaluate((img) => (img as HTMLImageElement).naturalWidth),
-      );
+      // Lazy images load once scrolled into view; then the stored PNG must decode.
+      await page.locator(".thumbs img").scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => {
+        const img = document.querySelector(".thumbs img") as HTMLImageElement | null;
+        return !!img && img.complete && img.naturalWidth > 0;
+      });
       await page.click(".modal-head .icon-btn");
 
       // Transfer two devices to Fleet Alpha: there, and not in Fleet Bravo.
