@@ -780,6 +780,14 @@ Deno.test("device management API", async (t) => {
       wav.set([0x52, 0x49, 0x46, 0x46], 0);
       wav.set([0x57, 0x41, 0x56, 0x45], 8);
       code(await ringtone(imeiOf(10), new File([wav], "a.wav")), "ringtoneUnsupported");
+      const noImei = await ringtone("123", new File([wav], "a.wav"));
+      code(noImei, "illegalParameter");
+      assert.equal(noImei.json.msg, "Invalid value for imei: 15 digits");
+      const noUser = await upload(`${EQ}/importEquipmentFile`, new Uint8Array(4), {
+        mcType: "GT06N",
+      });
+      code(noUser, "illegalParameter");
+      assert.equal(noUser.json.data.field, "userId");
       await importTo(ids.ent, 80, 1, { mcType: "AT4" });
       code(await ringtone(imeiOf(80), new File([jpg], "a.mp3")), "fileTypeInvalid");
       const big = new Uint8Array(512 * 1024);

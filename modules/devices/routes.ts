@@ -3,6 +3,7 @@ import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
+import { zodRefusal } from "../../lib/http/validation.ts";
 import type { Services } from "../../lib/services.ts";
 import { accountId } from "../accounts/schemas.ts";
 import { DEVICE_MODELS } from "./models.ts";
@@ -232,7 +233,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
       const meta = importMeta.safeParse(Object.fromEntries(
         ["userId", "mcType", "activationMode"].map((k) => [k, form.get(k) ?? undefined]),
       ));
-      if (!meta.success) throw new BizError("illegalParameter", { field: "userId" }, null);
+      if (!meta.success) throw zodRefusal(meta.error);
       return sheets.importFile(c.var.session, meta.data, await fileBytes(form), tr(c));
     },
   });
@@ -301,10 +302,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
       const parsed = imei.safeParse(form.get("imei"));
       const file = form.get("file");
       if (!parsed.success) {
-        throw new BizError("illegalParameter", { field: "imei" }, { field: "imei" });
+        throw badField("imei", "validation.imeiForm");
       }
       if (!(file instanceof File)) {
-        throw new BizError("illegalParameter", { field: "file" }, { field: "file" });
+        throw badField("file", "validation.required");
       }
       return s.deviceFiles.uploadRingtone(c.var.session, parsed.data, file);
     },
@@ -334,10 +335,14 @@ const importMeta = z.object({
   activationMode: z.enum(["auto", "permission"]).optional(),
 });
 
+/** An illegal-parameter refusal for a form field, with its translated reason. */
+const badField = (field: string, reasonKey: string) =>
+  new BizError("illegalParameter", { field, reasonKey }, { field });
+
 async function fileBytes(form: FormData): Promise<Uint8Array> {
   const file = form.get("file");
   if (!(file instanceof File)) {
-    throw new BizError("illegalParameter", { field: "file" }, { field: "file" });
+    throw badField("file", "validation.required");
   }
   return new Uint8Array(await file.arrayBuffer());
 }
