@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { api } from "../../lib/client/api.ts";
 import { alertDetail, formatTime } from "../../components/alerts/format.ts";
 
 interface Popup {
@@ -12,12 +13,12 @@ interface Popup {
   speed: number | null;
   fenceName?: string;
   detail?: Record<string, string | number>;
-  sound: boolean;
 }
 
 /** At most this many pop-ups stay on screen; older ones drop off. */
 const MAX_VISIBLE = 4;
 const AUTO_CLOSE_MS = 30_000;
+const POLL_MS = 4000;
 
 /** A short two-tone beep made with WebAudio (no audio file to ship). */
 function beep() {
@@ -39,7 +40,7 @@ function beep() {
 }
 
 /**
- * Live alert pop-ups in every console page: listens to the pushed-alert stream (only the
+ * Live alert pop-ups in every console page: polls the pushed alerts (only the
  * types the user subscribed, after the push limit and silence time) and plays the alarm
  * sound when the user's settings ask for it.
  */
@@ -53,14 +54,37 @@ function AlertPopup({ lang }: { lang: Lang }) {
     setItems((xs) => xs.filter((x) => x.id !== id));
   };
   useEffect(() => {
-    const source = new EventSource("/v3/new/alarm/stream");
-    source.addEventListener("alert", (e) => {
-      const a = JSON.parse((e as MessageEvent).data) as Popup;
-      setItems((xs) => [a, ...xs].slice(0, MAX_VISIBLE));
-      timers.current.set(a.id, setTimeout(() => close(a.id), AUTO_CLOSE_MS));
-      if (a.sound) beep();
-    });
-    return () => source.close();
+    // Polling rather than a stream: a console tab must not hold one of the browser's few
+    // connections per host open for pop-ups.
+    let seq: number | null = null;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const r = await api<{ seq: number; sound: boolean; list: Popup[] }>(
+          `/v3/new/alarm/popups${seq === null ? "" : `?after=${seq}`}`,
+        );
+        if (stopped) return;
+        const fresh = seq === null ? [] : r.list;
+        seq = r.seq;
+        if (!fresh.length) return;
+        setItems((xs) => [...fresh.reverse(), ...xs].slice(0, MAX_VISIBLE));
+        for (const a of fresh) {
+          timers.current.set(
+            a.id,
+            setTimeout(() => close(a.id), AUTO_CLOSE_MS),
+          );
+        }
+        if (r.sound) beep();
+      } catch {
+        // The next round tries again; a lost session is handled by the API client.
+      }
+    };
+    poll();
+    const timer = setInterval(poll, POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
   }, []);
   if (!items.length) return null;
   return (

@@ -19,6 +19,9 @@ export interface PushedAlert extends AlertRecord {
 
 type PopupListener = (a: PushedAlert) => void;
 
+/** Pushed alerts kept for consoles that poll for pop-ups (newest last). */
+const RECENT_MAX = 1000;
+
 /**
  * Delivers alerts (device alarms from the gateway and engine alerts alike, both arriving as
  * bus "alert" events) to the console, mail and webhooks, after the push gate (silence time,
@@ -27,6 +30,8 @@ type PopupListener = (a: PushedAlert) => void;
  */
 export class AlertDelivery {
   private popups = new Set<PopupListener>();
+  private recent: (PushedAlert & { seq: number })[] = [];
+  private seq = 0;
   /** Owner accounts by id, briefly cached: a burst of alerts needs one read per account. */
   private owners = new Map<string, { at: number; path: string; language: string } | null>();
   /** Pushed flags waiting to be written in one batch. */
@@ -69,6 +74,14 @@ export class AlertDelivery {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
     while (this.flagWrite || this.flagQueue.length) await (this.flagWrite ?? this.writeFlags());
     await this.d.webhooks.idle();
+  }
+
+  /**
+   * Pushed alerts after `after` (a sequence number from an earlier answer) that `accept`
+   * lets through, and the latest sequence number to ask from next time.
+   */
+  popupsSince(after: number, accept: (a: PushedAlert) => boolean) {
+    return { seq: this.seq, list: this.recent.filter((a) => a.seq > after && accept(a)) };
   }
 
   onPopup(listener: PopupListener): () => void {
@@ -131,6 +144,8 @@ export class AlertDelivery {
       deviceName: device?.deviceName || alert.imei,
       path: owner.path,
     };
+    this.recent.push({ ...view, seq: ++this.seq });
+    if (this.recent.length > RECENT_MAX) this.recent.splice(0, this.recent.length - RECENT_MAX);
     for (const l of this.popups) {
       try {
         l(view);

@@ -6,7 +6,6 @@ import * as S from "./schemas.ts";
 import { ALERT_TYPES, DEVICE_ALARM_TYPES, ENGINE_TYPES } from "./types.ts";
 
 const optionalUser = { userId: z.string().max(64).optional() };
-const HEARTBEAT_MS = 20_000;
 
 export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   const tag = "Alerts";
@@ -116,51 +115,23 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   });
   api.add({
     method: "get",
-    path: "/v3/new/alarm/stream",
+    path: "/v3/new/alarm/popups",
     tag,
     summary:
-      "Server-sent events of pushed alerts for the console pop-up (types the caller subscribed)",
-    handler: async ({ c }) => {
+      "Pushed alerts for the console pop-up after a sequence number (types the caller subscribed); " +
+      "without `after` only the current sequence number",
+    query: z.object({ after: z.coerce.number().int().min(0).optional() }).strict(),
+    handler: async ({ query, c }) => {
       const { owner } = await s.access.caller(c.var.session);
-      const settings = () => s.alertSettings.account(owner.id);
-      const encoder = new TextEncoder();
-      let stop = () => {};
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const write = (text: string) => {
-            try {
-              controller.enqueue(encoder.encode(text));
-            } catch {
-              stop();
-            }
-          };
-          write(": open\n\n");
-          const off = s.alertDelivery.onPopup((a: PushedAlert) => {
-            const mine = settings();
-            if (!a.path.includes(`,${owner.id},`) || !mine.popup) return;
-            if (!mine.pushTypes.includes(a.type)) return;
-            const { path: _p, ...alert } = a;
-            void _p;
-            write(`event: alert\ndata: ${JSON.stringify({ ...alert, sound: mine.sound })}\n\n`);
-          });
-          const beat = setInterval(() => write(": beat\n\n"), HEARTBEAT_MS);
-          stop = () => {
-            off();
-            clearInterval(beat);
-          };
-          c.req.raw.signal.addEventListener("abort", () => stop());
-        },
-        cancel() {
-          stop();
-        },
-      });
-      return new Response(body, {
-        headers: {
-          "content-type": "text/event-stream",
-          "cache-control": "no-store",
-          "x-accel-buffering": "no",
-        },
-      });
+      const mine = s.alertSettings.account(owner.id);
+      const visible = (a: PushedAlert) =>
+        a.path.includes(`,${owner.id},`) && mine.popup && mine.pushTypes.includes(a.type);
+      const found = s.alertDelivery.popupsSince(query.after ?? Infinity, visible);
+      return {
+        seq: found.seq,
+        sound: mine.sound,
+        list: found.list.map(({ path: _p, seq: _s, ...a }) => a),
+      };
     },
   });
 }
