@@ -54,9 +54,10 @@ export function registerCommandPages({ privatePage, renderer, services }: PageKi
   /** Spec §6: batches need the flag, and a virtual user also its instructions scope. */
   const mayBatch = (ctx: PageContext, flag: 0 | 1) =>
     flag === 1 && ctx.user!.instructionsFlag === 1;
-  const maySend = async (ctx: PageContext) => {
+  /** The owner account's command flag (send or modify), and a virtual user's scope. */
+  const mayFlag = async (ctx: PageContext, flag: "sendCommandFlag" | "modifyCommandFlag") => {
     const owner = await services.accountStore.get(ctx.user!.userId);
-    return owner?.permissions.sendCommandFlag === 1 && ctx.user!.instructionsFlag === 1;
+    return owner?.permissions[flag] === 1 && ctx.user!.instructionsFlag === 1;
   };
 
   page("/batchCommand", "batchCommand", (ctx) => (
@@ -72,18 +73,26 @@ export function registerCommandPages({ privatePage, renderer, services }: PageKi
     <CommandStatus
       lang={ctx.lang}
       batchNo={url.searchParams.get("batchNo")?.slice(0, 40) ?? ""}
-      canSend={await maySend(ctx)}
+      canSend={await mayFlag(ctx, "sendCommandFlag")}
     />
   ));
   page(
     "/commandTemplate",
     "commandTemplate",
-    (ctx) => <CommandTemplates lang={ctx.lang} catalogue={catalogue()} />,
+    async (ctx) => (
+      <CommandTemplates
+        lang={ctx.lang}
+        catalogue={catalogue()}
+        canModify={await mayFlag(ctx, "modifyCommandFlag")}
+      />
+    ),
   );
   page(
     "/workingModeTemplate",
     "workingModeTemplate",
-    (ctx) => <WorkModeTemplates lang={ctx.lang} />,
+    async (ctx) => (
+      <WorkModeTemplates lang={ctx.lang} canModify={await mayFlag(ctx, "modifyCommandFlag")} />
+    ),
   );
   page("/batchWorkingMode", "batchWorkingMode", (ctx) => (
     <BatchWorkMode

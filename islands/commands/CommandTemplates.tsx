@@ -38,7 +38,12 @@ function paramsText(p: ParamValues): string {
 }
 
 /** /commandTemplate: up to five saved instructions with parameters. */
-function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogue }) {
+function CommandTemplates({ lang, catalogue, canModify }: {
+  lang: Lang;
+  catalogue: Catalogue;
+  /** modifyCommandFlag (and instructionsFlag for a virtual user). */
+  canModify: boolean;
+}) {
   const t = translator(lang);
   const [data, setData] = useState<{ limit: number; list: Template[] } | null>(null);
   const [editing, setEditing] = useState<Template | null>(null);
@@ -72,6 +77,7 @@ function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogu
   return (
     <div class="cmd-page">
       <PageHead t={t} page="commandTemplate" />
+      {!canModify && <p class="notice">{t("commands.ui.noModify")}</p>}
       <section class="panel">
         <div class="toolbar">
           <span class="field-hint">
@@ -84,7 +90,7 @@ function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogu
           <button
             type="button"
             class="btn btn-primary"
-            disabled={!data || full}
+            disabled={!data || full || !canModify}
             title={full ? t("errors.commandTemplateLimit", { max: data!.limit }) : undefined}
             onClick={() => setEditing(fresh())}
           >
@@ -113,7 +119,9 @@ function CommandTemplates({ lang, catalogue }: { lang: Lang; catalogue: Catalogu
               <td>{instructionName(t, x.code)}</td>
               <td class="mono">{paramsText(x.params)}</td>
               <td>{formatDateTime(x.createdAt)}</td>
-              <RowActions t={t} onEdit={() => setEditing(x)} onDelete={() => setRemoving(x)} />
+              {canModify
+                ? <RowActions t={t} onEdit={() => setEditing(x)} onDelete={() => setRemoving(x)} />
+                : <td />}
             </tr>
           ))}
         </DataTable>

@@ -41,7 +41,7 @@ function toForm(c: Cycle): CycleForm {
 }
 
 /** /workingModeTemplate: normal, timing and week cycles with their limitations. */
-function WorkModeTemplates({ lang }: { lang: Lang }) {
+function WorkModeTemplates({ lang, canModify }: { lang: Lang; canModify: boolean }) {
   const t = translator(lang);
   const [list, setList] = useState<Template[] | null>(null);
   const [editing, setEditing] = useState<{ id: string; name: string; cycles: CycleForm[] } | null>(
@@ -64,12 +64,14 @@ function WorkModeTemplates({ lang }: { lang: Lang }) {
   return (
     <div class="cmd-page">
       <PageHead t={t} page="workingModeTemplate" />
+      {!canModify && <p class="notice">{t("commands.ui.noModify")}</p>}
       <section class="panel">
         <div class="toolbar">
           <span class="grow" />
           <button
             type="button"
             class="btn btn-primary"
+            disabled={!canModify}
             onClick={() => setEditing({ id: "", name: "", cycles: [newCycle()] })}
           >
             {t("commands.ui.addWorkMode")}
@@ -99,11 +101,16 @@ function WorkModeTemplates({ lang }: { lang: Lang }) {
                 </ol>
               </td>
               <td>{formatDateTime(x.createdAt)}</td>
-              <RowActions
-                t={t}
-                onEdit={() => setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
-                onDelete={() => setRemoving(x)}
-              />
+              {canModify
+                ? (
+                  <RowActions
+                    t={t}
+                    onEdit={() =>
+                      setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
+                    onDelete={() => setRemoving(x)}
+                  />
+                )
+                : <td />}
             </tr>
           ))}
         </DataTable>

@@ -308,7 +308,7 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
     );
 
     await t.step(
-      "batch permissions: isBatchSendIns, sendCommandFlag, virtual instructionsFlag",
+      "permissions: isBatchSendIns, sendCommandFlag, modifyCommandFlag, virtual instructionsFlag",
       async () => {
         const body = { imeis: [GT[0]], code: "locate", params: {}, sendType: "online" };
         const setFlags = (permissions: Record<string, number>) =>
@@ -322,7 +322,19 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
         );
         await setFlags({ isBatchSendIns: 1, sendCommandFlag: 0 });
         assert.equal((await send({ imei: GT[0], code: "locate" })).json.code, 49003);
-        await setFlags({ sendCommandFlag: 1 });
+        await setFlags({ sendCommandFlag: 1, modifyCommandFlag: 0 });
+        const tpl = await app.call("/v3/new/command/template/save", {
+          name: "Not allowed",
+          code: "locate",
+          params: {},
+        }, token);
+        assert.equal(tpl.json.code, 49003, "templates need modifyCommandFlag");
+        const wm = await app.call("/v3/new/workMode/template/save", {
+          name: "Not allowed",
+          cycles: [{ mode: "normal", syncInterval: 5, limitType: "unlimited" }],
+        }, token);
+        assert.equal(wm.json.code, 49003);
+        await setFlags({ modifyCommandFlag: 1 });
         for (const [account, flag] of [["cmdVirtualNo", 0], ["cmdVirtualYes", 1]] as const) {
           const v = await app.call("/v3/new/account/virtual/add", {
             account,

@@ -6,6 +6,8 @@
  */
 import { BizError } from "../../lib/errors.ts";
 import type { Account } from "../accounts/model.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { Session } from "../../lib/http/env.ts";
 import { verifyPassword } from "../auth/password.ts";
 
 export function assertMaySend(self: Account, owner: Account, batch: boolean): void {
@@ -17,6 +19,24 @@ export function assertMaySend(self: Account, owner: Account, batch: boolean): vo
   } else if (owner.permissions.sendCommandFlag !== 1) {
     throw new BizError("permissionDenied");
   }
+}
+
+/**
+ * Saving and deleting command and working-mode templates is "modify command" (spec §3
+ * per-account permission modifyCommandFlag); a virtual user also needs instructionsFlag.
+ */
+export function assertMayModify(self: Account, owner: Account): void {
+  if (owner.permissions.modifyCommandFlag !== 1) throw new BizError("permissionDenied");
+  if (self.virtual && self.virtual.scope.instructionsFlag !== 1) {
+    throw new BizError("permissionDenied");
+  }
+}
+
+/** The caller, allowed to change command and working-mode templates. */
+export async function templateEditor(access: AccessGuard, session: Session) {
+  const { self, owner } = await access.caller(session);
+  assertMayModify(self, owner);
+  return { self, owner };
 }
 
 /** Checks the login password of whoever is signed in (the virtual user itself, if one). */

@@ -6,6 +6,7 @@ import { translator } from "../../lib/i18n/i18n.ts";
 import type { Services } from "../../lib/services.ts";
 import { pageFields } from "../accounts/schemas.ts";
 import type { Device } from "../devices/model.ts";
+import type { Account } from "../accounts/model.ts";
 import { DEVICE_MODELS } from "../devices/models.ts";
 import {
   buildInstruction,
@@ -17,7 +18,7 @@ import {
 import { batchSummary, instructionItems } from "./batch.ts";
 import { operationLogger } from "./oplog.ts";
 import { batchTargets } from "./targets.ts";
-import { assertCommandPassword, assertMaySend } from "./policy.ts";
+import { assertCommandPassword, assertMaySend, templateEditor } from "./policy.ts";
 import {
   batchSendBody,
   exportQuery,
@@ -31,6 +32,9 @@ import { commandJson, commandsCsv, findCommands } from "./status.ts";
 
 export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   const tag = "Commands";
+  /** The caller, allowed to change templates. */
+  const editor = (session: Session) => templateEditor(s.access, session);
+
   /** The caller, checked against the send permissions; sender fields for records. */
   const sender = async (session: Session, batch: boolean) => {
     const { self, owner } = await s.access.caller(session);
@@ -38,7 +42,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
     return { self, owner, sender: { id: self.id, account: self.account, ownerId: owner.id } };
   };
   const log = (
-    who: Awaited<ReturnType<typeof sender>>,
+    who: { self: Account; owner: Account },
     e: Parameters<ReturnType<typeof operationLogger>>[0],
   ) => operationLogger(s.commandStore, who)(e);
   /** Refuses a protected instruction unless the login password confirms it. */
@@ -389,7 +393,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
     summary: "Create or edit a command template (name ≤ 20, ≤ 5 per account, unique name)",
     body: templateBody,
     handler: async ({ body, c }) => {
-      const who = await sender(c.var.session, false);
+      const who = await editor(c.var.session);
       const ownerId = who.owner.id;
       // Validate parameters against the instruction itself (any model that has it).
       const model = DEVICE_MODELS.find((m) =>
@@ -427,7 +431,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
     summary: "Delete a command template",
     body: z.object({ id: z.string().min(1).max(40) }).strict(),
     handler: async ({ body, c }) => {
-      const who = await sender(c.var.session, false);
+      const who = await editor(c.var.session);
       const t = await s.commandTemplates.get(who.owner.id, body.id);
       if (!t || !(await s.commandTemplates.remove(who.owner.id, body.id))) {
         throw new BizError("templateNotFound");

@@ -3,7 +3,8 @@ import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { Services } from "../../lib/services.ts";
-import { assertMaySend } from "../commands/policy.ts";
+import { assertMaySend, templateEditor } from "../commands/policy.ts";
+import type { Account } from "../accounts/model.ts";
 import { batchTargets } from "../commands/targets.ts";
 import { batchSummary } from "../commands/batch.ts";
 import { operationLogger } from "../commands/oplog.ts";
@@ -39,8 +40,10 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
     if (batch && owner.permissions.isBatchSendFm !== 1) throw new BizError("batchSendNotAllowed");
     return { self, owner };
   };
+  const editor = (session: Session) => templateEditor(s.access, session);
+
   const log = (
-    who: Awaited<ReturnType<typeof caller>>,
+    who: { self: Account; owner: Account },
     action: "workModeSave" | "workModeDelete" | "workModeApply",
     target: string,
     detail: string,
@@ -66,7 +69,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
       "Create or edit a working-mode template (normal, timing, week cycles; ≤ 10 of one name)",
     body: templateBody,
     handler: async ({ body, c }) => {
-      const who = await caller(c.var.session, false);
+      const who = await editor(c.var.session);
       const t = await s.workModes.saveTemplate(who.owner.id, body);
       await log(who, "workModeSave", t.name, `${t.cycles.length}`);
       return { id: t.id };
@@ -80,7 +83,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
     summary: "Delete a working-mode template (running tasks keep their copy)",
     body: z.object({ id: z.string().min(1).max(40) }).strict(),
     handler: async ({ body, c }) => {
-      const who = await caller(c.var.session, false);
+      const who = await editor(c.var.session);
       const t = await s.workModeStore.template(who.owner.id, body.id);
       if (!t) throw new BizError("templateNotFound");
       await s.workModeStore.removeTemplate(who.owner.id, body.id);
