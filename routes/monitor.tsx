@@ -50,6 +50,7 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
           lang={ctx.lang}
           settings={mapSettings(ctx)}
           focus={imeiParam(c.req.query("imei"))}
+          canCommand={ctx.user?.instructionsFlag === 1}
         />
       </Shell>,
     ));

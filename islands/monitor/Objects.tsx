@@ -11,6 +11,7 @@ import { type LivePosition, openLive } from "../../components/monitor/live.ts";
 import { formatter } from "../../components/monitor/format.ts";
 import { DeviceCard, StatusPill } from "../../components/monitor/DeviceCard.tsx";
 import { ShareDialog } from "../../components/monitor/ShareDialog.tsx";
+import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
 import { VirtualList } from "../../components/monitor/VirtualList.tsx";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
@@ -36,7 +37,15 @@ function savePref(key: string, value: unknown) {
 }
 
 /** /monitorObject: the live map beside the object list. */
-function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings; focus: string }) {
+function Objects(
+  { lang, settings, focus, canCommand }: {
+    lang: Lang;
+    settings: MapSettings;
+    focus: string;
+    /** The user may send instructions (spec: instructionsFlag). */
+    canCommand: boolean;
+  },
+) {
   const t = translator(lang);
   const fmt = useMemo(() => formatter(settings, t), [lang]);
   const mapEl = useRef<HTMLDivElement>(null);
@@ -58,6 +67,7 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
   const [group, setGroup] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState(focus);
   const [sharing, setSharing] = useState<string | null>(null);
+  const [commanding, setCommanding] = useState<string | null>(null);
   const provider = useMapProvider(settings, base);
 
   // Preferences live in this browser (sort settings, refresh interval, map provider).
@@ -446,6 +456,15 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
               <a class="btn" href={`/monitorPlayback?imei=${selected}`}>
                 {t("monitor.actions.playback")}
               </a>
+              {canCommand && (
+                <button
+                  type="button"
+                  class="btn"
+                  onClick={() => setCommanding(selected)}
+                >
+                  {t("monitor.actions.command")}
+                </button>
+              )}
               <button type="button" class="btn" onClick={() => setSharing(selected)}>
                 {t("monitor.actions.share")}
               </button>
@@ -453,6 +472,13 @@ function Objects({ lang, settings, focus }: { lang: Lang; settings: MapSettings;
           )}
         </div>
       </section>
+      {commanding && (
+        <SendCommandDialog
+          t={t}
+          imei={commanding}
+          onClose={() => setCommanding(null)}
+        />
+      )}
       {sharing && f && (
         <ShareDialog
           imei={sharing}

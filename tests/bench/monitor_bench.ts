@@ -75,6 +75,10 @@ try {
     } s`,
   );
 
+  // Log in before the load starts (the session cookie is all the page needs later).
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await login(page, server.url, "admin", ADMIN_PASSWORD);
+  await page.goto("about:blank");
   sim.start();
   log(`simulator: ${opts.devices} devices every ${opts.interval} s; settling ${opts.settle} s`);
   const settleEnd = Date.now() + opts.settle * 1000;
@@ -87,8 +91,6 @@ try {
   await new Promise((r) => setTimeout(r, 3000)); // every device reported at least once
   log(`connected ${sim.stats.connected}, frames sent ${sim.stats.framesSent}`);
 
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await login(page, server.url, "admin", ADMIN_PASSWORD);
 
   // 3. First full render.
   await page.goto("about:blank");
