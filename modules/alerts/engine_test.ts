@@ -335,6 +335,53 @@ Deno.test("alert engine: fences, thresholds, offline and device alarms, each onc
       },
     );
 
+    await t.step(
+      "auto broadcast: the rule's text goes to the device after N alarms per unit",
+      async () => {
+        const bad = await app.call("/v3/new/alarm/broadcast/save", {
+          rule: {
+            name: "x",
+            alarmType: "vibration",
+            count: 2,
+            unitMinutes: 10,
+            content: "hi",
+            startTime: "10:00",
+            endTime: "09:00",
+          },
+        }, a.token);
+        assert.equal(bad.json.data.field, "rule.endTime");
+        const rule = await app.call("/v3/new/alarm/broadcast/save", {
+          rule: {
+            name: "Shake",
+            alarmType: "vibration",
+            count: 3,
+            unitMinutes: 10,
+            content: "Vehicle disturbed",
+            imeis: [ALARM],
+          },
+        }, a.token);
+        assert.equal(rule.json.code, 10000, JSON.stringify(rule.json));
+        const commands = async () =>
+          (await app.call("/v3/new/command/list", { imei: ALARM, pageSize: 100 }, a.token)).json
+            .data.list
+            .filter((c: { content: string }) => c.content === "Vehicle disturbed").length;
+        const base = T0 + 15 * 3_600_000;
+        // Two within 10 minutes, then a gap: no broadcast; three within 10 minutes: one.
+        for (const m of [0, 5, 30, 32, 34]) {
+          await fix(app, ALARM, { at: base + m * 60_000, alarm: "vibration", lng: LNG + 0.05 });
+        }
+        await new Promise((r) => setTimeout(r, 100));
+        assert.equal(await commands(), 1);
+        const listed = await app.call("/v3/new/alarm/broadcast/list", {}, a.token);
+        assert.equal(listed.json.data.length, 1);
+        await app.call("/v3/new/alarm/broadcast/delete", { id: rule.json.data.id }, a.token);
+        assert.equal(
+          (await app.call("/v3/new/alarm/broadcast/list", {}, a.token)).json.data.length,
+          0,
+        );
+      },
+    );
+
     await t.step("silence time: the same alarm is not pushed again within it", async () => {
       const s = (await app.call("/v3/new/alarm/settings/get", {}, a.token)).json.data;
       await app.call(

@@ -3,6 +3,8 @@ import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
 import type { PushedAlert } from "./delivery.ts";
 import * as S from "./schemas.ts";
+import { broadcastBody, MAX_RULES } from "./broadcast.ts";
+import { BizError } from "../../lib/errors.ts";
 import { ALERT_TYPES, DEVICE_ALARM_TYPES, ENGINE_TYPES } from "./types.ts";
 
 const optionalUser = { userId: z.string().max(64).optional() };
@@ -132,6 +134,52 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
         sound: mine.sound,
         list: found.list.map(({ path: _p, seq: _s, ...a }) => a),
       };
+    },
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/alarm/broadcast/list",
+    tag,
+    summary: "Auto broadcast rules of an account",
+    body: z.object(optionalUser).strict(),
+    handler: async ({ body, c }) => {
+      const { userId } = await svc.accountSettings(c.var.session, body.userId);
+      return s.autoBroadcast.list(userId);
+    },
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/alarm/broadcast/save",
+    tag,
+    summary: "Create or edit an auto broadcast rule (at most 20 per account)",
+    body: z.object({ ...optionalUser, rule: broadcastBody }).strict(),
+    handler: async ({ body, c }) => {
+      const { userId } = await svc.accountSettings(c.var.session, body.userId);
+      for (const imei of body.rule.imeis) {
+        if ((await s.devices.visibleDevice(c.var.session, imei)).userId !== userId) {
+          throw new BizError("fenceDeviceOtherUser", { imei });
+        }
+      }
+      const id = body.rule.id ?? crypto.randomUUID();
+      if (body.rule.id && !s.autoBroadcast.get(userId, id)) throw new BizError("dataNotExists");
+      const rule = { ...body.rule, id, userId };
+      if (!await s.autoBroadcast.save(rule)) {
+        throw new BizError("quantityLimitExceeded", { max: MAX_RULES });
+      }
+      return rule;
+    },
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/alarm/broadcast/delete",
+    tag,
+    summary: "Delete an auto broadcast rule",
+    body: z.object({ ...optionalUser, id: z.string().min(1).max(64) }).strict(),
+    handler: async ({ body, c }) => {
+      const { userId } = await svc.accountSettings(c.var.session, body.userId);
+      const rule = s.autoBroadcast.get(userId, body.id);
+      if (!rule) throw new BizError("dataNotExists");
+      await s.autoBroadcast.remove(rule);
     },
   });
 }

@@ -12,6 +12,7 @@ import { CodeStore } from "../notifications/codes.ts";
 import { Mailer } from "../notifications/mailer.ts";
 import { MessageStore } from "../notifications/messages.ts";
 import { WebhookSender } from "../notifications/webhook.ts";
+import { AutoBroadcast } from "./broadcast.ts";
 import { AlertDelivery } from "./delivery.ts";
 import { AlertEngine } from "./engine.ts";
 import { PushGate } from "./push.ts";
@@ -27,6 +28,7 @@ export interface AlertingServices {
   alertEngine: AlertEngine;
   alertDelivery: AlertDelivery;
   alertCenter: AlertService;
+  autoBroadcast: AutoBroadcast;
   mailer: Mailer;
   codes: CodeStore;
   webhooks: WebhookSender;
@@ -87,6 +89,20 @@ export async function createAlerting(
     messages,
   });
   if (config.ALERT_ENGINE === "on") alertEngine.start();
+  // Auto broadcast rules count every stored alert (device alarms and engine alerts).
+  const autoBroadcast = new AutoBroadcast(
+    kv,
+    (device, rule) =>
+      d.commands.send(
+        { device, content: rule.content, sendType: "offline", replace: true, platform: "web" },
+        { id: rule.userId, account: `broadcast:${rule.name}`, ownerId: rule.userId },
+      ).catch((e) => console.error("auto broadcast failed:", e)),
+    (imei) => d.directory.get(imei),
+  );
+  await autoBroadcast.load();
+  d.bus.subscribe((ev) => {
+    if (ev.type === "alert") autoBroadcast.onAlert(ev.alert);
+  });
   alertDelivery.start();
   const alertCenter = new AlertService({
     alerts: d.alerts,
@@ -105,6 +121,7 @@ export async function createAlerting(
     alertEngine,
     alertDelivery,
     alertCenter,
+    autoBroadcast,
     mailer,
     codes,
     webhooks,
