@@ -1,4 +1,7 @@
+import type { Context } from "hono";
+import type { JSX } from "preact";
 import type { PageKit } from "./mount.tsx";
+import type { AppEnv } from "../lib/http/env.ts";
 import { Shell } from "../components/Shell.tsx";
 import type { PageContext } from "../lib/pages/context.ts";
 import type { MapSettings } from "../components/monitor/basemap.ts";
@@ -40,62 +43,51 @@ const imeiParam = (v: string | undefined) => (v && /^\d{15}$/.test(v) ? v : "");
 
 /** Monitor pages (spec §2): objects, alerts, playback, tracking, and the public share page. */
 export function registerMonitorPages({ privatePage, publicPage, renderer, services }: PageKit) {
-  privatePage("/monitorObject", (c, ctx) =>
-    renderer.html(
-      c,
-      ctx,
-      ctx.t("monitor.tabs.object"),
-      <Shell ctx={ctx}>
-        <Objects
-          lang={ctx.lang}
-          settings={mapSettings(ctx)}
-          focus={imeiParam(c.req.query("imei"))}
-          canCommand={ctx.user?.instructionsFlag === 1}
-        />
-      </Shell>,
-    ));
+  /** A logged-in monitor page: the console shell around one island. */
+  const inShell =
+    (tab: string, body: (c: Context<AppEnv>, ctx: PageContext) => JSX.Element) =>
+    (c: Context<AppEnv>, ctx: PageContext) =>
+      renderer.html(c, ctx, ctx.t(`monitor.tabs.${tab}`), <Shell ctx={ctx}>{body(c, ctx)}</Shell>);
 
-  privatePage("/monitorPlayback", (c, ctx) =>
-    renderer.html(
-      c,
-      ctx,
-      ctx.t("monitor.tabs.playback"),
-      <Shell ctx={ctx}>
+  privatePage(
+    "/monitorObject",
+    inShell("object", (c, ctx) => (
+      <Objects
+        lang={ctx.lang}
+        settings={mapSettings(ctx)}
+        focus={imeiParam(c.req.query("imei"))}
+        canCommand={ctx.user?.instructionsFlag === 1}
+      />
+    )),
+  );
+
+  privatePage(
+    "/monitorPlayback",
+    inShell(
+      "playback",
+      (c, ctx) => (
         <Playback
           lang={ctx.lang}
           settings={mapSettings(ctx)}
           imei={imeiParam(c.req.query("imei"))}
         />
-      </Shell>,
-    ));
+      ),
+    ),
+  );
 
-  privatePage("/monitorEvent", (c, ctx) =>
-    renderer.html(
-      c,
-      ctx,
-      ctx.t("monitor.tabs.event"),
-      <Shell ctx={ctx}>
-        <Events lang={ctx.lang} settings={mapSettings(ctx)} />
-      </Shell>,
-    ));
+  privatePage(
+    "/monitorEvent",
+    inShell("event", (_c, ctx) => <Events lang={ctx.lang} settings={mapSettings(ctx)} />),
+  );
 
   privatePage("/monitorTracking", (c, ctx) => {
     const imei = imeiParam(c.req.query("imei"));
     if (!imei) return c.redirect("/monitorObject");
-    return renderer.html(
-      c,
-      ctx,
-      ctx.t("monitor.tabs.tracking"),
-      <Shell ctx={ctx}>
-        <div class="mon-live-shell">
-          <LiveDevice
-            lang={ctx.lang}
-            settings={mapSettings(ctx)}
-            mode={{ kind: "tracking", imei }}
-          />
-        </div>
-      </Shell>,
-    );
+    return inShell("tracking", () => (
+      <div class="mon-live-shell">
+        <LiveDevice lang={ctx.lang} settings={mapSettings(ctx)} mode={{ kind: "tracking", imei }} />
+      </div>
+    ))(c, ctx);
   });
 
   // Public (spec §2): the shared device live, without login, until the link expires.

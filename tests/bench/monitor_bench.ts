@@ -91,7 +91,6 @@ try {
   await new Promise((r) => setTimeout(r, 3000)); // every device reported at least once
   log(`connected ${sim.stats.connected}, frames sent ${sim.stats.framesSent}`);
 
-
   // 3. First full render.
   await page.goto("about:blank");
   await page.goto(`${server.url}/monitorObject`);
@@ -115,7 +114,7 @@ try {
   log(
     `first full render: ${
       firstRender.toFixed(0)
-    } ms (navigation start → ${opts.devices} vehicles, list, frame drawn)`,
+    } ms (navigation start → first frame with ${drawn} vehicles, list drawn)`,
   );
   const parts = await page.evaluate(() =>
     Object.fromEntries(

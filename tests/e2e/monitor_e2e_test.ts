@@ -207,6 +207,15 @@ Deno.test({
         );
       });
 
+      await t.step("the alerts tab shows the alert centre's list (empty: no alarms)", async () => {
+        await page.goto(`${base}/monitorEvent`);
+        await hydrated(page);
+        await page.waitForSelector(".mon-events-main .mon-empty:has-text('No alerts.')", {
+          timeout: 30_000,
+        });
+        assert.equal(await page.locator(".mon-tabs a.active").innerText(), "Alerts");
+      });
+
       await t.step("a share link works logged out", async () => {
         const anon = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         const p = await anon.newPage();

@@ -98,13 +98,7 @@ export async function sendHistory(
   /** Resolves true once the platform has stored what was sent (the connection stays open until then). */
   stored?: (sent: number) => Promise<boolean>,
 ): Promise<number> {
-  const vehicle = new Vehicle({
-    seed,
-    start,
-    alarmScale: 0,
-    reconnectsPerHour: 0,
-    meanDriveSeconds: 900,
-  });
+  const vehicle = tripVehicle(seed, start);
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   const drain = (async () => {
     const buf = new Uint8Array(4096);
@@ -180,13 +174,7 @@ export async function sendHistoryOsmAnd(
   batch = 100,
   seed = 7,
 ): Promise<number> {
-  const vehicle = new Vehicle({
-    seed,
-    start,
-    alarmScale: 0,
-    reconnectsPerHour: 0,
-    meanDriveSeconds: 900,
-  });
+  const vehicle = tripVehicle(seed, start);
   let n = 0;
   let fixes: DeviceFix[] = [];
   const post = async () => {
@@ -207,4 +195,9 @@ export async function sendHistoryOsmAnd(
   }
   if (fixes.length) await post();
   return n;
+}
+
+/** The simulated vehicle of a historic trip: no alarms or reconnects, a stop every ~15 min. */
+function tripVehicle(seed: number, start: number): Vehicle {
+  return new Vehicle({ seed, start, alarmScale: 0, reconnectsPerHour: 0, meanDriveSeconds: 900 });
 }
