@@ -19,7 +19,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
 import { MODEL_FOR, PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
-import { gatewayPorts, login, sendHistoryOsmAnd } from "../e2e/monitor_fixture.ts";
+import { gatewayPorts, login, sendHistoryOsmAnd, type WithHook } from "../e2e/monitor_fixture.ts";
 
 const OPTIONS = { devices: 10_000, interval: 1, track: 268_000, measure: 10, settle: 20 };
 
@@ -100,7 +100,7 @@ try {
     new Promise<{ firstRender: number; drawn: number }>((resolve) => {
       const check = () => {
         const m = performance.getEntriesByName("tp:objects:drawn")[0];
-        const w = (globalThis as Record<string, any>).__tpMonitor;
+        const w = (globalThis as WithHook).__tpMonitor!;
         if (m && document.querySelector(".mon-row") && w) {
           resolve({
             firstRender: m.startTime + m.duration,
@@ -137,7 +137,7 @@ try {
   const live = await page.evaluate(
     (seconds) =>
       new Promise<{ frames: number[]; moved: number }>((resolve) => {
-        const m = (globalThis as Record<string, any>).__tpMonitor;
+        const m = (globalThis as WithHook).__tpMonitor!;
         const src = m.layers.source;
         let moved = 0;
         const onChange = () => moved++;

@@ -9,7 +9,14 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
-import { ADMIN_PASSWORD, login, sendHistory, startFleet, storedVia } from "./monitor_fixture.ts";
+import {
+  ADMIN_PASSWORD,
+  login,
+  sendHistory,
+  startFleet,
+  storedVia,
+  type WithHook,
+} from "./monitor_fixture.ts";
 import { MonitorStore } from "../../modules/monitor/store.ts";
 import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
 
@@ -62,7 +69,7 @@ Deno.test({
       await t.step("simulated devices appear on the map and move", async () => {
         await page.waitForFunction(
           (n) => {
-            const m = (globalThis as Record<string, any>).__tpMonitor;
+            const m = (globalThis as WithHook).__tpMonitor!;
             return m && m.layers.source.getFeatures().length >= n;
           },
           DEVICES,
@@ -71,14 +78,14 @@ Deno.test({
         const imei = fleet.sim.imeis[0];
         const where = () =>
           page.evaluate(
-            (i) => (globalThis as Record<string, any>).__tpMonitor.layers.coordinateOf(i),
+            (i) => (globalThis as WithHook).__tpMonitor!.layers.coordinateOf(i),
             imei,
           );
-        const before = await where();
+        const before = (await where())!;
         // Live updates come over the stream within a second of the device message.
         await page.waitForFunction(
           ([i, b]) => {
-            const c = (globalThis as Record<string, any>).__tpMonitor.layers.coordinateOf(i);
+            const c = (globalThis as WithHook).__tpMonitor!.layers.coordinateOf(i);
             return c && (c[0] !== b[0] || c[1] !== b[1]);
           },
           [imei, before] as const,

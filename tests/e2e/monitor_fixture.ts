@@ -201,3 +201,17 @@ export async function sendHistoryOsmAnd(
 function tripVehicle(seed: number, start: number): Vehicle {
   return new Vehicle({ seed, start, alarmScale: 0, reconnectsPerHour: 0, meanDriveSeconds: 900 });
 }
+
+/** What /monitorObject exposes on `globalThis.__tpMonitor` for tests and the benchmark. */
+export interface MonitorHook {
+  layers: {
+    source: {
+      getFeatures(): unknown[];
+      on(type: string, fn: () => void): void;
+      un(type: string, fn: () => void): void;
+    };
+    coordinateOf(imei: string): number[] | undefined;
+  };
+  base: { map: { once(type: string, fn: () => void): void; render(): void } };
+}
+export type WithHook = { __tpMonitor?: MonitorHook };
