@@ -135,6 +135,12 @@ export class WorkModeService {
     if (c.status === "succeeded") {
       const cycle = task.cycles[task.cycle];
       const duration = cycleDurationMs(cycle);
+      // Timed modes take effect at their first wake-up; normal mode at once. The command is
+      // marked before the task moves, so an executing task always has its command marked.
+      await this.commands.mark(
+        c.id,
+        firstWake(cycle, now) === null ? "executed" : "waitingExecution",
+      );
       await this.store.saveTask({
         ...task,
         state: "executing",
@@ -142,11 +148,6 @@ export class WorkModeService {
         cycleEndsAt: duration === null ? null : now + duration,
         updatedAt: now,
       });
-      // Timed modes take effect at their first wake-up; normal mode at once.
-      await this.commands.mark(
-        c.id,
-        firstWake(cycle, now) === null ? "executed" : "waitingExecution",
-      );
       return;
     }
     if (c.status === "failed" || c.status === "timeout" || c.status === "cancelled") {
