@@ -143,10 +143,14 @@ export class PositionStore {
   /** Packs hot points older than the cutoff into blocks; returns how many points moved. */
   async compactDevice(imei: string, cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
     const hot: { key: Deno.KvKey; value: StoredPosition }[] = [];
+    // Bounded by the cutoff: the job runs every minute for every device with hot points, and
+    // reading (and deserialising) the recent points only to stop at them stalled ingest.
     for await (
-      const e of this.kv.list<StoredPosition>({ prefix: K.hotPrefix(imei) }, { batchSize: 1000 })
+      const e of this.kv.list<StoredPosition>(
+        { prefix: K.hotPrefix(imei), end: K.hot(imei, cutoff + 1) },
+        { batchSize: 1000 },
+      )
     ) {
-      if (e.value.time > cutoff) break;
       hot.push({ key: e.key, value: e.value });
     }
     if (!hot.length) return 0;
