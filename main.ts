@@ -45,7 +45,9 @@ export async function startServer(
     }:${port}`,
   );
   const g = gateway.ports;
-  log(`Device gateway: GT06 ${g.gt06}, JT/T 808 ${g.jt808}, H02 ${g.h02} (TCP), OsmAnd ${g.osmand} (HTTP)`);
+  log(
+    `Device gateway: GT06 ${g.gt06}, JT/T 808 ${g.jt808}, H02 ${g.h02} (TCP), OsmAnd ${g.osmand} (HTTP)`,
+  );
   return {
     port,
     gatewayPorts: gateway.ports,
