@@ -9,6 +9,8 @@ interface Props {
   onCheck: (rows: DeviceRow[], on: boolean) => void;
   onOpen: (row: DeviceRow) => void;
   onFollow: (row: DeviceRow) => void;
+  /** Opens the send-command dialog for the row; absent when the user may not send commands. */
+  onCommand?: (row: DeviceRow) => void;
   /** Model name to show: the user's alias when set. */
   modelName: (mcType: string) => string;
 }
@@ -32,7 +34,7 @@ const ACTIVATION_CLASS: Record<string, string> = {
 
 /** The device list: one row per device with live status, activation state and expiries. */
 export function DeviceTable(
-  { t, rows, loading, checked, onCheck, onOpen, onFollow, modelName }: Props,
+  { t, rows, loading, checked, onCheck, onOpen, onFollow, onCommand, modelName }: Props,
 ) {
   const allOn = rows.length > 0 && rows.every((r) => checked[r.imei]);
   return (
@@ -119,6 +121,11 @@ export function DeviceTable(
                 <button type="button" class="link-btn" onClick={() => onOpen(r)}>
                   {t("devices.actions.details")}
                 </button>
+                {onCommand && (
+                  <button type="button" class="link-btn" onClick={() => onCommand(r)}>
+                    {t("devices.actions.command")}
+                  </button>
+                )}
               </td>
             </tr>
           ))}

@@ -37,6 +37,8 @@ export interface Me extends Omit<AccountMe, "canModify"> {
   canEdit: boolean;
   canBindApp: boolean;
   isAdmin: boolean;
+  /** May send instructions: the owner's sendCommandFlag, and a virtual user's instructionsFlag. */
+  canCommand: boolean;
 }
 
 export interface Filters {

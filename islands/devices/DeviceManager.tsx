@@ -18,6 +18,7 @@ import {
   TransferDialog,
 } from "../../components/devices/ActionDialogs.tsx";
 import { GlobalSearch } from "../../components/devices/GlobalSearch.tsx";
+import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
 import { download } from "../../components/devices/transfer_io.ts";
 import {
   type DeviceRow,
@@ -43,7 +44,7 @@ interface Props {
 /** Dialogs that act on the ticked devices. */
 type PickDialog = "setGroup" | "batchEdit" | "transfer" | "userExpiry" | "platformExpiry";
 type Dialog =
-  | { kind: "detail"; imei: string }
+  | { kind: "detail" | "command"; imei: string }
   | { kind: "import" | "groups" | "images" }
   | { kind: PickDialog };
 
@@ -340,6 +341,9 @@ function DeviceManager({ lang, me, initial }: Props) {
             })}
           onOpen={(r) => setDialog({ kind: "detail", imei: r.imei })}
           onFollow={follow}
+          onCommand={me.canCommand
+            ? (r) => setDialog({ kind: "command", imei: r.imei })
+            : undefined}
         />
         <Pagination
           t={t}
@@ -358,6 +362,13 @@ function DeviceManager({ lang, me, initial }: Props) {
           modelName={modelName}
           onClose={() => setDialog(null)}
           onChanged={changed}
+        />
+      )}
+      {dialog?.kind === "command" && (
+        <SendCommandDialog
+          t={t}
+          imei={dialog.imei}
+          onClose={() => setDialog(null)}
         />
       )}
       {dialog?.kind === "import" && (

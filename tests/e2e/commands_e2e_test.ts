@@ -155,6 +155,19 @@ Deno.test({
       await page.screenshot({ path: `${SHOTS}commands-send-dialog.png` });
       await page.click(".modal .modal-foot .btn");
 
+      // The same dialog from the device list's row action.
+      await open(page, `${server.url}/devices`);
+      await page.fill("#device-search", fleet.imeis[1]);
+      const row = page.locator(`.devices-table tr[data-imei="${fleet.imeis[1]}"]`);
+      await row.locator(".col-actions button:has-text('Command')").click();
+      await page.waitForSelector(".modal select[name=instruction]");
+      assert.match(await page.textContent(".modal") ?? "", new RegExp(fleet.imeis[1]));
+      const fromList = await page.locator(".modal select[name=instruction] option")
+        .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+      assert.deepEqual(fromList, offered);
+      await page.screenshot({ path: `${SHOTS}commands-send-from-devices.png` });
+      await page.click(".modal .modal-foot .btn");
+
       // Command templates: required name, then saved and listed.
       await open(page, `${server.url}/commandTemplate`);
       await page.waitForSelector(".empty-row");
