@@ -72,10 +72,12 @@ function CommandStatus(
     setFilter(draft);
     firstPage();
   };
-  const exportHref = `/v3/new/command/status/export?${new URLSearchParams({
-    ...filterBody(filter),
-    lang,
-  })}`;
+  const exportHref = (format: "xlsx" | "csv") =>
+    `/v3/new/command/status/export?${new URLSearchParams({
+      ...filterBody(filter),
+      lang,
+      format,
+    })}`;
   const cancel = async (imei: string) => {
     try {
       await api("/v3/new/command/cancel", { imei });
@@ -170,7 +172,8 @@ function CommandStatus(
           {t("commands.ui.reset")}
         </button>
         <span class="grow" />
-        <a class="btn" href={exportHref} download>{t("commands.ui.export")}</a>
+        <a class="btn" href={exportHref("xlsx")} download>{t("commands.ui.export")}</a>
+        <a class="btn" href={exportHref("csv")} download>{t("commands.ui.exportCsv")}</a>
         {canSend && (
           <button type="button" class="btn" onClick={() => setConfirmAll(true)}>
             {t("commands.ui.cancelAll")}

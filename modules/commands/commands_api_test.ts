@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import ExcelJS from "exceljs";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { CommandService } from "./service.ts";
 import { testConnection, waitFor } from "./test_device.ts";
@@ -295,8 +296,30 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
           pageSize: 10,
         }, token);
         assert.ok(failed.json.data.list.every((c: { status: string }) => c.status === "failed"));
-        const csv = await app.app.request(
+        const xlsx = await app.app.request(
           `/v3/new/command/status/export?batchNo=${batchNo}&lang=en`,
+          { headers: { authorization: `Bearer ${token}` } },
+        );
+        assert.equal(
+          xlsx.headers.get("content-type"),
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        );
+        assert.match(xlsx.headers.get("content-disposition")!, /filename="commands-.*\.xlsx"/);
+        const wb = new ExcelJS.Workbook();
+        await wb.xlsx.load(await xlsx.arrayBuffer());
+        const sheet = wb.worksheets[0];
+        assert.equal(sheet.rowCount, 6);
+        assert.equal(sheet.getCell(1, 1).text, "IMEI");
+        const cells = [2, 3, 4, 5, 6].map((n) =>
+          (sheet.getRow(n).values as unknown[]).map((v) => String(v ?? ""))
+        );
+        assert.ok(cells.every((r) => /^\d{15}$/.test(r[1])), JSON.stringify(cells));
+        assert.equal(sheet.getCell(2, 1).type, ExcelJS.ValueType.String);
+        const flat = cells.flat().join("\n");
+        assert.match(flat, /Succeeded/);
+        assert.match(flat, /The device is offline/);
+        const csv = await app.app.request(
+          `/v3/new/command/status/export?batchNo=${batchNo}&lang=en&format=csv`,
           { headers: { authorization: `Bearer ${token}` } },
         );
         const text = await csv.text();

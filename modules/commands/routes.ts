@@ -28,7 +28,8 @@ import {
   TEMPLATE_LIMIT,
   templateBody,
 } from "./schemas.ts";
-import { commandJson, commandsCsv, findCommands } from "./status.ts";
+import { commandJson, commandsCsv, commandsXlsx, findCommands } from "./status.ts";
+import { XLSX_TYPE } from "../devices/sheets.ts";
 
 export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   const tag = "Commands";
@@ -286,18 +287,20 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
     method: "get",
     path: "/v3/new/command/status/export",
     tag,
-    summary: "The filtered command status list as CSV (up to 5000 rows, spec export limit)",
+    summary:
+      "The filtered command status list as xlsx (default) or CSV (format=csv); up to 5000 rows, spec export limit",
     query: exportQuery,
     handler: async ({ query, c }) => {
       const { owner } = await s.access.caller(c.var.session);
-      const { lang, ...filter } = query;
+      const { lang, format, ...filter } = query;
       const found = await findCommands(s.commandStore, owner.id, filter, 5000);
-      return new Response(commandsCsv(found.list, translator(lang)), {
+      const t = translator(lang);
+      const name = `commands-${new Date().toISOString().slice(0, 10)}.${format}`;
+      const csv = format === "csv";
+      return new Response(csv ? commandsCsv(found.list, t) : await commandsXlsx(found.list, t), {
         headers: {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": `attachment; filename="commands-${
-            new Date().toISOString().slice(0, 10)
-          }.csv"`,
+          "content-type": csv ? "text/csv; charset=utf-8" : XLSX_TYPE,
+          "content-disposition": `attachment; filename="${name}"`,
         },
       });
     },

@@ -49,4 +49,6 @@ export const statusBody = z.object({ ...statusFilter, ...pageFields }).strict();
 export const exportQuery = z.object({
   ...statusFilter,
   lang: z.enum(["en", "zh"]).default("en"),
+  /** xlsx unless csv is asked for. */
+  format: z.enum(["xlsx", "csv"]).default("xlsx"),
 }).strict();

@@ -1,6 +1,7 @@
-/** The command status page: an account's commands filtered, and their CSV export. */
+/** The command status page: an account's commands filtered, and their xlsx / CSV export. */
 import type { TFunction } from "i18next";
 import type { CommandRecord, CommandStore } from "./store.ts";
+import { book } from "../devices/sheets.ts";
 
 export interface StatusFilter {
   imei?: string;
@@ -62,8 +63,8 @@ function cell(v: unknown): string {
   return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replaceAll('"', '""')}"`;
 }
 
-/** CSV (UTF-8 with BOM so spreadsheet programs read Chinese correctly). */
-export function commandsCsv(list: CommandRecord[], t: TFunction): string {
+/** Header and one row per command, translated: what both export formats hold. */
+export function commandsTable(list: CommandRecord[], t: TFunction): string[][] {
   const head = [
     "imei",
     "name",
@@ -75,21 +76,32 @@ export function commandsCsv(list: CommandRecord[], t: TFunction): string {
     "batchNo",
     "sender",
     "reply",
-  ]
-    .map((k) => cell(t(`commands.columns.${k}`)));
-  const rows = list.map((c) =>
-    [
-      c.imei,
-      c.name ? t(`commands.instructions.${c.name}`) : t("commands.instructions.raw"),
-      c.content,
-      t(`commands.sendTypes.${c.sendType}`),
-      t(`commands.statuses.${c.status}`),
-      c.platform,
-      new Date(c.sentAt ?? c.createdAt).toISOString(),
-      c.batchNo ?? "",
-      c.senderAccount,
-      c.reply && /^[a-z][A-Za-z]+$/.test(c.reply) ? t(`errors.${c.reply}`) : c.reply,
-    ].map(cell).join(",")
-  );
-  return "\ufeff" + [head.join(","), ...rows].join("\r\n") + "\r\n";
+  ].map((k) => t(`commands.columns.${k}`));
+  const rows = list.map((c) => [
+    c.imei,
+    c.name ? t(`commands.instructions.${c.name}`) : t("commands.instructions.raw"),
+    c.content,
+    t(`commands.sendTypes.${c.sendType}`),
+    t(`commands.statuses.${c.status}`),
+    c.platform,
+    new Date(c.sentAt ?? c.createdAt).toISOString(),
+    c.batchNo ?? "",
+    c.senderAccount,
+    (c.reply && /^[a-z][A-Za-z]+$/.test(c.reply) ? t(`errors.${c.reply}`) : c.reply) ?? "",
+  ]);
+  return [head, ...rows];
+}
+
+/** CSV (UTF-8 with BOM so spreadsheet programs read Chinese correctly). */
+export function commandsCsv(list: CommandRecord[], t: TFunction): string {
+  return "\ufeff" + commandsTable(list, t).map((r) => r.map(cell).join(",")).join("\r\n") +
+    "\r\n";
+}
+
+/** xlsx, one sheet; the devices area's workbook helper (IMEI column kept as text). */
+export async function commandsXlsx(
+  list: CommandRecord[],
+  t: TFunction,
+): Promise<Uint8Array<ArrayBuffer>> {
+  return await book("Commands", commandsTable(list, t));
 }

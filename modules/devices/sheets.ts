@@ -211,7 +211,8 @@ export class DeviceSheets {
 const fieldError = (t: Translate, column: string, reason: string) =>
   t("errors.illegalParameter", { field: t(`devices.col.${column}`), reason });
 
-async function book(sheet: string, rows: string[][]): Promise<Uint8Array<ArrayBuffer>> {
+/** A one-sheet workbook: bold header row, IMEIs (first column) kept as text. */
+export async function book(sheet: string, rows: string[][]): Promise<Uint8Array<ArrayBuffer>> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet(sheet);
   for (const r of rows) ws.addRow(r);
