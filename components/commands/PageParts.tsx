@@ -42,6 +42,25 @@ export function BatchLayout({ t, allowed, root, imeis, onImeis, maxDevices, erro
   );
 }
 
+/** The foot of a batch form: how many devices are chosen, and the submit button. */
+export function BatchSubmit({ t, count, disabled, busy, label }: {
+  t: TFunction;
+  count: number;
+  disabled: boolean;
+  busy: boolean;
+  /** The idle button text; "Sending…" while busy. */
+  label: string;
+}) {
+  return (
+    <div class="toolbar">
+      <span class="field-hint">{t("commands.ui.chosen", { count })}</span>
+      <button type="submit" class="btn btn-primary" disabled={disabled || busy}>
+        {busy ? t("commands.ui.sending") : label}
+      </button>
+    </div>
+  );
+}
+
 /** Edit and delete links of a table row. */
 export function RowActions({ t, onEdit, onDelete }: {
   t: TFunction;

@@ -9,7 +9,7 @@ import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { BatchList } from "../../components/commands/BatchList.tsx";
 import { BatchProgress } from "../../components/commands/BatchProgress.tsx";
 import { PasswordField, SendTypeField } from "../../components/commands/SendFields.tsx";
-import { BatchLayout, PageHead } from "../../components/commands/PageParts.tsx";
+import { BatchLayout, BatchSubmit, PageHead } from "../../components/commands/PageParts.tsx";
 import {
   type Acceptance,
   InstructionPicker,
@@ -175,12 +175,13 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
           {protectedCmd && (
             <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
           )}
-          <div class="toolbar">
-            <span class="field-hint">{t("commands.ui.chosen", { count: imeis.length })}</span>
-            <button type="submit" class="btn btn-primary" disabled={!allowed || busy}>
-              {busy ? t("commands.ui.sending") : t("commands.ui.send")}
-            </button>
-          </div>
+          <BatchSubmit
+            t={t}
+            count={imeis.length}
+            disabled={!allowed}
+            busy={busy}
+            label={t("commands.ui.send")}
+          />
         </form>
       </BatchLayout>
       {batchNo && <BatchProgress t={t} batchNo={batchNo} />}

@@ -9,7 +9,7 @@ import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { BatchList } from "../../components/commands/BatchList.tsx";
 import { cycleBody, cycleSummary } from "../../components/commands/cycles.ts";
 import { SendTypeField } from "../../components/commands/SendFields.tsx";
-import { BatchLayout, PageHead } from "../../components/commands/PageParts.tsx";
+import { BatchLayout, BatchSubmit, PageHead } from "../../components/commands/PageParts.tsx";
 
 interface Template {
   id: string;
@@ -107,12 +107,13 @@ function BatchWorkMode({ lang, root, allowed, maxDevices }: {
                   replace={replace}
                   onReplace={setReplace}
                 />
-                <div class="toolbar">
-                  <span class="field-hint">{t("commands.ui.chosen", { count: imeis.length })}</span>
-                  <button type="submit" class="btn btn-primary" disabled={!allowed || busy}>
-                    {busy ? t("commands.ui.sending") : t("commands.ui.apply")}
-                  </button>
-                </div>
+                <BatchSubmit
+                  t={t}
+                  count={imeis.length}
+                  disabled={!allowed}
+                  busy={busy}
+                  label={t("commands.ui.apply")}
+                />
               </>
             )}
         </form>

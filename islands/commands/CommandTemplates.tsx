@@ -1,8 +1,8 @@
-import { Confirm } from "../../components/commands/Confirm.tsx";
+import { RemoveTemplate, useTemplates } from "../../components/commands/useTemplates.tsx";
 import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
 import { fieldMsg } from "../../components/commands/format.ts";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError, refusedField } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
@@ -45,13 +45,11 @@ function CommandTemplates({ lang, catalogue, canModify }: {
   canModify: boolean;
 }) {
   const t = translator(lang);
-  const [data, setData] = useState<{ limit: number; list: Template[] } | null>(null);
+  const { data, load, removing, setRemoving, remove } = useTemplates<
+    { limit: number; list: Template[] },
+    Template
+  >("/v3/new/command/template/list", "/v3/new/command/template/delete", t("ui.saved"));
   const [editing, setEditing] = useState<Template | null>(null);
-  const [removing, setRemoving] = useState<Template | null>(null);
-  const load = () =>
-    api<{ limit: number; list: Template[] }>("/v3/new/command/template/list", {})
-      .then(setData, (e) => toast((e as Error).message, "error"));
-  useEffect(() => void load(), []);
   const full = !!data && data.list.length >= data.limit;
   const fresh = (): Template => {
     const first = catalogue.instructions[0];
@@ -62,16 +60,6 @@ function CommandTemplates({ lang, catalogue, canModify }: {
       params: defaultParams(first.params),
       createdAt: "",
     };
-  };
-  const remove = async () => {
-    try {
-      await api("/v3/new/command/template/delete", { id: removing!.id });
-      toast(t("ui.saved"));
-      setRemoving(null);
-      load();
-    } catch (e) {
-      toast((e as Error).message, "error");
-    }
   };
 
   return (
@@ -139,10 +127,9 @@ function CommandTemplates({ lang, catalogue, canModify }: {
         />
       )}
       {removing && (
-        <Confirm
+        <RemoveTemplate
           t={t}
-          title={t("ui.delete")}
-          text={t("commands.ui.deleteTemplate", { name: removing.name })}
+          name={removing.name}
           onCancel={() => setRemoving(null)}
           onConfirm={remove}
         />

@@ -1,8 +1,8 @@
-import { Confirm } from "../../components/commands/Confirm.tsx";
+import { RemoveTemplate, useTemplates } from "../../components/commands/useTemplates.tsx";
 import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
 import { fieldMsg } from "../../components/commands/format.ts";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError, refusedField } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
@@ -43,24 +43,14 @@ function toForm(c: Cycle): CycleForm {
 /** /workingModeTemplate: normal, timing and week cycles with their limitations. */
 function WorkModeTemplates({ lang, canModify }: { lang: Lang; canModify: boolean }) {
   const t = translator(lang);
-  const [list, setList] = useState<Template[] | null>(null);
+  const { data, load, removing, setRemoving, remove } = useTemplates<
+    { list: Template[] },
+    Template
+  >("/v3/new/workMode/template/list", "/v3/new/workMode/template/delete");
+  const list = data?.list ?? null;
   const [editing, setEditing] = useState<{ id: string; name: string; cycles: CycleForm[] } | null>(
     null,
   );
-  const [removing, setRemoving] = useState<Template | null>(null);
-  const load = () =>
-    api<{ list: Template[] }>("/v3/new/workMode/template/list", {})
-      .then((d) => setList(d.list), (e) => toast((e as Error).message, "error"));
-  useEffect(() => void load(), []);
-  const remove = async () => {
-    try {
-      await api("/v3/new/workMode/template/delete", { id: removing!.id });
-      setRemoving(null);
-      load();
-    } catch (e) {
-      toast((e as Error).message, "error");
-    }
-  };
   return (
     <div class="cmd-page">
       <PageHead t={t} page="workingModeTemplate" />
@@ -127,10 +117,9 @@ function WorkModeTemplates({ lang, canModify }: { lang: Lang; canModify: boolean
         />
       )}
       {removing && (
-        <Confirm
+        <RemoveTemplate
           t={t}
-          title={t("ui.delete")}
-          text={t("commands.ui.deleteTemplate", { name: removing.name })}
+          name={removing.name}
           onCancel={() => setRemoving(null)}
           onConfirm={remove}
         />
