@@ -1,5 +1,6 @@
 import { Confirm } from "../../components/commands/Confirm.tsx";
 import { COMMAND_STATUSES } from "../../modules/commands/statuses.ts";
+import { FilterInput, FilterSelect } from "../../components/commands/FilterFields.tsx";
 import { PageHead } from "../../components/commands/PageParts.tsx";
 import { usePaged } from "../../components/commands/usePaged.ts";
 import { DataTable } from "../../components/commands/DataTable.tsx";
@@ -97,67 +98,53 @@ function CommandStatus(
       toast((e as Error).message, "error");
     }
   };
-  const set = (k: keyof Filter) => (e: Event) =>
-    setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
+  const set = (k: keyof Filter) => (v: string) => setDraft({ ...draft, [k]: v });
 
   return (
     <div class="cmd-page">
       <PageHead t={t} page="commandStatus" />
       <form class="panel cmd-filters" onSubmit={search}>
-        <input
-          class="input"
+        <FilterInput
           name="imei"
-          placeholder={t("commands.columns.imei")}
-          aria-label={t("commands.columns.imei")}
+          label={t("commands.columns.imei")}
           value={draft.imei}
-          onInput={set("imei")}
+          onValue={set("imei")}
         />
-        <select
-          class="input"
+        <FilterSelect
           name="status"
-          aria-label={t("commands.columns.status")}
+          label={t("commands.columns.status")}
           value={draft.status}
-          onChange={set("status")}
-        >
-          <option value="">{t("commands.ui.allStatuses")}</option>
-          {COMMAND_STATUSES.map((s) => (
-            <option key={s} value={s}>{t(`commands.statuses.${s}`)}</option>
-          ))}
-        </select>
-        <select
-          class="input"
-          name="sendType"
-          aria-label={t("commands.columns.sendType")}
-          value={draft.sendType}
-          onChange={set("sendType")}
-        >
-          <option value="">{t("commands.ui.allSendTypes")}</option>
-          <option value="online">{t("commands.sendTypes.online")}</option>
-          <option value="offline">{t("commands.sendTypes.offline")}</option>
-        </select>
-        <input
-          class="input"
-          name="batchNo"
-          placeholder={t("commands.columns.batchNo")}
-          aria-label={t("commands.columns.batchNo")}
-          value={draft.batchNo}
-          onInput={set("batchNo")}
+          onValue={set("status")}
+          all={t("commands.ui.allStatuses")}
+          options={COMMAND_STATUSES.map((s) => [s, t(`commands.statuses.${s}`)])}
         />
-        <input
-          class="input"
+        <FilterSelect
+          name="sendType"
+          label={t("commands.columns.sendType")}
+          value={draft.sendType}
+          onValue={set("sendType")}
+          all={t("commands.ui.allSendTypes")}
+          options={["online", "offline"].map((s) => [s, t(`commands.sendTypes.${s}`)])}
+        />
+        <FilterInput
+          name="batchNo"
+          label={t("commands.columns.batchNo")}
+          value={draft.batchNo}
+          onValue={set("batchNo")}
+        />
+        <FilterInput
           type="datetime-local"
           name="start"
-          aria-label={t("commands.ui.from")}
+          label={t("commands.ui.from")}
           value={draft.start}
-          onInput={set("start")}
+          onValue={set("start")}
         />
-        <input
-          class="input"
+        <FilterInput
           type="datetime-local"
           name="end"
-          aria-label={t("commands.ui.to")}
+          label={t("commands.ui.to")}
           value={draft.end}
-          onInput={set("end")}
+          onValue={set("end")}
         />
         <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
         <button

@@ -1,3 +1,4 @@
+import { FilterInput, FilterSelect } from "../../components/commands/FilterFields.tsx";
 import { PageHead } from "../../components/commands/PageParts.tsx";
 import { usePaged } from "../../components/commands/usePaged.ts";
 import { DataTable } from "../../components/commands/DataTable.tsx";
@@ -50,31 +51,25 @@ function WorkModeStatus({ lang, batchNo }: { lang: Lang; batchNo: string }) {
           firstPage();
         }}
       >
-        <input
-          class="input"
+        <FilterInput
           name="imei"
-          placeholder={t("commands.columns.imei")}
-          aria-label={t("commands.columns.imei")}
+          label={t("commands.columns.imei")}
           value={draft.imei}
-          onInput={(e) => setDraft({ ...draft, imei: (e.target as HTMLInputElement).value })}
+          onValue={(imei) => setDraft({ ...draft, imei })}
         />
-        <select
-          class="input"
+        <FilterSelect
           name="state"
-          aria-label={t("commands.columns.state")}
+          label={t("commands.columns.state")}
           value={draft.state}
-          onChange={(e) => setDraft({ ...draft, state: (e.target as HTMLSelectElement).value })}
-        >
-          <option value="">{t("commands.ui.allStates")}</option>
-          {STATES.map((s) => <option key={s} value={s}>{t(`commands.taskStates.${s}`)}</option>)}
-        </select>
-        <input
-          class="input"
+          onValue={(state) => setDraft({ ...draft, state })}
+          all={t("commands.ui.allStates")}
+          options={STATES.map((s) => [s, t(`commands.taskStates.${s}`)])}
+        />
+        <FilterInput
           name="batchNo"
-          placeholder={t("commands.columns.batchNo")}
-          aria-label={t("commands.columns.batchNo")}
+          label={t("commands.columns.batchNo")}
           value={draft.batchNo}
-          onInput={(e) => setDraft({ ...draft, batchNo: (e.target as HTMLInputElement).value })}
+          onValue={(batchNo) => setDraft({ ...draft, batchNo })}
         />
         <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
       </form>

@@ -142,6 +142,24 @@ Deno.test({
       assert.deepEqual(phases, ["To be sent", "Sending", "Succeeded"]);
       assert.equal(await page.locator("tr[data-status=succeeded]").count(), ONLINE + 1);
       await page.screenshot({ path: `${SHOTS}commands-status.png`, fullPage: true });
+      // The filter bar: one IMEI, offline commands only.
+      await page.fill(".cmd-filters input[name=imei]", late.imeis[0]);
+      await page.selectOption(".cmd-filters select[name=sendType]", "offline");
+      await page.click(".cmd-filters button[type=submit]");
+      await page.waitForFunction(
+        (imei) => {
+          const rows = [...document.querySelectorAll("tr[data-imei]")];
+          return rows.length > 0 && rows.every((r) => r.getAttribute("data-imei") === imei);
+        },
+        late.imeis[0],
+      );
+      await page.selectOption(".cmd-filters select[name=sendType]", "");
+      await page.fill(".cmd-filters input[name=imei]", "");
+      await page.click(".cmd-filters button[type=submit]");
+      await page.waitForFunction(
+        (n) => document.querySelectorAll("tr[data-status=succeeded]").length === n,
+        ONLINE + 1,
+      );
 
       // One device from the status page: only its model's instructions, live result.
       await page.locator(`tr[data-imei="${fleet.imeis[0]}"] .link-btn`).first().click();
