@@ -1,7 +1,11 @@
 import { RemoveTemplate, useTemplates } from "../../components/commands/useTemplates.tsx";
+import {
+  checkTemplateName,
+  SaveFooter,
+  TemplateNameField,
+} from "../../components/commands/TemplateFields.tsx";
 import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
-import { fieldMsg } from "../../components/commands/format.ts";
 import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError, refusedField } from "../../lib/client/api.ts";
@@ -27,8 +31,6 @@ interface Template {
   params: ParamValues;
   createdAt: string;
 }
-
-const NAME_MAX = 20;
 
 /** A parameter summary such as "seconds=30". */
 function paramsText(p: ParamValues): string {
@@ -158,10 +160,7 @@ function TemplateDialog({ t, catalogue, initial, onClose, onSaved }: {
   const save = async (e: Event) => {
     e.preventDefault();
     const found = checkParams(t, def.params, values);
-    if (!name.trim()) found.name = fieldMsg(t, "validation.required");
-    else if (name.trim().length > NAME_MAX) {
-      found.name = fieldMsg(t, "validation.tooLong", { max: NAME_MAX });
-    }
+    checkTemplateName(t, name, found);
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -189,30 +188,10 @@ function TemplateDialog({ t, catalogue, initial, onClose, onSaved }: {
       title={t(initial.id ? "commands.ui.editTemplate" : "commands.ui.addTemplate")}
       closeLabel={t("ui.close")}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
-          <button type="submit" form="cmd-template-form" class="btn btn-primary" disabled={busy}>
-            {t("ui.save")}
-          </button>
-        </>
-      }
+      footer={<SaveFooter t={t} form="cmd-template-form" busy={busy} onClose={onClose} />}
     >
       <form id="cmd-template-form" class="cmd-form" onSubmit={save} noValidate>
-        <Field
-          label={t("commands.ui.templateName")}
-          required
-          error={errors.name}
-          hint={t("commands.ui.nameRule", { max: NAME_MAX })}
-        >
-          <input
-            class="input"
-            name="name"
-            maxLength={NAME_MAX}
-            value={name}
-            onInput={(e) => setName((e.target as HTMLInputElement).value)}
-          />
-        </Field>
+        <TemplateNameField t={t} value={name} error={errors.name} onValue={setName} />
         <Field label={t("commands.columns.name")} required>
           <InstructionPicker
             t={t}

@@ -1,7 +1,11 @@
 import { RemoveTemplate, useTemplates } from "../../components/commands/useTemplates.tsx";
+import {
+  checkTemplateName,
+  SaveFooter,
+  TemplateNameField,
+} from "../../components/commands/TemplateFields.tsx";
 import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
-import { fieldMsg } from "../../components/commands/format.ts";
 import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError, refusedField } from "../../lib/client/api.ts";
@@ -29,7 +33,6 @@ interface Template {
   cycles: Cycle[];
   createdAt: string;
 }
-const NAME_MAX = 20;
 
 function toForm(c: Cycle): CycleForm {
   return {
@@ -144,10 +147,7 @@ function WorkModeDialog({ t, initial, onClose, onSaved }: {
   const save = async (e: Event) => {
     e.preventDefault();
     const found = checkCycles(t, cycles);
-    if (!name.trim()) found.name = fieldMsg(t, "validation.required");
-    else if (name.trim().length > NAME_MAX) {
-      found.name = fieldMsg(t, "validation.tooLong", { max: NAME_MAX });
-    }
+    checkTemplateName(t, name, found);
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -177,30 +177,10 @@ function WorkModeDialog({ t, initial, onClose, onSaved }: {
       closeLabel={t("ui.close")}
       onClose={onClose}
       width={720}
-      footer={
-        <>
-          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
-          <button type="submit" form="cmd-workmode-form" class="btn btn-primary" disabled={busy}>
-            {t("ui.save")}
-          </button>
-        </>
-      }
+      footer={<SaveFooter t={t} form="cmd-workmode-form" busy={busy} onClose={onClose} />}
     >
       <form id="cmd-workmode-form" class="cmd-form" onSubmit={save} noValidate>
-        <Field
-          label={t("commands.ui.templateName")}
-          required
-          error={errors.name}
-          hint={t("commands.ui.nameRule", { max: NAME_MAX })}
-        >
-          <input
-            class="input"
-            name="name"
-            maxLength={NAME_MAX}
-            value={name}
-            onInput={(e) => setName((e.target as HTMLInputElement).value)}
-          />
-        </Field>
+        <TemplateNameField t={t} value={name} error={errors.name} onValue={setName} />
         {cycles.map((c, i) => (
           <fieldset key={i} class="cmd-cycle" data-cycle={i}>
             <legend>
