@@ -15,18 +15,23 @@ export function PageHead({ t, page }: { t: TFunction; page: string }) {
 
 /**
  * The batch pages' shape: the refusal notice when batches are not allowed, device choice on
- * the left, the page's own form (children) on the right.
+ * the left, the page's own form (children, under `formTitle`, submitted to `onSubmit`) on the
+ * right.
  */
-export function BatchLayout({ t, allowed, root, imeis, onImeis, maxDevices, error, children }: {
-  t: TFunction;
-  allowed: boolean;
-  root: AccountRef;
-  imeis: string[];
-  onImeis: (imeis: string[]) => void;
-  maxDevices: number;
-  error?: string;
-  children: ComponentChildren;
-}) {
+export function BatchLayout(
+  { t, allowed, root, imeis, onImeis, maxDevices, error, formTitle, onSubmit, children }: {
+    t: TFunction;
+    allowed: boolean;
+    root: AccountRef;
+    imeis: string[];
+    onImeis: (imeis: string[]) => void;
+    maxDevices: number;
+    error?: string;
+    formTitle: string;
+    onSubmit: (e: Event) => void;
+    children: ComponentChildren;
+  },
+) {
   return (
     <>
       {!allowed && <p class="notice" role="alert">{t("errors.batchSendNotAllowed")}</p>}
@@ -36,7 +41,10 @@ export function BatchLayout({ t, allowed, root, imeis, onImeis, maxDevices, erro
           <DevicePicker t={t} root={root} selected={imeis} onChange={onImeis} max={maxDevices} />
           {error && <p class="field-error" role="alert">{error}</p>}
         </section>
-        {children}
+        <form class="panel cmd-form" onSubmit={onSubmit} noValidate>
+          <h2 class="panel-title">{formTitle}</h2>
+          {children}
+        </form>
       </div>
     </>
   );

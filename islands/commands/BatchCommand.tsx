@@ -131,58 +131,57 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
         onImeis={setImeis}
         maxDevices={maxDevices}
         error={errors.devices}
+        formTitle={t("commands.ui.step2")}
+        onSubmit={submit}
       >
-        <form class="panel cmd-form" onSubmit={submit} noValidate>
-          <h2 class="panel-title">{t("commands.ui.step2")}</h2>
-          {templates.length > 0 && (
-            <Field label={t("commands.ui.useTemplate")}>
-              <select
-                class="input"
-                name="template"
-                onChange={(e) => {
-                  const tpl = templates.find((x) => x.id === (e.target as HTMLSelectElement).value);
-                  if (tpl) choose(tpl.code, tpl.params);
-                }}
-              >
-                <option value="">{t("commands.ui.noTemplate")}</option>
-                {templates.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
-              </select>
-            </Field>
-          )}
-          <Field label={t("commands.columns.name")} required>
-            <InstructionPicker
-              t={t}
-              catalogue={catalogue}
-              code={code}
-              onChange={(c) => choose(c)}
-              acceptance={acceptance}
-            />
+        {templates.length > 0 && (
+          <Field label={t("commands.ui.useTemplate")}>
+            <select
+              class="input"
+              name="template"
+              onChange={(e) => {
+                const tpl = templates.find((x) => x.id === (e.target as HTMLSelectElement).value);
+                if (tpl) choose(tpl.code, tpl.params);
+              }}
+            >
+              <option value="">{t("commands.ui.noTemplate")}</option>
+              {templates.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+            </select>
           </Field>
-          <ParamFields
+        )}
+        <Field label={t("commands.columns.name")} required>
+          <InstructionPicker
             t={t}
-            params={def.params}
-            values={values}
-            errors={errors}
-            onChange={setValues}
+            catalogue={catalogue}
+            code={code}
+            onChange={(c) => choose(c)}
+            acceptance={acceptance}
           />
-          <SendTypeField
-            t={t}
-            sendType={sendType}
-            onSendType={setSendType}
-            replace={replace}
-            onReplace={setReplace}
-          />
-          {protectedCmd && (
-            <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
-          )}
-          <BatchSubmit
-            t={t}
-            count={imeis.length}
-            disabled={!allowed}
-            busy={busy}
-            label={t("commands.ui.send")}
-          />
-        </form>
+        </Field>
+        <ParamFields
+          t={t}
+          params={def.params}
+          values={values}
+          errors={errors}
+          onChange={setValues}
+        />
+        <SendTypeField
+          t={t}
+          sendType={sendType}
+          onSendType={setSendType}
+          replace={replace}
+          onReplace={setReplace}
+        />
+        {protectedCmd && (
+          <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
+        )}
+        <BatchSubmit
+          t={t}
+          count={imeis.length}
+          disabled={!allowed}
+          busy={busy}
+          label={t("commands.ui.send")}
+        />
       </BatchLayout>
       {batchNo && <BatchProgress t={t} batchNo={batchNo} />}
       <BatchList

@@ -73,50 +73,49 @@ function BatchWorkMode({ lang, root, allowed, maxDevices }: {
         onImeis={setImeis}
         maxDevices={maxDevices}
         error={errors.devices}
+        formTitle={t("commands.ui.step2WorkMode")}
+        onSubmit={submit}
       >
-        <form class="panel cmd-form" onSubmit={submit} noValidate>
-          <h2 class="panel-title">{t("commands.ui.step2WorkMode")}</h2>
-          {templates && !templates.length
-            ? (
-              <div class="empty">
-                <p>{t("commands.ui.noWorkModes")}</p>
-                <a class="btn" href="/workingModeTemplate">{t("commands.ui.addWorkMode")}</a>
-              </div>
-            )
-            : (
-              <>
-                <Field label={t("commands.columns.template")} required error={errors.template}>
-                  <select
-                    class="input"
-                    name="template"
-                    value={templateId}
-                    onChange={(e) => setTemplateId((e.target as HTMLSelectElement).value)}
-                  >
-                    {templates?.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
-                  </select>
-                </Field>
-                {chosen && (
-                  <ol class="cmd-cycles">
-                    {chosen.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
-                  </ol>
-                )}
-                <SendTypeField
-                  t={t}
-                  sendType={sendType}
-                  onSendType={setSendType}
-                  replace={replace}
-                  onReplace={setReplace}
-                />
-                <BatchSubmit
-                  t={t}
-                  count={imeis.length}
-                  disabled={!allowed}
-                  busy={busy}
-                  label={t("commands.ui.apply")}
-                />
-              </>
-            )}
-        </form>
+        {templates && !templates.length
+          ? (
+            <div class="empty">
+              <p>{t("commands.ui.noWorkModes")}</p>
+              <a class="btn" href="/workingModeTemplate">{t("commands.ui.addWorkMode")}</a>
+            </div>
+          )
+          : (
+            <>
+              <Field label={t("commands.columns.template")} required error={errors.template}>
+                <select
+                  class="input"
+                  name="template"
+                  value={templateId}
+                  onChange={(e) => setTemplateId((e.target as HTMLSelectElement).value)}
+                >
+                  {templates?.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+                </select>
+              </Field>
+              {chosen && (
+                <ol class="cmd-cycles">
+                  {chosen.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
+                </ol>
+              )}
+              <SendTypeField
+                t={t}
+                sendType={sendType}
+                onSendType={setSendType}
+                replace={replace}
+                onReplace={setReplace}
+              />
+              <BatchSubmit
+                t={t}
+                count={imeis.length}
+                disabled={!allowed}
+                busy={busy}
+                label={t("commands.ui.apply")}
+              />
+            </>
+          )}
       </BatchLayout>
       <BatchList
         t={t}
