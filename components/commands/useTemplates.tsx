@@ -6,18 +6,24 @@ import { Confirm } from "./Confirm.tsx";
 
 /**
  * A saved-template list page's data: the list answer of `listPath` (loaded once, reloaded by
- * `load`), the template being removed and its removal through `deletePath`, then a reload.
- * `removedToast`, when given, is shown after a removal.
+ * `load`), the template being edited (`saved` closes the editor and reloads), the template
+ * being removed and its removal through `deletePath`, then a reload. `removedToast`, when
+ * given, is shown after a removal.
  */
-export function useTemplates<D, T extends { id: string }>(
+export function useTemplates<D, T extends { id: string }, E = T>(
   listPath: string,
   deletePath: string,
   removedToast?: string,
 ) {
   const [data, setData] = useState<D | null>(null);
+  const [editing, setEditing] = useState<E | null>(null);
   const [removing, setRemoving] = useState<T | null>(null);
   const load = () =>
     api<D>(listPath, {}).then(setData, (e) => toast((e as Error).message, "error"));
+  const saved = () => {
+    setEditing(null);
+    load();
+  };
   useEffect(() => void load(), []);
   const remove = async () => {
     try {
@@ -29,7 +35,7 @@ export function useTemplates<D, T extends { id: string }>(
       toast((e as Error).message, "error");
     }
   };
-  return { data, load, removing, setRemoving, remove };
+  return { data, editing, setEditing, saved, removing, setRemoving, remove };
 }
 
 /** Asks before a named template is deleted. */

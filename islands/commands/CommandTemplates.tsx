@@ -47,11 +47,10 @@ function CommandTemplates({ lang, catalogue, canModify }: {
   canModify: boolean;
 }) {
   const t = translator(lang);
-  const { data, load, removing, setRemoving, remove } = useTemplates<
+  const { data, editing, setEditing, saved, removing, setRemoving, remove } = useTemplates<
     { limit: number; list: Template[] },
     Template
   >("/v3/new/command/template/list", "/v3/new/command/template/delete", t("ui.saved"));
-  const [editing, setEditing] = useState<Template | null>(null);
   const full = !!data && data.list.length >= data.limit;
   const fresh = (): Template => {
     const first = catalogue.instructions[0];
@@ -122,10 +121,7 @@ function CommandTemplates({ lang, catalogue, canModify }: {
           catalogue={catalogue}
           initial={editing}
           onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            load();
-          }}
+          onSaved={saved}
         />
       )}
       {removing && (

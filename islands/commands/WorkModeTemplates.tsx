@@ -46,14 +46,12 @@ function toForm(c: Cycle): CycleForm {
 /** /workingModeTemplate: normal, timing and week cycles with their limitations. */
 function WorkModeTemplates({ lang, canModify }: { lang: Lang; canModify: boolean }) {
   const t = translator(lang);
-  const { data, load, removing, setRemoving, remove } = useTemplates<
+  const { data, editing, setEditing, saved, removing, setRemoving, remove } = useTemplates<
     { list: Template[] },
-    Template
+    Template,
+    { id: string; name: string; cycles: CycleForm[] }
   >("/v3/new/workMode/template/list", "/v3/new/workMode/template/delete");
   const list = data?.list ?? null;
-  const [editing, setEditing] = useState<{ id: string; name: string; cycles: CycleForm[] } | null>(
-    null,
-  );
   return (
     <div class="cmd-page">
       <PageHead t={t} page="workingModeTemplate" />
@@ -113,10 +111,7 @@ function WorkModeTemplates({ lang, canModify }: { lang: Lang; canModify: boolean
           t={t}
           initial={editing}
           onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            load();
-          }}
+          onSaved={saved}
         />
       )}
       {removing && (
