@@ -14,6 +14,8 @@ import type { AlarmType, DeviceMessage } from "./protocols/types.ts";
 
 /** Mutations one commit may hold; KV allows 1000 per atomic operation. */
 const MAX_MUTATIONS = 900;
+/** Commits handed to KV at once (with disjoint devices). */
+const MAX_IN_FLIGHT = 2;
 
 interface Pending {
   device: Device;
@@ -30,7 +32,9 @@ interface Pending {
  */
 export class Ingestor {
   private queue: Pending[] = [];
-  private flushing = false;
+  private inflight = 0;
+  /** Devices with messages in a commit that has not finished yet. */
+  private committing = new Set<string>();
   readonly stats = { commits: 0, positions: 0, alerts: 0 };
 
   constructor(
@@ -49,36 +53,58 @@ export class Ingestor {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ device, messages, receivedAt: Date.now(), resolve, reject });
-      if (!this.flushing) this.flush();
+      this.pump();
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.queue.length) {
-        const batch = this.takeBatch();
-        await this.commit(batch);
-      }
-    } finally {
-      this.flushing = false;
+  /**
+   * Starts commits while fewer than MAX_IN_FLIGHT run: the next batch is built and handed to
+   * KV while the previous one is still being written, so the main thread does not sit idle
+   * waiting for SQLite. Commits in flight never share a device (its state is derived from
+   * the one the previous commit left), so each device's messages stay in order.
+   */
+  private pump(): void {
+    while (this.inflight < MAX_IN_FLIGHT && this.queue.length) {
+      const batch = this.takeBatch();
+      if (!batch.length) return; // every queued device waits for a commit in flight
+      this.inflight++;
+      for (const p of batch) this.committing.add(p.device.imei);
+      this.commit(batch).catch((e) => {
+        for (const p of batch) p.reject(e);
+      }).finally(() => {
+        this.inflight--;
+        for (const p of batch) this.committing.delete(p.device.imei);
+        this.pump();
+      });
     }
   }
 
-  /** Takes queued submissions until the commit would exceed its mutation budget. */
+  /**
+   * Takes queued submissions, in order, until the commit would exceed its mutation budget;
+   * submissions of devices in a commit still in flight stay queued (in their order).
+   */
   private takeBatch(): Pending[] {
     let mutations = 0;
-    let n = 0;
     const devices = new Set<string>();
-    for (; n < this.queue.length; n++) {
-      const p = this.queue[n];
-      const cost = p.messages.reduce((s, m) => s + messageCost(m), 0) +
-        (devices.has(p.device.imei) ? 0 : 3);
-      if (n > 0 && mutations + cost > MAX_MUTATIONS) break;
+    const taken: Pending[] = [];
+    const kept: Pending[] = [];
+    let i = 0;
+    for (; i < this.queue.length; i++) {
+      const p = this.queue[i];
+      if (this.committing.has(p.device.imei)) {
+        kept.push(p);
+        continue;
+      }
+      let cost = devices.has(p.device.imei) ? 0 : 2;
+      for (const m of p.messages) cost += messageCost(m);
+      if (taken.length > 0 && mutations + cost > MAX_MUTATIONS) break;
       mutations += cost;
       devices.add(p.device.imei);
+      taken.push(p);
     }
-    return this.queue.splice(0, Math.max(1, n));
+    if (kept.length === 0) this.queue.splice(0, i);
+    else this.queue = kept.concat(this.queue.slice(i));
+    return taken;
   }
 
   private async commit(batch: Pending[]): Promise<void> {
@@ -90,12 +116,14 @@ export class Ingestor {
     const events: (() => void)[] = [];
     let positions = 0, alerts = 0;
     for (const p of batch) {
-      const entry = states.get(p.device.imei) ?? {
-        before: this.directory.state(p.device.imei),
-        after: structuredClone(this.directory.state(p.device.imei) ?? emptyState(p.device.imei)),
-        device: p.device,
-      };
-      states.set(p.device.imei, entry);
+      let entry = states.get(p.device.imei);
+      if (!entry) {
+        const before = this.directory.state(p.device.imei);
+        // A shallow copy is enough: apply() only replaces top-level fields (the position
+        // object is swapped, never mutated), and structuredClone was a hot spot per commit.
+        entry = { before, after: { ...(before ?? emptyState(p.device.imei)) }, device: p.device };
+        states.set(p.device.imei, entry);
+      }
       for (const m of p.messages) {
         const result = this.apply(op, entry.after, p.device, m, p.receivedAt);
         positions += result.positions;
@@ -259,10 +287,19 @@ export class Ingestor {
   }
 }
 
+/**
+ * Mutations one message adds to the commit: one hot key per position, two keys per alarm
+ * (AlertStore.addTo). The two per device (state, compaction mark) are counted in takeBatch.
+ */
 function messageCost(m: DeviceMessage): number {
-  if (m.type === "position") return 3;
-  if (m.type === "positions") return m.positions.length + 2;
-  return 2;
+  if (m.type === "position") return 1 + (m.position.alarm ? 2 : 0);
+  if (m.type === "positions") {
+    let n = 0;
+    for (const p of m.positions) n += 1 + (p.alarm ? 2 : 0);
+    return n;
+  }
+  if (m.type === "status") return m.alarm ? 2 : 0;
+  return 0;
 }
 
 export function emptyState(imei: string): DeviceState {
