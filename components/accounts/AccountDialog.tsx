@@ -4,7 +4,7 @@ import { api } from "../../lib/client/api.ts";
 import { Field } from "../ui/Field.tsx";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
-import { FlagChecks, FormDialog, Input, Select, useForm } from "./form.tsx";
+import { FlagChecks, FormDialog, Input, NewPasswordFields, Select, useForm } from "./form.tsx";
 import { RULES, sameAs } from "./validate.ts";
 import {
   ACCOUNT_TYPES,
@@ -227,27 +227,10 @@ function AccountForm<V extends FormValues>(p: FormProps<V>) {
         />
         <Input form={form} name="nickName" label={label("nickName")} required maxLength={25} />
         {!edit && (
-          <>
-            <Input
-              form={form}
-              name="password"
-              kind="password"
-              label={label("password")}
-              required
-              maxLength={50}
-              autoComplete="new-password"
-              hint={t("validation.passwordForm")}
-            />
-            <Input
-              form={form}
-              name="confirmPassword"
-              kind="password"
-              label={label("confirmPassword")}
-              required
-              maxLength={50}
-              autoComplete="new-password"
-            />
-          </>
+          <NewPasswordFields
+            form={form}
+            labels={{ password: label("password"), confirmPassword: label("confirmPassword") }}
+          />
         )}
         <Select
           form={form}

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { api } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
-import { FormDialog, Input, useForm } from "./form.tsx";
+import { FormDialog, NewPasswordFields, useForm } from "./form.tsx";
 import type { AccountRow } from "./types.ts";
 import { RULES, sameAs } from "./validate.ts";
 
@@ -38,25 +38,7 @@ export function PasswordDialog({ t, row, onClose, onDone }: Props) {
         )}
     >
       <p class="dialog-note">{t("accounts.form.resetNote")}</p>
-      <Input
-        form={form}
-        name="password"
-        kind="password"
-        label={labels.password}
-        required
-        maxLength={50}
-        autoComplete="new-password"
-        hint={t("validation.passwordForm")}
-      />
-      <Input
-        form={form}
-        name="confirmPassword"
-        kind="password"
-        label={labels.confirmPassword}
-        required
-        maxLength={50}
-        autoComplete="new-password"
-      />
+      <NewPasswordFields form={form} labels={labels} />
     </FormDialog>
   );
 }

@@ -4,7 +4,7 @@ import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { DeleteDialog } from "./DeleteDialog.tsx";
-import { FlagChecks, FormDialog, Input, useForm } from "./form.tsx";
+import { FlagChecks, FormDialog, Input, NewPasswordFields, useForm } from "./form.tsx";
 import { useLatest } from "./hooks.ts";
 import { formatDateTime, SCOPE_FLAGS, type VirtualRow, type VirtualScope } from "./types.ts";
 import { RULES, sameAs } from "./validate.ts";
@@ -210,29 +210,7 @@ function VirtualForm({ t, row, onClose, onDone }: FormProps) {
           hint={row ? undefined : t("accounts.virtual.accountHint")}
         />
         <Input form={form} name="nickName" label={labels.nickName} required maxLength={25} />
-        {!row && (
-          <>
-            <Input
-              form={form}
-              name="password"
-              kind="password"
-              label={labels.password}
-              required
-              maxLength={50}
-              autoComplete="new-password"
-              hint={t("validation.passwordForm")}
-            />
-            <Input
-              form={form}
-              name="confirmPassword"
-              kind="password"
-              label={labels.confirmPassword}
-              required
-              maxLength={50}
-              autoComplete="new-password"
-            />
-          </>
-        )}
+        {!row && <NewPasswordFields form={form} labels={labels} />}
         <Input
           form={form}
           name="expiration"

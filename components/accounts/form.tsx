@@ -234,3 +234,32 @@ export function FormDialog(p: DialogProps) {
     </Modal>
   );
 }
+
+/** The new-password pair (password + confirmation) every account dialog asks for. */
+export function NewPasswordFields<V extends Values>(
+  { form, labels }: { form: Form<V>; labels: { password: string; confirmPassword: string } },
+) {
+  return (
+    <>
+      <Input
+        form={form}
+        name={"password" as keyof V & string}
+        kind="password"
+        label={labels.password}
+        required
+        maxLength={50}
+        autoComplete="new-password"
+        hint={form.t("validation.passwordForm")}
+      />
+      <Input
+        form={form}
+        name={"confirmPassword" as keyof V & string}
+        kind="password"
+        label={labels.confirmPassword}
+        required
+        maxLength={50}
+        autoComplete="new-password"
+      />
+    </>
+  );
+}
