@@ -158,6 +158,7 @@ export const CATALOGUE = {
   kmlFileRequired: 45010,
   kmlInvalid: 45011,
   fenceDeviceOtherUser: 45012,
+  ruleDeviceOtherUser: 45013,
 
   // Notifications (46xxx).
   emailNotVerified: 46001,

@@ -41,7 +41,15 @@ export function registerAlertPages({ privatePage, publicPage, renderer }: PageKi
       ctx,
       ctx.t("settings.items.settingAlert"),
       <SettingsLayout ctx={ctx}>
-        <AlertSettings lang={ctx.lang} />
+        <AlertSettings
+          lang={ctx.lang}
+          root={{
+            id: ctx.user!.userId,
+            account: ctx.user!.account,
+            nickName: ctx.user!.nickName,
+            accountType: ctx.user!.accountType,
+          }}
+        />
       </SettingsLayout>,
     ));
   privatePage("/settingMessages", (c, ctx) =>

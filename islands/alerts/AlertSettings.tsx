@@ -6,17 +6,24 @@ import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { DeviceThresholds } from "../../components/alerts/DeviceThresholds.tsx";
 import { TypeChecks } from "../../components/alerts/TypeChecks.tsx";
+import { BroadcastRules } from "../../components/alerts/BroadcastRules.tsx";
+import type { AccountRef } from "../../components/accounts/types.ts";
 import type { AccountAlertSettings } from "../../modules/alerts/schemas.ts";
 
-/** /settingAlert: push settings of the account, mail with verification, webhook, device thresholds. */
-function AlertSettings({ lang }: { lang: Lang }) {
+const TABS = ["push", "device", "broadcast"] as const;
+
+/**
+ * /settingAlert: push settings of the account, mail with verification, webhook, device
+ * thresholds and auto broadcast rules.
+ */
+function AlertSettings({ lang, root }: { lang: Lang; root: AccountRef }) {
   const t = translator(lang);
   const [s, setS] = useState<AccountAlertSettings | null>(null);
   const [saved, setSaved] = useState<AccountAlertSettings | null>(null);
   const [code, setCode] = useState("");
   const [verified, setVerified] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [tab, setTab] = useState<"push" | "device">("push");
+  const [tab, setTab] = useState<typeof TABS[number]>("push");
   const fail = (e: unknown) =>
     toast(e instanceof ApiError ? e.message : t("ui.requestFailed"), "error");
   useEffect(() => {
@@ -90,7 +97,7 @@ function AlertSettings({ lang }: { lang: Lang }) {
         <h1>{t("settings.items.settingAlert")}</h1>
       </div>
       <div class="gf-tabs" role="tablist">
-        {(["push", "device"] as const).map((k) => (
+        {TABS.map((k) => (
           <button
             key={k}
             type="button"
@@ -103,173 +110,178 @@ function AlertSettings({ lang }: { lang: Lang }) {
           </button>
         ))}
       </div>
-      {tab === "device" ? <DeviceThresholds t={t} /> : (
-        <form class="form-section" onSubmit={save}>
-          <h3>{t("alerts.settings.console")}</h3>
-          <div class="checks">
-            <label class="check">
+      {tab === "device"
+        ? <DeviceThresholds t={t} />
+        : tab === "broadcast"
+        ? <BroadcastRules t={t} root={root} />
+        : (
+          <form class="form-section" onSubmit={save}>
+            <h3>{t("alerts.settings.console")}</h3>
+            <div class="checks">
+              <label class="check">
+                <input
+                  type="checkbox"
+                  name="popup"
+                  checked={s.popup}
+                  onChange={(e) => setS({ ...s, popup: (e.target as HTMLInputElement).checked })}
+                />
+                {t("alerts.settings.popup")}
+              </label>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  name="sound"
+                  checked={s.sound}
+                  onChange={(e) => setS({ ...s, sound: (e.target as HTMLInputElement).checked })}
+                />
+                {t("alerts.settings.sound")}
+              </label>
+            </div>
+            <Field label={t("alerts.settings.silence")} hint={t("alerts.settings.silenceHint")}>
               <input
-                type="checkbox"
-                name="popup"
-                checked={s.popup}
-                onChange={(e) => setS({ ...s, popup: (e.target as HTMLInputElement).checked })}
+                class="input narrow-input"
+                name="silenceMinutes"
+                type="number"
+                min={0}
+                max={60}
+                value={s.silenceMinutes}
+                onInput={(e) =>
+                  setS({ ...s, silenceMinutes: Number((e.target as HTMLInputElement).value) })}
               />
-              {t("alerts.settings.popup")}
-            </label>
-            <label class="check">
-              <input
-                type="checkbox"
-                name="sound"
-                checked={s.sound}
-                onChange={(e) => setS({ ...s, sound: (e.target as HTMLInputElement).checked })}
-              />
-              {t("alerts.settings.sound")}
-            </label>
-          </div>
-          <Field label={t("alerts.settings.silence")} hint={t("alerts.settings.silenceHint")}>
-            <input
-              class="input narrow-input"
-              name="silenceMinutes"
-              type="number"
-              min={0}
-              max={60}
-              value={s.silenceMinutes}
-              onInput={(e) =>
-                setS({ ...s, silenceMinutes: Number((e.target as HTMLInputElement).value) })}
+            </Field>
+            <TypeChecks
+              t={t}
+              label={t("alerts.settings.pushTypes")}
+              value={s.pushTypes}
+              onChange={(pushTypes) => setS({ ...s, pushTypes })}
             />
-          </Field>
-          <TypeChecks
-            t={t}
-            label={t("alerts.settings.pushTypes")}
-            value={s.pushTypes}
-            onChange={(pushTypes) => setS({ ...s, pushTypes })}
-          />
 
-          <h3>{t("alerts.settings.mail")}</h3>
-          <label class="check">
-            <input
-              type="checkbox"
-              name="emailEnabled"
-              checked={s.email.enabled}
-              onChange={(e) =>
-                setS({
-                  ...s,
-                  email: { ...s.email, enabled: (e.target as HTMLInputElement).checked },
-                })}
-            />
-            {t("alerts.settings.mailEnabled")}
-          </label>
-          <Field
-            label={t("alerts.settings.address")}
-            error={errors.email}
-            hint={newAddress && !verified ? t("alerts.settings.verifyHint") : undefined}
-          >
-            <div class="inline-row">
+            <h3>{t("alerts.settings.mail")}</h3>
+            <label class="check">
               <input
-                class="input"
-                name="email"
-                type="email"
-                maxLength={100}
-                value={s.email.address}
-                onInput={(e) => {
-                  setVerified(false);
+                type="checkbox"
+                name="emailEnabled"
+                checked={s.email.enabled}
+                onChange={(e) =>
                   setS({
                     ...s,
-                    email: { ...s.email, address: (e.target as HTMLInputElement).value.trim() },
-                  });
-                }}
+                    email: { ...s.email, enabled: (e.target as HTMLInputElement).checked },
+                  })}
               />
-              {newAddress && !verified && (
-                <button type="button" class="btn" onClick={sendCode}>
-                  {t("alerts.settings.sendCode")}
-                </button>
-              )}
-              {verified && <span class="badge ok">{t("alerts.settings.verified")}</span>}
-            </div>
-          </Field>
-          {newAddress && !verified && (
-            <Field label={t("alerts.settings.code")} error={errors.code}>
+              {t("alerts.settings.mailEnabled")}
+            </label>
+            <Field
+              label={t("alerts.settings.address")}
+              error={errors.email}
+              hint={newAddress && !verified ? t("alerts.settings.verifyHint") : undefined}
+            >
               <div class="inline-row">
                 <input
-                  class="input narrow-input"
-                  name="code"
-                  inputMode="numeric"
-                  maxLength={6}
-                  value={code}
-                  onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+                  class="input"
+                  name="email"
+                  type="email"
+                  maxLength={100}
+                  value={s.email.address}
+                  onInput={(e) => {
+                    setVerified(false);
+                    setS({
+                      ...s,
+                      email: { ...s.email, address: (e.target as HTMLInputElement).value.trim() },
+                    });
+                  }}
                 />
-                <button
-                  type="button"
-                  class="btn"
-                  disabled={code.trim().length !== 6}
-                  onClick={verify}
-                >
-                  {t("alerts.settings.verify")}
-                </button>
+                {newAddress && !verified && (
+                  <button type="button" class="btn" onClick={sendCode}>
+                    {t("alerts.settings.sendCode")}
+                  </button>
+                )}
+                {verified && <span class="badge ok">{t("alerts.settings.verified")}</span>}
               </div>
             </Field>
-          )}
-          {s.email.enabled && (
-            <TypeChecks
-              t={t}
-              label={t("alerts.settings.mailTypes")}
-              value={s.email.types}
-              onChange={(types) => setS({ ...s, email: { ...s.email, types } })}
-            />
-          )}
+            {newAddress && !verified && (
+              <Field label={t("alerts.settings.code")} error={errors.code}>
+                <div class="inline-row">
+                  <input
+                    class="input narrow-input"
+                    name="code"
+                    inputMode="numeric"
+                    maxLength={6}
+                    value={code}
+                    onInput={(e) =>
+                      setCode((e.target as HTMLInputElement).value)}
+                  />
+                  <button
+                    type="button"
+                    class="btn"
+                    disabled={code.trim().length !== 6}
+                    onClick={verify}
+                  >
+                    {t("alerts.settings.verify")}
+                  </button>
+                </div>
+              </Field>
+            )}
+            {s.email.enabled && (
+              <TypeChecks
+                t={t}
+                label={t("alerts.settings.mailTypes")}
+                value={s.email.types}
+                onChange={(types) => setS({ ...s, email: { ...s.email, types } })}
+              />
+            )}
 
-          <h3>{t("alerts.settings.webhook")}</h3>
-          <label class="check">
-            <input
-              type="checkbox"
-              name="webhookEnabled"
-              checked={s.webhook.enabled}
-              onChange={(e) =>
-                setS({
-                  ...s,
-                  webhook: { ...s.webhook, enabled: (e.target as HTMLInputElement).checked },
-                })}
-            />
-            {t("alerts.settings.webhookEnabled")}
-          </label>
-          <Field
-            label={t("alerts.settings.url")}
-            error={errors.webhook}
-            hint={t("alerts.settings.webhookHint")}
-          >
-            <input
-              class="input"
-              name="webhookUrl"
-              type="url"
-              maxLength={500}
-              placeholder="https://"
-              value={s.webhook.url}
-              onInput={(e) =>
-                setS({
-                  ...s,
-                  webhook: { ...s.webhook, url: (e.target as HTMLInputElement).value.trim() },
-                })}
-            />
-          </Field>
-          {s.webhook.secret && (
-            <Field label={t("alerts.settings.secret")} hint={t("alerts.settings.secretHint")}>
-              <input class="input mono" readOnly value={s.webhook.secret} />
+            <h3>{t("alerts.settings.webhook")}</h3>
+            <label class="check">
+              <input
+                type="checkbox"
+                name="webhookEnabled"
+                checked={s.webhook.enabled}
+                onChange={(e) =>
+                  setS({
+                    ...s,
+                    webhook: { ...s.webhook, enabled: (e.target as HTMLInputElement).checked },
+                  })}
+              />
+              {t("alerts.settings.webhookEnabled")}
+            </label>
+            <Field
+              label={t("alerts.settings.url")}
+              error={errors.webhook}
+              hint={t("alerts.settings.webhookHint")}
+            >
+              <input
+                class="input"
+                name="webhookUrl"
+                type="url"
+                maxLength={500}
+                placeholder="https://"
+                value={s.webhook.url}
+                onInput={(e) =>
+                  setS({
+                    ...s,
+                    webhook: { ...s.webhook, url: (e.target as HTMLInputElement).value.trim() },
+                  })}
+              />
             </Field>
-          )}
-          {s.webhook.enabled && (
-            <TypeChecks
-              t={t}
-              label={t("alerts.settings.webhookTypes")}
-              value={s.webhook.types}
-              onChange={(types) => setS({ ...s, webhook: { ...s.webhook, types } })}
-            />
-          )}
-          {errors.form && <p class="form-error">{errors.form}</p>}
-          <div class="form-actions">
-            <button type="submit" class="btn btn-primary">{t("ui.save")}</button>
-          </div>
-        </form>
-      )}
+            {s.webhook.secret && (
+              <Field label={t("alerts.settings.secret")} hint={t("alerts.settings.secretHint")}>
+                <input class="input mono" readOnly value={s.webhook.secret} />
+              </Field>
+            )}
+            {s.webhook.enabled && (
+              <TypeChecks
+                t={t}
+                label={t("alerts.settings.webhookTypes")}
+                value={s.webhook.types}
+                onChange={(types) => setS({ ...s, webhook: { ...s.webhook, types } })}
+              />
+            )}
+            {errors.form && <p class="form-error">{errors.form}</p>}
+            <div class="form-actions">
+              <button type="submit" class="btn btn-primary">{t("ui.save")}</button>
+            </div>
+          </form>
+        )}
       <Toasts />
     </div>
   );

@@ -157,14 +157,14 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
       const { userId } = await svc.accountSettings(c.var.session, body.userId);
       for (const imei of body.rule.imeis) {
         if ((await s.devices.visibleDevice(c.var.session, imei)).userId !== userId) {
-          throw new BizError("fenceDeviceOtherUser", { imei });
+          throw new BizError("ruleDeviceOtherUser", { imei }, { field: "imeis", imei });
         }
       }
       const id = body.rule.id ?? crypto.randomUUID();
       if (body.rule.id && !s.autoBroadcast.get(userId, id)) throw new BizError("dataNotExists");
       const rule = { ...body.rule, id, userId };
       if (!await s.autoBroadcast.save(rule)) {
-        throw new BizError("quantityLimitExceeded", { max: MAX_RULES });
+        throw new BizError("quantityLimitExceeded", { limit: MAX_RULES });
       }
       return rule;
     },

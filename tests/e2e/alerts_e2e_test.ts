@@ -174,3 +174,87 @@ Deno.test({
     }
   },
 });
+
+async function consoleLogin(page: Page, url: string) {
+  await page.goto(`${url}/login`);
+  await page.waitForSelector("html[data-islands='hydrated']");
+  await page.fill("input[name=account]", "admin");
+  await page.fill("input[name=password]", ADMIN_PASSWORD);
+  await page.click("#login-submit");
+  await page.waitForURL(/\/monitorObject$/, { timeout: 15_000 });
+}
+
+Deno.test({
+  name:
+    "e2e alerts: auto broadcast rules screen, landmarks on the monitor map, message center, redrawing a fence",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const server = await startServer({ ADMIN_PASSWORD });
+    const browser = await launchBrowser();
+    try {
+      const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+      const me = await api.call("/v3/new/account/current");
+      await api.call("/v3/new/newEquipment/importEquipment", {
+        userId: me.userId,
+        mcType: "GT06N",
+        imeis: [IMEI],
+      });
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await consoleLogin(page, server.url);
+
+      // Auto broadcast: empty state, a refused time range, then a rule for one chosen device.
+      await hydrated(page, `${server.url}/settingAlert`);
+      await page.click("[role=tab] >> text=Auto broadcast");
+      await page.waitForSelector(".broadcast-table .empty-row");
+      assert.match(
+        await page.locator(".broadcast-table .empty-row").innerText(),
+        /No auto broadcast/,
+      );
+      await page.screenshot({ path: `${SHOTS}broadcast_empty.png` });
+      await page.click("#broadcast-add");
+      await page.fill(".broadcast-form input[name=name]", "SOS voice");
+      await page.selectOption(".broadcast-form select[name=alarmType]", "sos");
+      await page.fill(".broadcast-form input[name=count]", "2");
+      await page.fill(".broadcast-form input[name=startTime]", "18:00");
+      await page.fill(".broadcast-form input[name=endTime]", "08:00");
+      await page.fill(".broadcast-form input[name=minSpeed]", "90");
+      await page.fill(".broadcast-form input[name=maxSpeed]", "60");
+      await page.click("#dialog-submit");
+      await page.waitForSelector(".broadcast-form .has-error");
+      const refusals = await page.locator(".broadcast-form .field-error").allInnerTexts();
+      assert.ok(refusals.some((r) => r.includes("Active until")), refusals.join(" | "));
+      assert.ok(refusals.some((r) => r.includes("Maximum speed")), refusals.join(" | "));
+      assert.ok(refusals.some((r) => r.includes("Broadcast text")), refusals.join(" | "));
+      await page.fill(".broadcast-form input[name=endTime]", "23:30");
+      await page.fill(".broadcast-form input[name=maxSpeed]", "120");
+      await page.fill(".broadcast-form textarea[name=content]", "Emergency reported, stay calm");
+      await page.check(".broadcast-form input[name=deviceScope][value=some]");
+      await page.waitForSelector(`.cmd-picker td >> text=${IMEI}`);
+      await page.check(`.cmd-picker input[aria-label="${IMEI}"]`);
+      await page.screenshot({ path: `${SHOTS}broadcast_dialog.png` });
+      await page.click("#dialog-submit");
+      await page.waitForSelector(".broadcast-table td >> text=SOS voice");
+      const row = await page.locator(".broadcast-table tbody tr").first().innerText();
+      assert.match(row, /SOS/);
+      assert.match(row, /2 times in 10 min/);
+      assert.match(row, /18:00–23:30/);
+      assert.match(row, /Chosen: 1/);
+      const rules = await api.call("/v3/new/alarm/broadcast/list", {});
+      assert.equal(rules.length, 1);
+      assert.deepEqual(rules[0].imeis, [IMEI]);
+      assert.equal(rules[0].minSpeed, 90);
+      await page.screenshot({ path: `${SHOTS}broadcast_rules.png` });
+
+      assert.deepEqual(errors, []);
+    } catch (e) {
+      console.log(server.output().slice(-3000));
+      throw e;
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+});
