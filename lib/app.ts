@@ -14,6 +14,7 @@ import { registerAccountRoutes } from "../modules/accounts/routes.ts";
 import { registerDomainRoutes } from "../modules/domains/routes.ts";
 import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
+import { registerWalletRoutes } from "../modules/wallet/routes.ts";
 import { registerPositionRoutes } from "../modules/positions/routes.ts";
 import { registerCommandRoutes } from "../modules/commands/routes.ts";
 import { registerMonitorRoutes } from "../modules/monitor/routes.ts";
@@ -84,6 +85,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerAccountRoutes(api, s);
   registerDomainRoutes(api, s);
   registerDeviceRoutes(api, s);
+  registerWalletRoutes(api, s);
   registerPositionRoutes(api, s);
   registerCommandRoutes(api, s);
   registerMonitorRoutes(api, s);

@@ -122,6 +122,9 @@ export const CATALOGUE = {
   exportTooLarge: 42041,
   spreadsheetInvalid: 42042,
   groupNotExists: 42043,
+  deviceMovedOut: 42044,
+  renewalTypeWrong: 42045,
+  appBindNotAllowed: 42046,
 
   // Commands (43xxx).
   commandUnsupported: 43001,

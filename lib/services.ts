@@ -19,6 +19,9 @@ import { GroupService } from "../modules/devices/groups.ts";
 import { DeviceOperations } from "../modules/devices/operations.ts";
 import { DeviceTransfer } from "../modules/devices/transfer.ts";
 import { DeviceFiles } from "../modules/devices/files.ts";
+import { DeviceRenewal } from "../modules/devices/renewal.ts";
+import { WalletService } from "../modules/wallet/service.ts";
+import { WalletStore } from "../modules/wallet/store.ts";
 import { DomainStore } from "../modules/domains/store.ts";
 import { EventBus } from "../modules/gateway/bus.ts";
 import { ConnectionRegistry } from "../modules/gateway/connections.ts";
@@ -45,6 +48,8 @@ export interface Services extends AlertingServices {
   deviceOps: DeviceOperations;
   deviceTransfer: DeviceTransfer;
   deviceFiles: DeviceFiles;
+  deviceRenewal: DeviceRenewal;
+  wallet: WalletService;
   positions: PositionStore;
   alerts: AlertStore;
   ingestor: Ingestor;
@@ -84,6 +89,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const batches = new BatchSender(commandStore, commands);
   const workModeStore = new WorkModeStore(kv);
   const devices = new DeviceService(directory, accountStore, access, offlineMs);
+  const wallet = new WalletService(new WalletStore(kv), accountStore, access);
   const monitor = new MonitorService(kv, access, accountStore, directory, devices, bus, offlineMs);
   const alerting = await createAlerting(kv, config, {
     access,
@@ -112,6 +118,8 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     deviceOps: new DeviceOperations(directory, accountStore, access, devices, connections),
     deviceTransfer: new DeviceTransfer(accountStore, access, devices),
     deviceFiles: new DeviceFiles(config.DATA_DIR, devices),
+    deviceRenewal: new DeviceRenewal(directory, accountStore, access, devices, wallet),
+    wallet,
     positions,
     alerts,
     ingestor: new Ingestor(kv, directory, positions, alerts, bus, offlineMs),

@@ -26,6 +26,7 @@ import {
   listBody,
   platformExpiryBody,
   renameGroupBody,
+  renewBody,
   searchBody,
   sensorsBody,
   setGroupBody,
@@ -202,6 +203,24 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     ({ body, c }) => s.deviceTransfer.log(c.var.session, body.imei, body.limit ?? 100),
   );
   post(
+    "renewQuote",
+    "What renewing devices would cost and their new platform expiry, per device, with the balance",
+    renewBody,
+    async ({ body, c }) => {
+      const q = await s.deviceRenewal.quote(c.var.session, body);
+      return { ...q, plans: q.plans.map(reasonOf(c)) };
+    },
+  );
+  post(
+    "renewEquipment",
+    "Renew devices for 3, 6, 12 or 120 months, paid with recharge cards or Mi coins; one result per device",
+    renewBody,
+    async ({ body, c }) => {
+      const r = await s.deviceRenewal.renew(c.var.session, body);
+      return { ...r, results: r.results.map(reasonOf(c)) };
+    },
+  );
+  post(
     "bindAppAccount",
     "Bind an app account to a device",
     bindBody,
@@ -334,6 +353,13 @@ const importMeta = z.object({
   mcType: z.string().trim().min(1).max(40),
   activationMode: z.enum(["auto", "permission"]).optional(),
 });
+
+/** Adds the translated refusal of a per-device result. */
+const reasonOf =
+  (c: Context<AppEnv>) => <T extends { imei: string; error: string | null }>(r: T) => ({
+    ...r,
+    reason: r.error ? c.var.t(`errors.${r.error}`, { imei: r.imei }) : "",
+  });
 
 /** An illegal-parameter refusal for a form field, with its translated reason. */
 const badField = (field: string, reasonKey: string) =>

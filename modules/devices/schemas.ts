@@ -121,3 +121,10 @@ export const aliasBody = z.object({
 }).strict();
 
 export const statsBody = z.object({ userId: accountId.optional() }).strict();
+
+/** Renewal (spec §3 renewal terms): months 3, 6, 12 or 120; paid with cards or Mi coins. */
+export const renewBody = z.object({
+  imeis: imeiList,
+  term: z.union([z.literal(3), z.literal(6), z.literal(12), z.literal(120)]),
+  payWith: z.enum(["card", "coin"]),
+}).strict();

@@ -1,0 +1,247 @@
+import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
+import type { Session } from "../../lib/http/env.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { Account } from "../accounts/model.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import {
+  CARD_OF_TERM,
+  type CardType,
+  type LedgerEntry,
+  RENEWAL_OPTIONS,
+  type Term,
+  toCents,
+  toCoins,
+} from "../wallet/model.ts";
+import type { WalletService } from "../wallet/service.ts";
+import type { DeviceDirectory } from "./directory.ts";
+import type { Device } from "./model.ts";
+import { MAX_PLATFORM_YEARS } from "./operations.ts";
+import type { DeviceService } from "./service.ts";
+
+export type PayWith = "card" | "coin";
+
+export interface RenewInput {
+  imeis: string[];
+  term: Term;
+  payWith: PayWith;
+}
+
+/** What renewing one device would do, or why it cannot be renewed. */
+export interface RenewPlan {
+  imei: string;
+  deviceName: string;
+  mcType: string;
+  /** Platform expiry before and after (null when hidden from the caller or never set). */
+  expiration: string | null;
+  newExpiration: string | null;
+  /** Mi coins (after the payer's discount) or one card of the term's length. */
+  coins: number;
+  card: CardType | null;
+  error?: ErrorName;
+  device?: Device;
+  newUserExpiration?: string | null;
+}
+
+/** YYYY-MM-DD plus whole months in UTC; the day is clamped to the month's end (Jan 31 + 1 → Feb 28). */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const later = (a: string, b: string) => (a > b ? a : b);
+
+/**
+ * Device renewal (spec §2 renew screen, §3 renewal options, §8 renewal errors): extends the
+ * platform expiry by the chosen term from the current expiry, or from today when it has
+ * passed or was never set, and pays with one recharge card of the term's length per device
+ * or with Mi coins at the model's rate times the payer's discount. Each device is checked on
+ * its own; the payment for the devices that pass is taken in one commit, or the whole
+ * operation is refused when the balance does not cover it.
+ */
+export class DeviceRenewal {
+  /** Renewals run one after another, so two cannot extend the same expiry from one base. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly directory: DeviceDirectory,
+    private readonly accounts: AccountStore,
+    private readonly access: AccessGuard,
+    private readonly devices: DeviceService,
+    private readonly wallet: WalletService,
+    /** True when the platform expiry is hidden from the session (showPlatformExpiration 0). */
+    private readonly hidesExpiry: (session: Session) => Promise<boolean> = () =>
+      Promise.resolve(false),
+  ) {}
+
+  async quote(session: Session, input: RenewInput) {
+    const payer = await this.wallet.payer(session);
+    const plans = await this.plan(session, payer, input);
+    const ok = plans.filter((p) => !p.error);
+    return {
+      hidden: await this.hidesExpiry(session),
+      plans: await this.present(session, plans),
+      total: {
+        coins: toCoins(ok.reduce((s, p) => s + toCents(p.coins), 0)),
+        cards: input.payWith === "card" ? ok.length : 0,
+        card: CARD_OF_TERM[input.term],
+      },
+      balance: await this.wallet.balance(session),
+    };
+  }
+
+  renew(session: Session, input: RenewInput) {
+    const run = this.queue.then(() => this.renewNow(session, input));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async renewNow(session: Session, input: RenewInput) {
+    const payer = await this.wallet.payer(session);
+    const plans = await this.plan(session, payer, input);
+    const ok = plans.filter((p) => !p.error);
+    if (ok.length) {
+      const time = new Date().toISOString();
+      const card = CARD_OF_TERM[input.term];
+      const entries: LedgerEntry[] = ok.map((p) => ({
+        id: crypto.randomUUID(),
+        accountId: payer.id,
+        time,
+        kind: "renew",
+        coinCents: -toCents(p.coins),
+        cards: p.card ? { [card]: -1 } : {},
+        imei: p.imei,
+        term: input.term,
+        operatorId: session.accountId,
+      }));
+      const coinCents = entries.reduce((s, e) => s + e.coinCents, 0);
+      const cards = input.payWith === "card" ? ok.length : 0;
+      await this.wallet.apply(
+        [{ accountId: payer.id, coinCents, cards: { [card]: -cards } }],
+        entries,
+        payer,
+      );
+      try {
+        await this.devices.save(ok.map((p) => ({
+          before: p.device!,
+          after: {
+            ...p.device!,
+            expiration: p.newExpiration,
+            userExpiration: p.newUserExpiration ?? null,
+          },
+        })));
+      } catch (e) {
+        // The devices were not extended: give the payment back, logged as a refund.
+        await this.wallet.apply(
+          [{ accountId: payer.id, coinCents: -coinCents, cards: { [card]: cards } }],
+          entries.map((x) => ({
+            ...x,
+            id: crypto.randomUUID(),
+            kind: "refund",
+            coinCents: -x.coinCents,
+            cards: x.cards[card] ? { [card]: 1 } : {},
+          })),
+          payer,
+        );
+        throw e;
+      }
+    }
+    return {
+      renewed: ok.length,
+      results: await this.present(session, plans),
+      balance: await this.wallet.balance(session),
+    };
+  }
+
+  private async present(session: Session, plans: RenewPlan[]) {
+    const hidden = await this.hidesExpiry(session);
+    return plans.map(({ device: _d, newUserExpiration: _u, error, ...p }) => ({
+      ...p,
+      expiration: hidden ? null : p.expiration,
+      newExpiration: hidden ? null : p.newExpiration,
+      ok: !error,
+      code: error ? CATALOGUE[error] : CATALOGUE.success,
+      error: error ?? null,
+    }));
+  }
+
+  private async plan(session: Session, payer: Account, input: RenewInput): Promise<RenewPlan[]> {
+    const { owner } = await this.access.caller(session);
+    const visible = new Map<string, boolean>();
+    const isVisible = async (userId: string) => {
+      if (!visible.has(userId)) {
+        const a = await this.accounts.get(userId);
+        visible.set(userId, !!a && this.access.isVisible(owner, a));
+      }
+      return visible.get(userId)!;
+    };
+    const now = today();
+    const max = addMonths(now, MAX_PLATFORM_YEARS * 12);
+    const out: RenewPlan[] = [];
+    for (const imei of new Set(input.imeis)) {
+      const d = this.directory.get(imei);
+      const plan: RenewPlan = {
+        imei,
+        deviceName: d?.deviceName ?? "",
+        mcType: d?.mcType ?? "",
+        expiration: d?.expiration ?? null,
+        newExpiration: null,
+        coins: 0,
+        card: null,
+      };
+      out.push(plan);
+      if (!d) {
+        plan.error = "imeiNotExists";
+        continue;
+      }
+      if (!await isVisible(d.userId)) {
+        plan.error = await this.movedOut(imei, isVisible) ? "deviceMovedOut" : "deviceNoPermission";
+        plan.deviceName = "";
+        plan.expiration = null;
+        continue;
+      }
+      const rate = await this.wallet.rateFor(d.mcType);
+      if (!rate) {
+        plan.error = "noRateConfigured";
+        continue;
+      }
+      if (!RENEWAL_OPTIONS[rate.option].includes(input.term)) {
+        plan.error = "renewalTypeWrong";
+        continue;
+      }
+      if (input.payWith === "coin") {
+        const price = rate.prices[`${input.term}`];
+        if (!price || !(price > 0)) {
+          plan.error = "unitPriceError";
+          continue;
+        }
+        plan.coins = toCoins(toCents(price * payer.discount));
+      } else plan.card = CARD_OF_TERM[input.term];
+      const current = d.expiration?.slice(0, 10) ?? null;
+      const next = addMonths(current ? later(current, now) : now, input.term);
+      if (next > max) {
+        plan.error = "platformTermTooLong";
+        continue;
+      }
+      plan.newExpiration = next;
+      // A user expiry set by a distributor moves on by the same term, never past the new platform expiry.
+      const user = d.userExpiration?.slice(0, 10);
+      plan.newUserExpiration = user
+        ? [addMonths(later(user, now), input.term), next].sort()[0]
+        : null;
+      plan.device = d;
+    }
+    return out;
+  }
+
+  /** The device left the caller's subtree: an allocation moved it from a visible account. */
+  private async movedOut(imei: string, isVisible: (userId: string) => Promise<boolean>) {
+    for (const e of await this.devices.allocations(5000)) {
+      if (e.imei === imei && await isVisible(e.fromUserId)) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,173 @@
+import { BizError } from "../../lib/errors.ts";
+import type { Session } from "../../lib/http/env.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { Account } from "../accounts/model.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import { DEVICE_MODELS, findModel } from "../devices/models.ts";
+import {
+  type Balance,
+  CARD_TYPES,
+  type CardType,
+  DEFAULT_RATE,
+  type Delta,
+  type LedgerEntry,
+  type Rate,
+  toCents,
+  toCoins,
+} from "./model.ts";
+import type { WalletStore } from "./store.ts";
+
+/** The platform administrator (the root account) issues coins and cards; it has no balance. */
+export const isPlatform = (a: Pick<Account, "accountType" | "parentId" | "virtual">) =>
+  a.accountType === 0 && a.parentId === "" && !a.virtual;
+
+const present = (b: Balance, unlimited: boolean) => ({
+  coins: toCoins(b.coinCents),
+  cards: b.cards,
+  unlimited,
+});
+
+/**
+ * Balances, allocations, rates and the consumption / allocation log. Spending needs the
+ * recharge permission (spec §6) and a real (not virtual) user; every account named must lie
+ * in the caller's subtree.
+ */
+export class WalletService {
+  constructor(
+    private readonly store: WalletStore,
+    private readonly accounts: AccountStore,
+    private readonly access: AccessGuard,
+  ) {}
+
+  /** The paying account of a session; refused without the recharge permission. */
+  async payer(session: Session): Promise<Account> {
+    const { self, owner } = await this.access.caller(session);
+    if (self.virtual || owner.permissions.rechargeFlag !== 1) {
+      throw new BizError("permissionDenied");
+    }
+    return owner;
+  }
+
+  async balance(session: Session, userId?: string) {
+    const { owner } = await this.access.caller(session);
+    const a = userId ? await this.access.visibleAccount(session, userId) : owner;
+    return present(await this.store.balance(a.id), isPlatform(a));
+  }
+
+  /**
+   * Moves coins and cards from the caller to an account below it (the administrator issues
+   * them). Never to oneself (spec §8 "coins cannot be transferred to oneself").
+   */
+  async allocate(
+    session: Session,
+    input: { targetUserId: string; coins?: number; cards?: Partial<Record<CardType, number>> },
+  ) {
+    const from = await this.payer(session);
+    if (input.targetUserId === from.id) throw new BizError("coinsToSelf");
+    const to = await this.access.visibleAccount(session, input.targetUserId);
+    if (to.virtual) throw new BizError("superiorInvalid");
+    const coinCents = toCents(input.coins ?? 0);
+    const cards = Object.fromEntries(
+      CARD_TYPES.filter((c) => (input.cards?.[c] ?? 0) > 0).map((c) => [c, input.cards![c]!]),
+    ) as Partial<Record<CardType, number>>;
+    if (coinCents <= 0 && !Object.keys(cards).length) {
+      throw new BizError("illegalParameter", { field: "coins", reasonKey: "validation.required" }, {
+        field: "coins",
+      });
+    }
+    const time = new Date().toISOString();
+    const base = { time, operatorId: session.accountId };
+    const negated = Object.fromEntries(Object.entries(cards).map(([k, v]) => [k, -v!]));
+    const entries: LedgerEntry[] = [
+      {
+        ...base,
+        id: crypto.randomUUID(),
+        accountId: from.id,
+        kind: isPlatform(from) ? "issue" : "allocateOut",
+        coinCents: -coinCents,
+        cards: negated,
+        counterpartId: to.id,
+      },
+      {
+        ...base,
+        id: crypto.randomUUID(),
+        accountId: to.id,
+        kind: "allocateIn",
+        coinCents,
+        cards,
+        counterpartId: from.id,
+      },
+    ];
+    await this.apply(
+      [{ accountId: from.id, coinCents: -coinCents, cards: negated }, {
+        accountId: to.id,
+        coinCents,
+        cards,
+      }],
+      entries,
+      from,
+    );
+    return await this.balance(session);
+  }
+
+  /**
+   * Commits balance changes with their log entries, or refuses the whole operation when the
+   * payer lacks coins or cards. Accounts' coinNumber / rechargeCards carry a copy of the
+   * balance for the shell's balance call and the deletion rules.
+   */
+  async apply(deltas: Delta[], entries: LedgerEntry[], payer: Account): Promise<Balance> {
+    const platformIds = new Set(isPlatform(payer) ? [payer.id] : []);
+    const res = await this.store.apply(deltas, entries, (id) => platformIds.has(id));
+    const mine = res.balances.get(payer.id)!;
+    if (!res.ok) {
+      if (mine.coinCents < 0) throw new BizError("miCoinsInsufficient");
+      throw new BizError("rechargeCardsInsufficient");
+    }
+    for (const [id, b] of res.balances) {
+      if (platformIds.has(id)) continue;
+      const a = await this.accounts.get(id);
+      if (a) {
+        await this.accounts.update({
+          ...a,
+          coinNumber: toCoins(b.coinCents),
+          rechargeCards: Object.values(b.cards).reduce((s, n) => s + n, 0),
+        });
+      }
+    }
+    return mine;
+  }
+
+  /** The rate of a model: the administrator's, else the built-in one; null when removed. */
+  async rateFor(mcType: string): Promise<Rate | null> {
+    const stored = await this.store.rate(mcType);
+    if (stored && "removed" in stored) return null;
+    return stored ?? (findModel(mcType) ? DEFAULT_RATE : null);
+  }
+
+  async rates() {
+    const stored = await this.store.rates();
+    return DEVICE_MODELS.map((m) => {
+      const r = stored.get(m.mcType);
+      return { mcType: m.mcType, rate: r && "removed" in r ? null : r ?? DEFAULT_RATE };
+    });
+  }
+
+  /** Administrator: a model's renewal option and prices; null removes the rate. */
+  async setRate(session: Session, mcType: string, rate: Rate | null) {
+    const { self, owner } = await this.access.caller(session);
+    if (!isPlatform(owner) || self.virtual) throw new BizError("permissionDenied");
+    if (!findModel(mcType)) throw new BizError("modelNotExists");
+    await this.store.setRate(mcType, rate ?? { removed: true });
+  }
+
+  /** Consumption and allocation log of an account in the caller's subtree, newest first. */
+  async ledger(session: Session, userId: string | undefined, pageNum: number, pageSize: number) {
+    const { owner } = await this.access.caller(session);
+    const a = userId ? await this.access.visibleAccount(session, userId) : owner;
+    const list = await this.store.ledger(a.id, (pageNum - 1) * pageSize, pageSize);
+    return {
+      total: await this.store.ledgerCount(a.id),
+      list: list.map((e) => ({ ...e, coins: toCoins(e.coinCents) })),
+    };
+  }
+}
