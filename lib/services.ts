@@ -91,6 +91,8 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const devices = new DeviceService(directory, accountStore, access, offlineMs);
   const wallet = new WalletService(new WalletStore(kv), accountStore, access);
   const monitor = new MonitorService(kv, access, accountStore, directory, devices, bus, offlineMs);
+  const ingestor = new Ingestor(kv, directory, positions, alerts, bus, offlineMs);
+  await ingestor.recover();
   const alerting = await createAlerting(kv, config, {
     access,
     accountStore,
@@ -122,7 +124,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     wallet,
     positions,
     alerts,
-    ingestor: new Ingestor(kv, directory, positions, alerts, bus, offlineMs),
+    ingestor,
     connections,
     commandStore,
     commands,

@@ -66,6 +66,7 @@ export function startGateway(deps: GatewayDeps): GatewayHandle {
       for (const l of Object.values(tcp)) l.close();
       deps.connections.closeAll();
       await osmand.shutdown();
+      await deps.ingestor.close();
     },
   };
 }

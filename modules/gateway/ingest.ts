@@ -4,18 +4,27 @@ import {
   deriveStatus,
   type Device,
   type DeviceState,
-  MOVING_SPEED_KMH,
   type StoredPosition,
 } from "../devices/model.ts";
+import type { DevicePoints, JournalChunk } from "../positions/journal.ts";
+import { unpackJournal } from "../positions/journal.ts";
 import type { PositionStore } from "../positions/store.ts";
 import type { EventBus } from "./bus.ts";
 import { hasLocation, toStored } from "./convert.ts";
+import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage } from "./protocols/types.ts";
 
-/** Mutations one commit may hold; KV allows 1000 per atomic operation. */
-const MAX_MUTATIONS = 900;
+/** Mutations one commit may hold besides its journal chunks; KV allows 1000 in all. */
+const MAX_MUTATIONS = 800;
+/** Positions one commit may hold (a few journal chunks; KV allows 800 KiB per commit). */
+const MAX_POSITIONS = 3000;
 /** Commits handed to KV at once (with disjoint devices). */
 const MAX_IN_FLIGHT = 2;
+/**
+ * States changed only by positions are written this long after the change, together: the
+ * journal holds the positions, and start-up replays it, so nothing acknowledged is lost.
+ */
+const STATE_FLUSH_MS = 5_000;
 
 interface Pending {
   device: Device;
@@ -35,6 +44,10 @@ export class Ingestor {
   private inflight = 0;
   /** Devices with messages in a commit that has not finished yet. */
   private committing = new Set<string>();
+  /** Devices whose state changed since it was last written. */
+  private unsavedStates = new Set<string>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
   readonly stats = { commits: 0, positions: 0, alerts: 0 };
 
   constructor(
@@ -84,7 +97,7 @@ export class Ingestor {
    * submissions of devices in a commit still in flight stay queued (in their order).
    */
   private takeBatch(): Pending[] {
-    let mutations = 0;
+    let mutations = 0, positions = 0;
     const devices = new Set<string>();
     const taken: Pending[] = [];
     const kept: Pending[] = [];
@@ -95,10 +108,16 @@ export class Ingestor {
         kept.push(p);
         continue;
       }
-      let cost = devices.has(p.device.imei) ? 0 : 2;
-      for (const m of p.messages) cost += messageCost(m);
-      if (taken.length > 0 && mutations + cost > MAX_MUTATIONS) break;
+      let cost = devices.has(p.device.imei) ? 0 : 1, points = 0;
+      for (const m of p.messages) {
+        cost += alarmCost(m);
+        points += positionCount(m);
+      }
+      if (
+        taken.length > 0 && (mutations + cost > MAX_MUTATIONS || positions + points > MAX_POSITIONS)
+      ) break;
       mutations += cost;
+      positions += points;
       devices.add(p.device.imei);
       taken.push(p);
     }
@@ -109,24 +128,21 @@ export class Ingestor {
 
   private async commit(batch: Pending[]): Promise<void> {
     const op = this.kv.atomic();
-    const states = new Map<
-      string,
-      { before: DeviceState | undefined; after: DeviceState; device: Device }
-    >();
+    const devices = new Map<string, CommitDevice>();
     const events: (() => void)[] = [];
-    let positions = 0, alerts = 0;
+    let alerts = 0;
     for (const p of batch) {
-      let entry = states.get(p.device.imei);
+      let entry = devices.get(p.device.imei);
       if (!entry) {
         const before = this.directory.state(p.device.imei);
-        // A shallow copy is enough: apply() only replaces top-level fields (the position
-        // object is swapped, never mutated), and structuredClone was a hot spot per commit.
-        entry = { before, after: { ...(before ?? emptyState(p.device.imei)) }, device: p.device };
-        states.set(p.device.imei, entry);
+        // A shallow copy is enough: the state functions only replace top-level fields (the
+        // position object is swapped, never mutated); structuredClone was a hot spot.
+        const after = { ...(before ?? emptyState(p.device.imei)) };
+        entry = { before, after, device: p.device, points: [], stateOnly: false };
+        devices.set(p.device.imei, entry);
       }
       for (const m of p.messages) {
-        const result = this.apply(op, entry.after, p.device, m, p.receivedAt);
-        positions += result.positions;
+        const result = this.apply(op, entry, m, p.receivedAt);
         alerts += result.alerts.length;
         for (const pos of result.published) {
           events.push(() =>
@@ -150,10 +166,16 @@ export class Ingestor {
         }
       }
     }
-    for (const [imei, { after }] of states) {
-      op.set(this.directory.store.stateKey(imei), after);
-      if (positions) this.positions.markDirty(op, imei);
+    const journal: DevicePoints[] = [];
+    let positions = 0;
+    for (const [imei, d] of devices) {
+      if (d.points.length) journal.push({ imei, points: d.points });
+      positions += d.points.length;
+      // A state changed by something the journal does not hold (a status or heartbeat) is
+      // written now; one changed only by positions can be rebuilt from them.
+      if (d.stateOnly) op.set(this.directory.store.stateKey(imei), d.after);
     }
+    const written = journal.length ? this.positions.addJournal(op, journal, Date.now()) : null;
     try {
       const res = await op.commit();
       if (!res.ok) throw new Error("position commit failed");
@@ -161,13 +183,16 @@ export class Ingestor {
       for (const p of batch) p.reject(e);
       return;
     }
+    if (written) this.positions.journaled(written);
     this.stats.commits++;
     this.stats.positions += positions;
     this.stats.alerts += alerts;
     const now = Date.now();
     const activations: Promise<void>[] = [];
-    for (const [imei, { before, after, device }] of states) {
+    for (const [imei, { before, after, device, stateOnly }] of devices) {
       this.directory.rememberState(after);
+      if (stateOnly) this.unsavedStates.delete(imei);
+      else this.stateChanged(imei);
       const was = deriveStatus(before ?? null, now, this.offlineMs);
       const is = deriveStatus(after, now, this.offlineMs);
       if (was !== is) {
@@ -191,6 +216,61 @@ export class Ingestor {
     for (const e of events) e();
   }
 
+  /** Remembers a state to write with the next flush, and schedules one. */
+  private stateChanged(imei: string): void {
+    this.unsavedStates.add(imei);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flushStates().catch((e) => console.error(`device state flush failed: ${e}`));
+    }, STATE_FLUSH_MS);
+  }
+
+  /** Writes every state changed since the last flush (also before compaction and at exit). */
+  flushStates(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const imeis = [...this.unsavedStates];
+      this.unsavedStates.clear();
+      for (let i = 0; i < imeis.length; i += 500) {
+        const op = this.kv.atomic();
+        for (const imei of imeis.slice(i, i + 500)) {
+          const state = this.directory.state(imei);
+          if (state) op.set(this.directory.store.stateKey(imei), state);
+        }
+        if (!(await op.commit()).ok) {
+          for (const imei of imeis.slice(i)) this.unsavedStates.add(imei);
+          throw new Error("state write failed");
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  /**
+   * Start-up: rebuilds the position index from the journal and moves device states to the
+   * newest journaled fix, which a crash may have left unwritten.
+   */
+  async recover(): Promise<number> {
+    return await this.positions.loadJournal((chunk: JournalChunk) => {
+      for (const { imei, points } of unpackJournal(chunk)) {
+        const state = { ...(this.directory.state(imei) ?? emptyState(imei)) };
+        heard(state, chunk.at);
+        let moved = false;
+        for (const p of points) moved = advanceToFix(state, p) || moved;
+        if (moved || state.hbTime !== this.directory.state(imei)?.hbTime) {
+          this.directory.rememberState(state);
+          this.stateChanged(imei);
+        }
+      }
+    });
+  }
+
+  /** Stops the flush timer and writes what is unsaved (process exit, tests). */
+  async close(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flushStates();
+  }
+
   /** First data from an imported device activates it. */
   private async activate(device: Device): Promise<void> {
     // Spec §4: a device imported "awaiting permission" stays inactive until allow-activation.
@@ -200,38 +280,23 @@ export class Ingestor {
     this.directory.remember(updated);
   }
 
-  /** Applies one message to the device state and the commit; returns what to publish. */
-  private apply(
-    op: Deno.AtomicOperation,
-    state: DeviceState,
-    device: Device,
-    m: DeviceMessage,
-    receivedAt: number,
-  ) {
+  /** Applies one message to the device's state and the commit; returns what to publish. */
+  private apply(op: Deno.AtomicOperation, d: CommitDevice, m: DeviceMessage, receivedAt: number) {
+    const { after: state, device } = d;
     const published: StoredPosition[] = [];
     const alerts: AlertRecord[] = [];
-    let positions = 0;
-    state.hbTime = Math.max(state.hbTime ?? 0, receivedAt);
+    heard(state, receivedAt);
     const addPosition = (raw: Parameters<typeof toStored>[0]) => {
       const p = toStored(raw);
       if (!hasLocation(p)) {
         // Cell-only fixes carry status but no plottable point.
-        this.applyReadings(state, p.acc, p.battery, p.signal);
+        applyReadings(state, p.acc, p.battery, p.signal);
+        d.stateOnly = true;
         if (raw.alarm) alerts.push(this.alert(op, device, raw.alarm, p.time, null));
         return;
       }
-      this.positions.addTo(op, device.imei, p);
-      positions++;
-      if (state.gpsTime === null || p.time >= state.gpsTime) {
-        // Only the newest fix moves the live state; re-uploads of the past do not.
-        state.gpsTime = p.time;
-        state.position = p;
-        if (p.speed >= MOVING_SPEED_KMH) state.lastMovingAt = p.time;
-        this.applyReadings(state, p.acc, p.battery, p.signal);
-        state.sleeping = false;
-        state.poweredOff = false;
-        published.push(p);
-      }
+      d.points.push(p);
+      if (advanceToFix(state, p)) published.push(p);
       if (raw.alarm) alerts.push(this.alert(op, device, raw.alarm, p.time, p));
     };
     switch (m.type) {
@@ -242,24 +307,14 @@ export class Ingestor {
         for (const p of m.positions) addPosition(p);
         break;
       case "status":
-        this.applyReadings(state, m.acc ?? null, m.battery ?? null, m.signal ?? null);
+        applyReadings(state, m.acc ?? null, m.battery ?? null, m.signal ?? null);
         if (m.attributes.sleeping === true) state.sleeping = true;
         if (m.attributes.poweredOff === true) state.poweredOff = true;
+        d.stateOnly = true;
         if (m.alarm) alerts.push(this.alert(op, device, m.alarm, m.time.getTime(), state.position));
         break;
     }
-    return { published, alerts, positions };
-  }
-
-  private applyReadings(
-    state: DeviceState,
-    acc: boolean | null,
-    battery: number | null,
-    signal: number | null,
-  ) {
-    if (acc !== null) state.acc = acc;
-    if (battery !== null) state.battery = battery;
-    if (signal !== null) state.signal = signal;
+    return { published, alerts };
   }
 
   private alert(
@@ -287,32 +342,31 @@ export class Ingestor {
   }
 }
 
-/**
- * Mutations one message adds to the commit: one hot key per position, two keys per alarm
- * (AlertStore.addTo). The two per device (state, compaction mark) are counted in takeBatch.
- */
-function messageCost(m: DeviceMessage): number {
-  if (m.type === "position") return 1 + (m.position.alarm ? 2 : 0);
+/** What one commit holds for one device. */
+interface CommitDevice {
+  before: DeviceState | undefined;
+  after: DeviceState;
+  device: Device;
+  /** Located fixes, journaled by the commit. */
+  points: StoredPosition[];
+  /** The state changed in a way the journal cannot rebuild: write it in the commit. */
+  stateOnly: boolean;
+}
+
+/** Mutations an alarm adds to the commit (AlertStore.addTo writes two keys). */
+function alarmCost(m: DeviceMessage): number {
+  if (m.type === "position") return m.position.alarm ? 2 : 0;
   if (m.type === "positions") {
     let n = 0;
-    for (const p of m.positions) n += 1 + (p.alarm ? 2 : 0);
+    for (const p of m.positions) n += p.alarm ? 2 : 0;
     return n;
   }
   if (m.type === "status") return m.alarm ? 2 : 0;
   return 0;
 }
 
-export function emptyState(imei: string): DeviceState {
-  return {
-    imei,
-    hbTime: null,
-    gpsTime: null,
-    position: null,
-    acc: null,
-    battery: null,
-    signal: null,
-    sleeping: false,
-    poweredOff: false,
-    lastMovingAt: null,
-  };
+function positionCount(m: DeviceMessage): number {
+  if (m.type === "position") return 1;
+  if (m.type === "positions") return m.positions.length;
+  return 0;
 }

@@ -61,6 +61,50 @@ export function startTcpListener(opts: TcpListenerOptions): TcpListenerHandle {
   };
 }
 
+/** Registers an identified device's connection (replacing an older one) and announces it. */
+function identify(
+  device: Device,
+  session: ReturnType<typeof newSession>,
+  remote: string,
+  opts: TcpListenerOptions,
+  write: (bytes: Uint8Array) => Promise<void>,
+  close: () => void,
+): LiveConnection {
+  session.deviceId = device.imei;
+  if (device.timezoneOffsetMinutes !== null) {
+    session.timezoneOffsetMinutes = device.timezoneOffsetMinutes;
+  }
+  session.extra.model = device.mcType;
+  const live: LiveConnection = {
+    imei: device.imei,
+    protocol: opts.protocol,
+    session,
+    remote,
+    connectedAt: Date.now(),
+    write,
+    close,
+  };
+  opts.connections.attach(live);
+  opts.bus.publish({
+    type: "connection",
+    imei: device.imei,
+    userId: device.userId,
+    connected: true,
+  });
+  return live;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
 async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Promise<void> {
   const log = opts.log ?? ((m: string) => console.log(m));
   const remote = `${(conn.remoteAddr as Deno.NetAddr).hostname}:${
@@ -104,6 +148,7 @@ async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Prom
       if (n === null) break;
       lastData = Date.now();
       let frames: Uint8Array[];
+      let fatal = false;
       try {
         frames = splitter.push(buf.slice(0, n));
       } catch (e) {
@@ -112,6 +157,11 @@ async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Prom
         }
         break;
       }
+      // Every frame of one read is stored in one submission and answered with one write:
+      // a device sending a burst (blind-area uploads) costs one commit wait, not one per frame.
+      const messages: DeviceMessage[] = [];
+      const replies: Uint8Array[] = [];
+      let identifiedNow: LiveConnection | null = null;
       for (const frame of frames) {
         let result;
         try {
@@ -119,7 +169,7 @@ async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Prom
         } catch (e) {
           if (e instanceof FrameError) {
             log(`[${opts.protocol.name}] ${remote}: ${e.message}; closing`);
-            close();
+            fatal = true;
             break;
           }
           continue; // a decoder bug must not take the connection down
@@ -131,36 +181,21 @@ async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Prom
             log(
               `[${opts.protocol.name}] ${remote}: device ${m.id} not registered in the routing table; closing`,
             );
-            close();
+            device = null;
+            fatal = true;
             break;
           }
-          session.deviceId = device.imei;
-          if (device.timezoneOffsetMinutes !== null) {
-            session.timezoneOffsetMinutes = device.timezoneOffsetMinutes;
-          }
-          session.extra.model = device.mcType;
-          live = {
-            imei: device.imei,
-            protocol: opts.protocol,
-            session,
-            remote,
-            connectedAt: Date.now(),
-            write,
-            close,
-          };
-          opts.connections.attach(live);
-          opts.bus.publish({
-            type: "connection",
-            imei: device.imei,
-            userId: device.userId,
-            connected: true,
-          });
-          opts.onIdentified(live);
+          live = identify(device, session, remote, opts, write, close);
+          identifiedNow = live;
         }
-        if (closed) break;
+        if (fatal) break;
         if (!device) continue; // nothing is stored or acknowledged before identification
+        messages.push(...result.messages);
+        replies.push(...result.replies);
+      }
+      if (device && messages.length) {
         try {
-          await opts.ingestor.submit(device, result.messages);
+          await opts.ingestor.submit(device, messages);
         } catch (e) {
           // Not stored, so not acknowledged: drop the connection and let the device resend.
           log(
@@ -168,14 +203,16 @@ async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Prom
               (e as Error).message
             }); closing`,
           );
-          close();
           break;
         }
-        for (const m of result.messages) {
+        for (const m of messages) {
           if (m.type === "commandReply" && live) opts.onCommandReply(live, m);
         }
-        for (const reply of result.replies) await write(reply);
       }
+      if (replies.length) await write(concat(replies));
+      // Queued commands go out after the login acknowledgement.
+      if (identifiedNow) opts.onIdentified(identifiedNow);
+      if (fatal) break;
     }
   } catch {
     // A reset or broken socket ends only this connection.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
+import { encodeColumns } from "./columns.ts";
 
 /** Spec: playback queries span at most 31 days. */
 export const PLAYBACK_MAX_DAYS = 31;
@@ -15,6 +16,8 @@ export const playbackBody = z.object({
   imei: z.string().regex(/^\d{15}$/, "validation.imeiForm"),
   startTime: isoTime,
   endTime: isoTime,
+  /** "points" (default): one object per point; "columns": the compact form of columns.ts. */
+  format: z.enum(["points", "columns"]).optional(),
 }).strict();
 
 export function registerPositionRoutes(api: ApiRegistry, s: Services) {
@@ -23,7 +26,7 @@ export function registerPositionRoutes(api: ApiRegistry, s: Services) {
     path: "/v3/new/monitor/playback",
     tag: "Monitor",
     summary:
-      "A device's track in time order (at most 31 days per query); speeds in km/h, times ISO-8601 UTC",
+      "A device's track in time order (at most 31 days per query); speeds in km/h, times ISO-8601 UTC. format=columns answers one delta-encoded integer array per field (about 1/6 of the size)",
     body: playbackBody,
     handler: async ({ body, c }) => {
       const from = Date.parse(body.startTime), to = Date.parse(body.endTime);
@@ -32,6 +35,9 @@ export function registerPositionRoutes(api: ApiRegistry, s: Services) {
         throw new BizError("playbackRangeTooLong", { days: PLAYBACK_MAX_DAYS });
       }
       await s.devices.visibleDevice(c.var.session, body.imei);
+      if (body.format === "columns") {
+        return { imei: body.imei, ...encodeColumns(await s.positions.range(body.imei, from, to)) };
+      }
       // Hand-built JSON (see json.ts), streamed from cached UTF-8 block fragments.
       const parts = await s.positions.rangeJsonParts(body.imei, from, to);
       const msg = JSON.stringify(c.var.t("common.success"));

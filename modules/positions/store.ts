@@ -1,46 +1,139 @@
 import type { StoredPosition } from "../devices/model.ts";
-import { packBlock, type PositionBlock, splitIntoBlocks, unpackPoint } from "./codec.ts";
+import {
+  FIXED_BYTES_PER_POINT,
+  MAX_BLOCK_BYTES,
+  packBlock,
+  type PositionBlock,
+  splitIntoBlocks,
+  unpackPoint,
+} from "./codec.ts";
+import {
+  type DevicePoints,
+  devicePoints,
+  type JournalChunk,
+  packJournal,
+  unpackJournal,
+} from "./journal.ts";
 import { blockJson, pointJson } from "./json.ts";
 
 /**
  * Positions in two tiers:
- *  hot    imei, time → one position, written by the gateway's group commit (cheap inserts)
- *  block  imei, firstTime → many positions packed (written by compaction, cheap reads)
- *  dirty  imei → oldest hot time, so compaction visits only devices with hot points
- * A key per (device, fix time) makes an exact re-upload land on the same key: stored once.
+ *  journal  seq → the positions of one gateway commit, many devices packed together
+ *           (one or two values per commit: the write path the gateway's throughput needs)
+ *  block    imei, firstTime → many positions of one device packed (cheap reads)
+ * Compaction moves journal chunks older than COMPACT_AFTER_MS into the devices' blocks,
+ * appending to each device's last block while it has room. Which chunks hold a device's
+ * points is kept in memory (rebuilt from the journal at start-up), so a read of recent
+ * points touches only those chunks.
  */
 const K = {
-  hot: (imei: string, time: number) => ["pos", "hot", imei, time],
-  hotPrefix: (imei: string) => ["pos", "hot", imei],
+  journal: (seq: number) => ["pos", "jnl", seq],
+  journalPrefix: ["pos", "jnl"],
   block: (imei: string, first: number) => ["pos", "blk", imei, first],
   blockPrefix: (imei: string) => ["pos", "blk", imei],
-  dirty: (imei: string) => ["pos", "dirty", imei],
-  dirtyPrefix: ["pos", "dirty"],
 };
 
-/** Hot points older than this are packed into blocks. */
-export const COMPACT_AFTER_MS = 10 * 60_000;
+/** Journal chunks older than this are packed into blocks. */
+export const COMPACT_AFTER_MS = 2 * 60_000;
+/** Journal chunks compacted per round (each round reads, merges, writes and deletes). */
+const COMPACT_CHUNKS_PER_ROUND = 100;
+/** Blocks written per atomic operation (KV allows 800 KiB per operation). */
+const BLOCKS_PER_WRITE = 8;
+/** A device's last block is reopened for appending only while it is below this size. */
+const REOPEN_BELOW_BYTES = MAX_BLOCK_BYTES * 0.85;
 /** JSON of whole blocks kept for repeated playback of the same track (bounded, LRU). */
 const JSON_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** What a commit journaled; handed back to `journaled` once the commit succeeded. */
+export interface JournalWrite {
+  seqs: number[];
+  chunks: JournalChunk[];
+}
 
 export class PositionStore {
   private jsonCache = new Map<string, Uint8Array>();
   private jsonCacheBytes = 0;
+  /** imei → seqs of the journal chunks holding its points not yet packed, ascending. */
+  private journalIndex = new Map<string, number[]>();
+  private lastSeq = 0;
 
   constructor(private readonly kv: Deno.Kv) {}
 
-  /** Adds the writes of one position to a gateway commit. */
-  addTo(op: Deno.AtomicOperation, imei: string, p: StoredPosition): void {
-    op.set(K.hot(imei, p.time), p);
+  /**
+   * Adds a commit's positions to the operation as journal chunks. Call `journaled` with the
+   * result after the commit succeeded, so reads find the points.
+   */
+  addJournal(op: Deno.AtomicOperation, entries: DevicePoints[], at: number): JournalWrite {
+    const chunks = packJournal(entries, at);
+    const seqs = chunks.map(() => this.nextSeq());
+    chunks.forEach((c, i) => op.set(K.journal(seqs[i]), c));
+    return { seqs, chunks };
   }
 
-  /** Marks a device for compaction (once per commit per device). */
-  markDirty(op: Deno.AtomicOperation, imei: string): void {
-    op.set(K.dirty(imei), Date.now());
+  journaled(w: JournalWrite): void {
+    w.chunks.forEach((c, i) => {
+      for (const imei of c.imeis) this.indexChunk(imei, w.seqs[i]);
+    });
+  }
+
+  /** Increasing across restarts: microseconds of the clock, or one more than the last. */
+  private nextSeq(): number {
+    this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1);
+    return this.lastSeq;
+  }
+
+  private indexChunk(imei: string, seq: number): void {
+    const seqs = this.journalIndex.get(imei);
+    if (!seqs) return void this.journalIndex.set(imei, [seq]);
+    if (seqs.at(-1) === seq) return;
+    seqs.push(seq);
+    // Two commits may finish out of order.
+    if (seqs.length > 1 && seqs[seqs.length - 2] > seq) seqs.sort((a, b) => a - b);
+  }
+
+  /**
+   * Rebuilds the in-memory index from the journal (start-up) and hands every chunk, oldest
+   * first, to `onChunk` so the gateway can bring device states up to date after a crash.
+   */
+  async loadJournal(onChunk: (chunk: JournalChunk) => void = () => {}): Promise<number> {
+    let n = 0;
+    for await (
+      const e of this.kv.list<JournalChunk>({ prefix: K.journalPrefix }, { batchSize: 100 })
+    ) {
+      const seq = e.key[2] as number;
+      this.lastSeq = Math.max(this.lastSeq, seq);
+      for (const imei of e.value.imeis) this.indexChunk(imei, seq);
+      onChunk(e.value);
+      n++;
+    }
+    return n;
+  }
+
+  /** Points of one device still in the journal, from ≤ time ≤ to, in time order. */
+  private async journalRange(imei: string, from: number, to: number): Promise<StoredPosition[]> {
+    const seqs = [...(this.journalIndex.get(imei) ?? [])];
+    const out: StoredPosition[] = [];
+    for (let i = 0; i < seqs.length; i += 10) {
+      const entries = await this.kv.getMany<JournalChunk[]>(
+        seqs.slice(i, i + 10).map(K.journal),
+      );
+      for (const e of entries) {
+        // Null when compaction packed the chunk meanwhile: its points are in blocks, which
+        // the callers read after the journal.
+        if (!e.value) continue;
+        for (const p of devicePoints(e.value, imei)) {
+          if (p.time >= from && p.time <= to) out.push(p);
+        }
+      }
+    }
+    return mergeByTime([], out);
   }
 
   /** Points of one device with from ≤ time ≤ to, in time order, each fix time once. */
   async range(imei: string, from: number, to: number): Promise<StoredPosition[]> {
+    // Journal before blocks: a compaction finishing in between then shows the points twice
+    // (merged away), never not at all.
+    const recent = await this.journalRange(imei, from, to);
     const out: StoredPosition[] = [];
     for (const { value: b } of await this.blocksOverlapping(imei, from, to)) {
       for (let i = 0; i < b.n; i++) {
@@ -48,7 +141,7 @@ export class PositionStore {
         if (t >= from && t <= to) out.push(unpackPoint(b, i));
       }
     }
-    return mergeByTime(out, await this.hotRange(imei, from, to));
+    return mergeByTime(out, recent);
   }
 
   /** Blocks that may hold points in [from, to]: the one starting before `from`, then those inside. */
@@ -76,18 +169,6 @@ export class PositionStore {
     return blocks;
   }
 
-  private async hotRange(imei: string, from: number, to: number): Promise<StoredPosition[]> {
-    const hot: StoredPosition[] = [];
-    const it = this.kv.list<StoredPosition>(
-      { start: K.hot(imei, from), end: K.hot(imei, to + 1) },
-      {
-        batchSize: 1000,
-      },
-    );
-    for await (const e of it) hot.push(e.value);
-    return hot;
-  }
-
   /** The same points as `range`, as the comma-joined JSON objects of the playback answer. */
   async rangeJson(imei: string, from: number, to: number): Promise<string> {
     const decoder = new TextDecoder();
@@ -100,12 +181,12 @@ export class PositionStore {
    */
   async rangeJsonParts(imei: string, from: number, to: number): Promise<Uint8Array[]> {
     const encoder = new TextEncoder();
+    const recent = await this.journalRange(imei, from, to);
     const blocks = await this.blocksOverlapping(imei, from, to);
-    const hot = await this.hotRange(imei, from, to);
     const lastBlockTime = blocks.length
       ? blocks[blocks.length - 1].value.time[blocks[blocks.length - 1].value.n - 1]
       : -Infinity;
-    if (hot.length && hot[0].time <= lastBlockTime) {
+    if (recent.length && recent[0].time <= lastBlockTime) {
       // Late points not yet packed interleave with blocks: take the merging path.
       const all = await this.range(imei, from, to);
       return all.length ? [encoder.encode(all.map(pointJson).join(","))] : [];
@@ -117,7 +198,7 @@ export class PositionStore {
       const part = whole ? this.cachedBlockJson(e) : encoder.encode(blockJson(b, from, to));
       if (part.length) parts.push(part);
     }
-    if (hot.length) parts.push(encoder.encode(hot.map(pointJson).join(",")));
+    if (recent.length) parts.push(encoder.encode(recent.map(pointJson).join(",")));
     return parts;
   }
 
@@ -140,59 +221,87 @@ export class PositionStore {
     return json;
   }
 
-  /** Packs hot points older than the cutoff into blocks; returns how many points moved. */
-  async compactDevice(imei: string, cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
-    const hot: { key: Deno.KvKey; value: StoredPosition }[] = [];
-    // Bounded by the cutoff: the job runs every minute for every device with hot points, and
-    // reading (and deserialising) the recent points only to stop at them stalled ingest.
-    for await (
-      const e of this.kv.list<StoredPosition>(
-        { prefix: K.hotPrefix(imei), end: K.hot(imei, cutoff + 1) },
-        { batchSize: 1000 },
-      )
-    ) {
-      hot.push({ key: e.key, value: e.value });
+  /**
+   * Packs journal chunks committed before the cutoff into the devices' blocks; returns how
+   * many points moved. Run by the scheduler every minute; also safe to run after a crash
+   * mid-way (blocks are written before chunks are deleted, and merging drops duplicates).
+   */
+  async compactAll(cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
+    let moved = 0;
+    while (true) {
+      const entries: Deno.KvEntry<JournalChunk>[] = [];
+      const it = this.kv.list<JournalChunk>(
+        { prefix: K.journalPrefix, end: K.journal(cutoff * 1000) },
+        { limit: COMPACT_CHUNKS_PER_ROUND },
+      );
+      for await (const e of it) entries.push(e);
+      if (!entries.length) return moved;
+      const byDevice = new Map<string, StoredPosition[]>();
+      for (const e of entries) {
+        for (const { imei, points } of unpackJournal(e.value)) {
+          const list = byDevice.get(imei);
+          if (list) list.push(...points);
+          else byDevice.set(imei, points);
+          moved += points.length;
+        }
+      }
+      for (const [imei, points] of byDevice) await this.appendToBlocks(imei, points);
+      for (let i = 0; i < entries.length; i += 500) {
+        const del = this.kv.atomic();
+        for (const e of entries.slice(i, i + 500)) del.delete(e.key);
+        await del.commit();
+      }
+      const packed = new Set(entries.map((e) => e.key[2] as number));
+      for (const imei of byDevice.keys()) {
+        const left = (this.journalIndex.get(imei) ?? []).filter((s) => !packed.has(s));
+        if (left.length) this.journalIndex.set(imei, left);
+        else this.journalIndex.delete(imei);
+      }
+      if (entries.length < COMPACT_CHUNKS_PER_ROUND) return moved;
     }
-    if (!hot.length) return 0;
-    // Late points may fall inside an existing block's span: merge with the blocks they touch.
-    const first = hot[0].value.time, last = hot[hot.length - 1].value.time;
-    const existing = await this.blocksOverlapping(imei, first, last);
-    const merged = mergeByTime(
-      existing.flatMap((e) => unpackAll(e.value)),
-      hot.map((h) => h.value),
+  }
+
+  /**
+   * Merges points into a device's blocks: its last block is reopened while it has room (so a
+   * device reporting all day fills blocks instead of leaving one small block per round), and
+   * blocks the points fall into (late re-uploads) are merged as well.
+   */
+  private async appendToBlocks(imei: string, points: StoredPosition[]): Promise<void> {
+    const sorted = mergeByTime([], points);
+    const first = sorted[0].time, last = sorted[sorted.length - 1].time;
+    const existing: Deno.KvEntry<PositionBlock>[] = [];
+    const before = this.kv.list<PositionBlock>(
+      { start: K.block(imei, 0), end: K.block(imei, first) },
+      { reverse: true, limit: 1 },
     );
+    for await (const e of before) {
+      const b = e.value;
+      if (b.time[b.n - 1] >= first || blockBytes(b) < REOPEN_BELOW_BYTES) existing.push(e);
+    }
+    const inside = this.kv.list<PositionBlock>({
+      start: K.block(imei, first),
+      end: K.block(imei, last + 1),
+    });
+    for await (const e of inside) existing.push(e);
+    const merged = mergeByTime(existing.flatMap((e) => unpackAll(e.value)), sorted);
     const fresh = splitIntoBlocks(merged);
     // Write every new block first, then delete what they replace: a crash in between leaves
     // duplicates (merged away on read), never a gap.
     const written = new Set<number>();
-    for (const run of fresh) {
-      await this.kv.set(K.block(imei, run[0].time), packBlock(run));
-      written.add(run[0].time);
+    for (let i = 0; i < fresh.length; i += BLOCKS_PER_WRITE) {
+      const op = this.kv.atomic();
+      for (const run of fresh.slice(i, i + BLOCKS_PER_WRITE)) {
+        op.set(K.block(imei, run[0].time), packBlock(run));
+        written.add(run[0].time);
+      }
+      if (!(await op.commit()).ok) throw new Error("block write failed");
     }
-    const stale = [
-      ...hot.map((h) => h.key),
-      ...existing.map((e) => e.key).filter((k) => !written.has(k[3] as number)),
-    ];
-    for (let j = 0; j < stale.length; j += 500) {
+    const stale = existing.map((e) => e.key).filter((k) => !written.has(k[3] as number));
+    if (stale.length) {
       const del = this.kv.atomic();
-      for (const k of stale.slice(j, j + 500)) del.delete(k);
+      for (const k of stale) del.delete(k);
       await del.commit();
     }
-    return hot.length;
-  }
-
-  /** Compacts every device with hot points; run by the scheduler. */
-  async compactAll(cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
-    let moved = 0;
-    for await (const e of this.kv.list<number>({ prefix: K.dirtyPrefix })) {
-      const imei = String(e.key.at(-1));
-      moved += await this.compactDevice(imei, cutoff);
-      // Clear the mark only if no new point arrived meanwhile and nothing hot is left.
-      let left = false;
-      for await (const _ of this.kv.list({ prefix: K.hotPrefix(imei) }, { limit: 1 })) left = true;
-      if (!left) await this.kv.atomic().check(e).delete(e.key).commit();
-    }
-    return moved;
   }
 
   /** Writes many points straight into blocks (imports and benchmarks of history). */
@@ -204,11 +313,18 @@ export class PositionStore {
   }
 }
 
+/** Packed size of a block, as splitIntoBlocks counts it. */
+function blockBytes(b: PositionBlock): number {
+  let bytes = b.n * (FIXED_BYTES_PER_POINT + 4);
+  for (const a of b.attributes) bytes += a.length;
+  return bytes;
+}
+
 function unpackAll(b: PositionBlock): StoredPosition[] {
   return Array.from({ length: b.n }, (_, i) => unpackPoint(b, i));
 }
 
-/** Merges two lists into time order; on equal times the later list (hot, newer) wins. */
+/** Merges two lists into time order; on equal times the later list (journal, newer) wins. */
 export function mergeByTime(a: StoredPosition[], b: StoredPosition[]): StoredPosition[] {
   const byTime = new Map<number, StoredPosition>();
   for (const p of a) byTime.set(p.time, p);

@@ -9,6 +9,7 @@ import {
   unpackPoint,
 } from "./codec.ts";
 import { isoTime, pointJson } from "./json.ts";
+import { packJournal, unpackJournal } from "./journal.ts";
 
 const IMEI = "359710049095095";
 const T0 = Date.UTC(2026, 10, 1);
@@ -44,11 +45,17 @@ async function withStore(fn: (s: PositionStore, kv: Deno.Kv) => Promise<void>) {
   }
 }
 
-async function write(s: PositionStore, kv: Deno.Kv, points: StoredPosition[]) {
+async function write(s: PositionStore, kv: Deno.Kv, points: StoredPosition[], imei = IMEI) {
   const op = kv.atomic();
-  for (const p of points) s.addTo(op, IMEI, p);
-  s.markDirty(op, IMEI);
+  const w = s.addJournal(op, [{ imei, points }], Date.now());
   assert.ok((await op.commit()).ok);
+  s.journaled(w);
+}
+
+async function countKeys(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number> {
+  let n = 0;
+  for await (const _ of kv.list({ prefix })) n++;
+  return n;
 }
 
 Deno.test("codec: a block round-trips every field, unknowns included", () => {
@@ -77,7 +84,7 @@ Deno.test("out-of-order points come back in time order; exact duplicates once", 
     assert.deepEqual(got.map((p) => p.time), [0, 1, 2, 3].map((i) => T0 + i * 10_000));
   }));
 
-Deno.test("compaction packs hot points into blocks without changing what a range returns", () =>
+Deno.test("compaction packs journal points into blocks without changing what a range returns", () =>
   withStore(async (s, kv) => {
     const pts = Array.from({ length: 3000 }, (_, i) => point(i));
     for (let i = 0; i < pts.length; i += 300) await write(s, kv, pts.slice(i, i + 300));
@@ -86,9 +93,7 @@ Deno.test("compaction packs hot points into blocks without changing what a range
     assert.equal(moved, 3000);
     const after = await s.range(IMEI, T0, T0 + 3000 * 10_000);
     assert.deepEqual(after, before);
-    let hot = 0;
-    for await (const _ of kv.list({ prefix: ["pos", "hot", IMEI] })) hot++;
-    assert.equal(hot, 0, "no hot keys left");
+    assert.equal(await countKeys(kv, ["pos", "jnl"]), 0, "no journal chunks left");
     // A sub-range that starts inside a block.
     const mid = await s.range(IMEI, T0 + 1234 * 10_000, T0 + 1240 * 10_000);
     assert.deepEqual(
@@ -108,16 +113,71 @@ Deno.test("a late point inside an already packed span is merged on the next comp
     assert.equal(got[1].speed, 99, "the newer report of the same fix time wins");
   }));
 
-Deno.test("compaction keeps points newer than the cutoff hot", () =>
+Deno.test("compaction leaves chunks committed after the cutoff in the journal", () =>
   withStore(async (s, kv) => {
-    await write(s, kv, [point(0), point(1), point(2)]);
-    const moved = await s.compactAll(T0 + 10_000);
+    await write(s, kv, [point(0), point(1)]);
+    const cutoff = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    await write(s, kv, [point(2)]);
+    const moved = await s.compactAll(cutoff);
     assert.equal(moved, 2);
+    assert.equal(await countKeys(kv, ["pos", "jnl"]), 1);
     const got = await s.range(IMEI, T0, T0 + 100_000);
     assert.equal(got.length, 3);
   }));
 
-Deno.test("rangeJson gives the same points as range, from blocks, hot keys and partial blocks", () =>
+Deno.test("a device's last block is reopened by later rounds instead of one block per round", () =>
+  withStore(async (s, kv) => {
+    for (let round = 0; round < 10; round++) {
+      await write(s, kv, Array.from({ length: 30 }, (_, i) => point(round * 30 + i)));
+      await s.compactAll(Number.MAX_SAFE_INTEGER);
+    }
+    assert.equal(await countKeys(kv, ["pos", "blk", IMEI]), 1);
+    const got = await s.range(IMEI, T0, T0 + 300 * 10_000);
+    assert.deepEqual(
+      got.map((p) => p.time),
+      Array.from({ length: 300 }, (_, i) => T0 + i * 10_000),
+    );
+  }));
+
+Deno.test("a restarted store finds journaled points again, for every device of a chunk", () =>
+  withStore(async (s, kv) => {
+    const other = "359710049095096";
+    const op = kv.atomic();
+    s.addJournal(op, [
+      { imei: IMEI, points: [point(0), point(1)] },
+      { imei: other, points: [point(5)] },
+    ], Date.now());
+    assert.ok((await op.commit()).ok);
+    // No journaled() call: as if the process died right after the commit.
+    const restarted = new PositionStore(kv);
+    const seen: string[] = [];
+    assert.equal(await restarted.loadJournal((c) => seen.push(...c.imeis)), 1);
+    assert.deepEqual(seen, [IMEI, other]);
+    assert.equal((await restarted.range(IMEI, T0, T0 + 100_000)).length, 2);
+    assert.deepEqual((await restarted.range(other, T0, T0 + 100_000)).map((p) => p.time), [
+      T0 + 50_000,
+    ]);
+  }));
+
+Deno.test("journal: a large commit is split into chunks under the value limit", () => {
+  const entries = Array.from({ length: 400 }, (_, d) => ({
+    imei: String(359710049000000 + d),
+    points: Array.from({ length: 10 }, (_, i) => point(i, { attributes: { alarm: "sos" } })),
+  }));
+  const chunks = packJournal(entries, 1);
+  assert.ok(chunks.length > 1);
+  const back = chunks.flatMap(unpackJournal);
+  assert.equal(back.reduce((n, e) => n + e.points.length, 0), 4000);
+  for (const c of chunks) {
+    const bytes = c.block.n * FIXED_BYTES_PER_POINT +
+      c.block.attributes.reduce((n, a) => n + a.length, 0);
+    assert.ok(bytes < MAX_BLOCK_BYTES, `${bytes}`);
+  }
+  assert.deepEqual(back[0].points[3], entries[0].points[3]);
+});
+
+Deno.test("rangeJson gives the same points as range, from blocks, the journal and partial blocks", () =>
   withStore(async (s, kv) => {
     const pts = Array.from({ length: 2500 }, (_, i) => point(i));
     await write(s, kv, pts.slice(0, 400));

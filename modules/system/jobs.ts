@@ -14,6 +14,8 @@ export function scheduleJobs(s: Services): void {
   });
 
   Deno.cron("pack positions into blocks", "* * * * *", async () => {
+    // States first: a journal chunk may go only once the states it moved are written.
+    await s.ingestor.flushStates();
     await s.positions.compactAll();
   });
 

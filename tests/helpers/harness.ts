@@ -52,6 +52,7 @@ export async function testApp(env: Record<string, string> = {}) {
     nextIp: () => `10.0.0.${++ip}`,
     adminToken: () => login("admin", ADMIN_PASSWORD),
     async close() {
+      await services.ingestor.close();
       kv.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },

@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { type DeviceMessage, newSession, type ProtocolSession } from "../types.ts";
 import { fromHex, toHex } from "./bytes.ts";
+import { xorChecksum } from "./checksum.ts";
 import { decodeFrame } from "./decoder.ts";
 import { Jt808Splitter } from "./splitter.ts";
 
@@ -238,3 +239,54 @@ Deno.test("jt808 conformance: frame samples through the splitter", () => {
     assert.deepEqual(frames.map(toHex), [sample.expect.frame], `line ${sample.line}`);
   }
 });
+
+/**
+ * No capture holds a 0x0201, but its body is a 0x0200 body behind the WORD serial of the
+ * 0x8201 it answers (JT/T 808-2013 §8.20). So every captured 0x0200 is replayed as the answer
+ * to a query: the same location must come out, plus a commandReply carrying that serial.
+ */
+Deno.test("jt808 conformance: captured locations answered as 0x0201 to a position query", () => {
+  const reports = fixture.samples.filter((s) => s.hex.startsWith("7e0200"));
+  assert.ok(reports.length >= 50, `only ${reports.length} captures`);
+  for (const [i, sample] of reports.entries()) {
+    const fresh = () => {
+      const session = newSession();
+      if (sample.modelOverride) session.extra.model = sample.modelOverride;
+      return session;
+    };
+    const querySerial = 0x1000 + i;
+    const asReport = decodeFrame(fromHex(sample.hex), fresh()).messages;
+    const { messages, replies } = decodeFrame(asQueryReply(sample.hex, querySerial), fresh());
+    check(messages, sample.expect);
+    const reply = messages.at(-1);
+    assert.ok(reply?.type === "commandReply", `line ${sample.line}: no commandReply`);
+    assert.deepEqual(messages.slice(0, -1), asReport, `line ${sample.line}: same decode`);
+    assert.equal(reply.commandRef, querySerial);
+    assert.equal(reply.success, true);
+    const position = asReport.find((m) => m.type === "position");
+    if (position?.type === "position") {
+      const [, lat, lon] = reply.text.match(/^Lat:(-?[\d.]+),Lon:(-?[\d.]+),/) ?? [];
+      assert.ok(Math.abs(Number(lat) - position.position.latitude) < 1e-6, reply.text);
+      assert.ok(Math.abs(Number(lon) - position.position.longitude) < 1e-6, reply.text);
+    }
+    assert.deepEqual(replies, []);
+  }
+});
+
+/** A captured 0x0200 frame turned into a 0x0201: id, body length, serial prefix, check code. */
+function asQueryReply(captureHex: string, querySerial: number): Uint8Array {
+  const content = fromHex(captureHex).slice(1, -1);
+  const props = (content[2] << 8) | content[3];
+  const headerLength = (props & 0x4000 ? 17 : 12) + (props & 0x2000 ? 4 : 0);
+  const body = content.subarray(headerLength, content.length - 1);
+  const out = new Uint8Array(headerLength + 2 + body.length);
+  out.set(content.subarray(0, headerLength));
+  out[1] = 0x01; // 0x0200 → 0x0201
+  const length = (props & 0x3ff) + 2;
+  out[2] = (props & ~0x3ff) >> 8 | length >> 8;
+  out[3] = length & 0xff;
+  out[headerLength] = querySerial >> 8;
+  out[headerLength + 1] = querySerial & 0xff;
+  out.set(body, headerLength + 2);
+  return Uint8Array.from([0x7e, ...out, xorChecksum(out), 0x7e]);
+}

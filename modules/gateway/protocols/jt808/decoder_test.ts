@@ -196,6 +196,41 @@ Deno.test("terminal general reply 0x0001 → commandReply matched by serial", ()
   assert.equal(failed.success, false);
 });
 
+Deno.test("location query reply 0x0201 → the position and the reply to the 0x8201 it answers", () => {
+  // JT/T 808-2013 §8.20: WORD reply serial (of the platform's 0x8201), then a 0x0200 body.
+  const { messages, replies } = decode(
+    frame({ msgId: 0x0201, serial: 0x31, body: "002a" + LOCATION }),
+  );
+  const p = only(messages, "position").position;
+  const report = only(decode(frame({ msgId: 0x0200, body: LOCATION })).messages, "position");
+  assert.deepEqual(p, report.position, "the same location as a 0x0200 with that body");
+  assert.deepEqual(only(messages, "commandReply"), {
+    type: "commandReply",
+    text: "Lat:-30.000000,Lon:-120.000000,Speed:50km/h,Course:90,Time:2024-01-15 10:30:00 UTC",
+    commandRef: 0x2a,
+    success: true,
+  });
+  assert.equal(messages.at(-1)!.type, "commandReply", "stored first, then matched");
+  assert.deepEqual(replies, [], "a reply is not acknowledged");
+});
+
+Deno.test("location query reply 0x0201 without a fix or a valid time still answers", () => {
+  // Status 0x01: ACC on, not positioned; the BCD time is all zeros (no date).
+  const noFix = "00000000 00000001 01c9c380 07270e00 0000 0000 0000 240115183000";
+  const [reply] = decode(frame({ msgId: 0x0201, body: "0102" + noFix })).messages
+    .filter((m) => m.type === "commandReply");
+  assert.ok(reply.type === "commandReply");
+  assert.equal(reply.commandRef, 0x0102);
+  assert.match(reply.text, /,No fix$/);
+  const noTime = "00000000 00000001 00000000 00000000 0000 0000 0000 000000000000";
+  const { messages } = decode(frame({ msgId: 0x0201, body: "0103" + noTime }));
+  assert.equal(only(messages, "status").type, "status");
+  assert.equal(
+    only(messages, "commandReply").text,
+    "No position (the terminal sent no valid time)",
+  );
+});
+
 Deno.test("parameter query reply 0x0104 → commandReply with the parameters", () => {
   const body = "0005 02 00000001 04 0000003c 00000013 05" + ascii("a.com");
   const reply = only(decode(frame({ msgId: 0x0104, body })).messages, "commandReply");

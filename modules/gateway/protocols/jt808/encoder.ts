@@ -115,6 +115,14 @@ export function terminalControl(
   return encodeMessage(to, MsgId.TERMINAL_CONTROL, serial, w.finish());
 }
 
+/**
+ * 0x8201 position query ("locate now"): no body. The terminal answers 0x0201 with this
+ * message's serial and its current location block.
+ */
+export function positionQuery(to: TerminalAddress, serial: number): Uint8Array {
+  return encodeMessage(to, MsgId.POSITION_QUERY, serial, new Uint8Array(0));
+}
+
 /** 0x8109 (vendor): current UTC time for terminals that ask with 0x0109. */
 export function timeSyncReply(to: TerminalAddress, serial: number, now: Date): Uint8Array {
   const body = new ByteWriter()

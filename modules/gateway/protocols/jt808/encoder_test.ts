@@ -8,6 +8,7 @@ import {
   encodeCommand,
   encodeTerminalControl,
   generalReply,
+  positionQuery,
   textMessage,
 } from "./encoder.ts";
 import { readHeader } from "./header.ts";
@@ -123,6 +124,21 @@ Deno.test("round trip: the terminal's 0x0001 reply is matched to the command ref
     commandRef: 0x1234,
     success: true,
   }]);
+});
+
+Deno.test("position query 0x8201: empty body, byte-exact; its 0x0201 answer carries the serial", () => {
+  // JT/T 808-2013 §8.19: 0x8201 has no body; §8.20: 0x0201 = WORD reply serial + location.
+  assert.equal(
+    toHexString(positionQuery(TERMINAL_2013, 0x2a)),
+    "7e" + "8201" + "0000" + "013912345678" + "002a" + "99" + "7e",
+  );
+  const { header, body } = parse(positionQuery(TERMINAL_2019, 0x1234));
+  assert.deepEqual([header.msgId, header.version, header.serial, body], [0x8201, 1, 0x1234, ""]);
+  const session = sessionOf({});
+  const location = "00000000 00000003 01c9c380 07270e00 0000 0000 0000 240115183000";
+  const { messages } = jt808.decode(frame({ msgId: 0x0201, body: "1234" + location }), session);
+  const reply = messages.find((m) => m.type === "commandReply");
+  assert.equal(reply?.type === "commandReply" && reply.commandRef, 0x1234);
 });
 
 Deno.test("replies are encoded in the version the terminal used", () => {

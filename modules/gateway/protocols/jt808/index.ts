@@ -17,6 +17,7 @@ export {
   encodeCommand,
   encodeTerminalControl,
   generalReply,
+  positionQuery,
   registerReply,
   terminalControl,
   textMessage,

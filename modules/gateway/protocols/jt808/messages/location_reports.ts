@@ -1,20 +1,44 @@
-/** Location reports: single (0x0200), query answer (0x0201) and batches (0x0704, vendor 0x0210). */
+/**
+ * Location reports: single (0x0200), query answer (0x0201, also a command reply) and batches
+ * (0x0704, vendor 0x0210).
+ */
 import type { DeviceMessage, Position } from "../../types.ts";
 import { parseBcdTime } from "../bcd.ts";
 import type { ByteReader } from "../bytes.ts";
 import { MsgId } from "../constants.ts";
 import { type LocationContext, readLocation } from "../location.ts";
-import { Readings, toStatus } from "../readings.ts";
+import { KMH_PER_KNOT, Readings, toStatus } from "../readings.ts";
 import { handled, type MessageHandler } from "./context.ts";
 
 export const locationReport: MessageHandler = (ctx) =>
   handled([readLocation(ctx.body, ctx.location)], [ctx.ack()]);
 
-/** 0x0201: the reply serial of our 0x8201 query, then a location block. */
+/**
+ * 0x0201: WORD serial of our 0x8201 query, then a location block. The location is stored like
+ * any report, and it is also the answer to the "locate now" command sent with that serial.
+ * It is a reply itself, so it gets no 0x8001.
+ */
 export const locationQueryReply: MessageHandler = (ctx) => {
-  ctx.body.skip(2);
-  return handled([readLocation(ctx.body, ctx.location)]);
+  const serial = ctx.body.u16();
+  const location = readLocation(ctx.body, ctx.location);
+  const answer: DeviceMessage = {
+    type: "commandReply",
+    text: locationText(location),
+    commandRef: serial,
+    success: true,
+  };
+  return handled([location, answer]);
 };
+
+/** The reply as the status page shows it: coordinates, speed, course and fix time (UTC). */
+export function locationText(m: DeviceMessage): string {
+  if (m.type !== "position") return "No position (the terminal sent no valid time)";
+  const p = m.position;
+  const kmh = Math.round(p.speed * KMH_PER_KNOT * 10) / 10;
+  const time = p.time.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  return `Lat:${p.latitude.toFixed(6)},Lon:${p.longitude.toFixed(6)},Speed:${kmh}km/h,` +
+    `Course:${p.course},Time:${time}${p.valid ? "" : ",No fix"}`;
+}
 
 /** 0x0704: WORD count, BYTE type (0 regular batch, 1 blind-area re-upload), WORD-length items. */
 export const locationBatch: MessageHandler = (ctx) => {
