@@ -9,6 +9,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { freePort, startServer } from "../helpers/server.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import { squarePolygon } from "../helpers/alerting.ts";
 
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const ADMIN_PASSWORD = "Admin12345";
@@ -175,6 +176,14 @@ Deno.test({
   },
 });
 
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function consoleLogin(page: Page, url: string) {
   await page.goto(`${url}/login`);
   await page.waitForSelector("html[data-islands='hydrated']");
@@ -247,6 +256,56 @@ Deno.test({
       assert.deepEqual(rules[0].imeis, [IMEI]);
       assert.equal(rules[0].minSpeed, 90);
       await page.screenshot({ path: `${SHOTS}broadcast_rules.png` });
+
+      // Landmarks: a circle and a polygon POI drawn on the monitor map under the vehicles.
+      const poi = { lat: 29.06, lng: 106.16 };
+      await api.call("/v3/new/geofence/save", {
+        kind: "landmark",
+        name: "Depot",
+        color: "#e8590c",
+        shape: { kind: "circle", center: poi, radius: 400 },
+      });
+      await api.call("/v3/new/geofence/save", {
+        kind: "landmark",
+        name: "Yard",
+        color: "#2f9e44",
+        shape: { kind: "polygon", points: squarePolygon(poi.lat, poi.lng + 0.015, 300) },
+      });
+      await hydrated(page, `${server.url}/monitorObject`);
+      const landmarks = () =>
+        page.evaluate(() => {
+          const m = (globalThis as unknown as {
+            __tpMonitor: { base: { map: import("ol/Map.js").default } };
+          }).__tpMonitor;
+          const layer = m.base.map.getLayers().getArray().find((l) =>
+            l.get("name") === "landmarks"
+          );
+          const src = (layer as unknown as { getSource(): { getFeatures(): unknown[] } })
+            ?.getSource();
+          return { count: src?.getFeatures().length ?? -1, visible: layer?.getVisible() };
+        });
+      await page.waitForFunction(() =>
+        (globalThis as unknown as { __tpMonitor?: unknown }).__tpMonitor !== undefined
+      );
+      await waitFor(async () => (await landmarks()).count === 2);
+      await page.evaluate(() => {
+        const m = (globalThis as unknown as {
+          __tpMonitor: { base: { map: import("ol/Map.js").default } };
+        }).__tpMonitor;
+        m.base.map.getView().setCenter(
+          [
+            106.1675 * 20037508.34 / 180,
+            Math.log(Math.tan((90 + 29.06) * Math.PI / 360)) * 20037508.34 / Math.PI,
+          ],
+        );
+        m.base.map.getView().setZoom(14);
+      });
+      await page.waitForTimeout(600);
+      await page.screenshot({ path: `${SHOTS}monitor_landmarks.png` });
+      await page.click(".mon-landmark-toggle");
+      assert.equal((await landmarks()).visible, false);
+      await page.click(".mon-landmark-toggle");
+      assert.equal((await landmarks()).visible, true);
 
       assert.deepEqual(errors, []);
     } catch (e) {
