@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { CommandService } from "./service.ts";
+import { jt808 } from "../gateway/protocols/jt808/index.ts";
+import { jt808GeneralReply, jt808LocationReply } from "../simulator/devices/jt808.ts";
+import { sampleFix } from "../simulator/fix.ts";
+import { jt808TerminalNumber } from "../simulator/imei.ts";
 import { testConnection, waitFor } from "./test_device.ts";
 
 const PASSWORD = "Passw0rd11";
@@ -111,6 +115,65 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
       const unsupported = await send({ imei: VL01, code: "armAlarm" });
       assert.equal(unsupported.json.code, 43001);
     });
+
+    await t.step("JT/T 808 locate now: 0x8201 → 0x0201 → succeeded with the location", async () => {
+      const offered = await app.call(`/v3/new/command/instructions?imei=${JT}`, undefined, token);
+      const codes = offered.json.data.instructions.map((i: { code: string }) => i.code);
+      assert.ok(codes.includes("locate"), codes.join());
+      const r = await send({ imei: JT, code: "locate" });
+      assert.equal(r.json.data.content, "0x8201");
+      const done = await settled(r.json.data.id);
+      assert.equal(done.status, "succeeded");
+      assert.equal(jt.seen.at(-1), "0x8201");
+      assert.match(done.reply!, /^Lat:22\.543096,Lon:114\.057865,.*Time:2024-05-17 08:30:15 UTC$/);
+    });
+
+    await t.step(
+      "JT/T 808 echoes 16-bit serials: ids past 65,535 match, out of order",
+      async () => {
+        s.connections.detach(jt.conn);
+        const held = testConnection(s.commands, {
+          imei: JT,
+          protocol: "jt808",
+          answer: () => null,
+        });
+        s.connections.attach(held.conn);
+        const who = { id: distId, account: "cmd_dist", ownerId: distId };
+        const input = {
+          device: s.directory.get(JT)!,
+          content: "0x8201",
+          sendType: "online" as const,
+          replace: false,
+        };
+        const a = await s.commands.send(
+          { ...input, native: { kind: "jt808Locate" }, id: 0x10007 },
+          who,
+        );
+        const b = await s.commands.send(
+          { ...input, native: { kind: "jt808Control", word: 4 }, id: 0x20009 },
+          who,
+        );
+        assert.deepEqual(held.seen, ["0x8201", "0x8105"]);
+        // The terminal answers the later command first; each reply names only 16 bits.
+        const answer = async (frame: Uint8Array) => {
+          for (const f of jt808.createSplitter().push(frame)) {
+            for (const m of jt808.decode(f, held.conn.session).messages) {
+              if (m.type === "commandReply") await s.commands.onReply(held.conn, m);
+            }
+          }
+        };
+        const terminal = jt808TerminalNumber(JT);
+        await answer(jt808GeneralReply(terminal, 1, 0x0009, 0x8105, 0));
+        assert.equal((await status(b.id)).status, "succeeded");
+        assert.equal((await status(a.id)).status, "sending");
+        await answer(jt808LocationReply(terminal, 2, 0x0007, sampleFix()));
+        const doneA = await status(a.id);
+        assert.equal(doneA.status, "succeeded");
+        assert.match(doneA.reply!, /^Lat:22\.543096,/);
+        s.connections.detach(held.conn);
+        s.connections.attach(jt.conn);
+      },
+    );
 
     await t.step("JT/T 808: 0x8105 acknowledged → succeeded; a refusal → failed", async () => {
       const r = await send({ imei: JT, code: "reboot" });

@@ -40,6 +40,21 @@ export function advance(
 }
 
 /**
+ * The in-flight ref a reply answers. JT/T 808 echoes only a WORD serial (the ref's low 16 bits),
+ * so once command ids pass 65,535 its replies match on those bits. Without a ref, or with one
+ * no command in flight has, the oldest command in flight is taken (devices that answer in order).
+ */
+function matchRef(refs: Map<number, string>, commandRef: number | undefined): number {
+  if (commandRef !== undefined) {
+    if (refs.has(commandRef)) return commandRef;
+    if (commandRef <= 0xffff) {
+      for (const ref of refs.keys()) if ((ref & 0xffff) === commandRef) return ref;
+    }
+  }
+  return refs.keys().next().value!;
+}
+
+/**
  * The command transport: encode for the device's protocol, write to its live connection,
  * match its reply, and keep one offline command per device for its next connection.
  */
@@ -186,9 +201,7 @@ export class CommandService {
   ) {
     const refs = this.inFlight.get(conn.imei);
     if (!refs?.size) return;
-    const ref = reply.commandRef !== undefined && refs.has(reply.commandRef)
-      ? reply.commandRef
-      : refs.keys().next().value!;
+    const ref = matchRef(refs, reply.commandRef);
     await this.finish(conn.imei, ref, reply.success === false ? "failed" : "succeeded", reply.text);
   }
 

@@ -23,7 +23,7 @@ export interface CommandRecord {
   /** Instruction code from the catalogue; absent for raw text sent through the API. */
   name?: InstructionCode | "workMode" | null;
   content: string;
-  /** A JT/T 808 frame other than text (0x8105, 0x8103); text commands leave it out. */
+  /** A JT/T 808 frame other than text (0x8105, 0x8103, 0x8201); text commands leave it out. */
   native?: Exclude<Encoding, { kind: "text" }> | null;
   sendType: "online" | "offline";
   status: CommandStatus;

@@ -10,7 +10,12 @@ import { jt808 } from "../gateway/protocols/jt808/index.ts";
 import { newSession, type TcpProtocol } from "../gateway/protocols/types.ts";
 import type { LiveConnection } from "../gateway/connections.ts";
 import { gt06CommandReply, Gt06StreamReader, parseGt06Command } from "../simulator/devices/gt06.ts";
-import { jt808GeneralReply, Jt808StreamReader } from "../simulator/devices/jt808.ts";
+import {
+  jt808GeneralReply,
+  jt808LocationReply,
+  Jt808StreamReader,
+} from "../simulator/devices/jt808.ts";
+import { sampleFix } from "../simulator/fix.ts";
 import type { CommandService } from "./service.ts";
 
 export interface TestDeviceOptions {
@@ -51,8 +56,11 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
         for (const f of jtReader.push(bytes)) {
           seen.push(`0x${f.msgId.toString(16)}`);
           if (o.answer && o.answer("") === null) continue;
+          // A position query is answered with the location (0x0201), the rest with 0x0001.
           replies.push(
-            jt808GeneralReply(f.terminal, serial++, f.serial, f.msgId, o.jt808Result ?? 0),
+            f.msgId === 0x8201
+              ? jt808LocationReply(f.terminal, serial++, f.serial, sampleFix())
+              : jt808GeneralReply(f.terminal, serial++, f.serial, f.msgId, o.jt808Result ?? 0),
           );
         }
       }

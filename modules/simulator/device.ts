@@ -12,7 +12,7 @@ import type { DeviceLink, LinkEvent } from "./devices/link.ts";
 import { osmandCommand, type OsmAndForm, osmandJson, osmandQuery } from "./devices/osmand.ts";
 import type { DeviceFix } from "./fix.ts";
 import type { Rng } from "./rng.ts";
-import type { Vehicle } from "./vehicle.ts";
+import type { Vehicle, VehicleEvent } from "./vehicle.ts";
 
 export interface SimStats {
   /** Devices logged in right now (OsmAnd: whose last request succeeded). */
@@ -86,6 +86,8 @@ export class SimulatedDevice {
   private wake: (() => void) | null = null;
   private loops: Promise<void>[] = [];
   private readonly link: DeviceLink | null;
+  /** What happened while the vehicle was advanced for a command answer, for the next report. */
+  private carried: VehicleEvent[] = [];
 
   constructor(private readonly opts: DeviceOptions) {
     this.imei = opts.imei;
@@ -147,6 +149,9 @@ export class SimulatedDevice {
       next += intervalMs;
       if (next < Date.now()) next = Date.now() + intervalMs; // we fell behind: do not burst
       const { fix, events } = vehicle.advance(Date.now());
+      events.unshift(...this.carried.splice(0));
+      const alarm = events.find((e) => e.type === "alarm");
+      if (!fix.alarm && alarm?.type === "alarm") fix.alarm = alarm.alarm;
       if (fix.alarm) this.opts.stats.alarms++;
       try {
         if (this.link) await this.reportTcp(fix);
@@ -157,6 +162,18 @@ export class SimulatedDevice {
       const drop = events.find((e) => e.type === "disconnect");
       if (drop?.type === "disconnect") this.goOffline(drop.offlineSeconds * 1000);
     }
+  }
+
+  /**
+   * The vehicle as it is now, for a command answer: a tracker asked where it is ("locate now")
+   * reads its GPS at that moment, not its last report. Alarms and drops met on the way are
+   * left to the next report.
+   */
+  private current(): DeviceFix {
+    const { fix, events } = this.opts.vehicle.advance(Date.now());
+    this.carried.push(...events);
+    delete fix.alarm;
+    return fix;
   }
 
   private keep(fix: DeviceFix): void {
@@ -294,7 +311,7 @@ export class SimulatedDevice {
       for (;;) {
         const n = await conn.read(buf);
         if (n === null) break;
-        for (const e of link.receive(buf.subarray(0, n), () => vehicle.fix())) await onEvent(e);
+        for (const e of link.receive(buf.subarray(0, n), () => this.current())) await onEvent(e);
       }
     } catch {
       // reset or closed by us

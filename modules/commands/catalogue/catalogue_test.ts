@@ -71,7 +71,7 @@ Deno.test("catalogue: a GT06 instruction frames as 0x80 with the ref as server f
   assert.deepEqual([...frame.content.subarray(-2)], [0x00, 0x02]);
 });
 
-Deno.test("catalogue: JT/T 808 control and parameter frames carry the ref as serial", () => {
+Deno.test("catalogue: JT/T 808 control, parameter and position query frames carry the ref as serial", () => {
   const session = newSession();
   session.deviceId = "13800138000";
   const reader = new Jt808StreamReader();
@@ -96,6 +96,12 @@ Deno.test("catalogue: JT/T 808 control and parameter frames carry the ref as ser
   // BYTE count, DWORD id 0x00000029, BYTE length 4, DWORD 60.
   assert.deepEqual([...f3.body], [1, 0, 0, 0, 0x29, 4, 0, 0, 0, 60]);
 
+  // Locate now: 0x8201 position query, empty body (JT/T 808-2013 §8.19), on JC400 too.
+  const locate = buildInstruction("JC400", "locate", {});
+  assert.deepEqual(locate.encoding, { kind: "jt808Locate" });
+  assert.equal(locate.content, "0x8201");
+  const [f4] = reader.push(encodeNative(locate.encoding as never, 0x30011, session));
+  assert.deepEqual([f4.msgId, f4.serial, f4.body.length, f4.checkOk], [0x8201, 0x0011, 0, true]);
   const text = buildInstruction("JT808", "custom", { text: "STATUS#" });
   assert.deepEqual(text.encoding, { kind: "text", content: "STATUS#" });
 });

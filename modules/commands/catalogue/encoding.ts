@@ -7,7 +7,9 @@ export type Encoding =
   /** 0x8105 terminal control: command word and its ";"-separated parameters. */
   | { kind: "jt808Control"; word: number; params?: string }
   /** 0x8103 set terminal parameters: DWORD values by parameter id. */
-  | { kind: "jt808Params"; params: { id: number; value: number }[] };
+  | { kind: "jt808Params"; params: { id: number; value: number }[] }
+  /** 0x8201 position query ("locate now"); the terminal answers 0x0201 with its location. */
+  | { kind: "jt808Locate" };
 
 export const text = (content: string): Encoding => ({ kind: "text", content });
 
@@ -22,5 +24,7 @@ export function describe(e: Encoding): string {
       return `0x8103 ${
         e.params.map((p) => `0x${p.id.toString(16).padStart(4, "0")}=${p.value}`).join(";")
       }`;
+    case "jt808Locate":
+      return "0x8201";
   }
 }

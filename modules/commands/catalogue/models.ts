@@ -60,12 +60,20 @@ export const MODEL_INSTRUCTIONS: Readonly<Record<string, ModelInstructions>> = {
   },
   JT808: {
     family: "jt808",
-    codes: ["engineCut", "engineRestore", "reboot", "factoryReset", "reportInterval", "custom"],
+    codes: [
+      "engineCut",
+      "engineRestore",
+      "locate",
+      "reboot",
+      "factoryReset",
+      "reportInterval",
+      "custom",
+    ],
     passwordProtected: ENGINE_AND_RESET,
   },
   JC400: {
     family: "jt808",
-    codes: ["reboot", "factoryReset", "reportInterval", "custom"],
+    codes: ["locate", "reboot", "factoryReset", "reportInterval", "custom"],
     passwordProtected: ["factoryReset"],
   },
   H02: { family: "h02", codes: H02_ALL, passwordProtected: ["engineCut", "engineRestore"] },

@@ -10,7 +10,7 @@
  * SCF arm/disarm, S71,22,s upload interval.
  * JT/T 808: 0x8105 terminal control (4 reset, 5 factory reset; vendor words 0x64/0x65 cut
  * and restore the fuel line), 0x8103 parameter 0x0029 (default time report interval),
- * 0x8300 text for free text.
+ * 0x8201 position query for "locate now" (answered by 0x0201), 0x8300 text for free text.
  */
 import type { ProtocolName } from "../../devices/models.ts";
 import { H02_COMMANDS } from "../../gateway/protocols/h02/encoder.ts";
@@ -59,6 +59,7 @@ export const ENCODERS = {
   jt808: {
     engineCut: () => ({ kind: "jt808Control", word: 0x64 }),
     engineRestore: () => ({ kind: "jt808Control", word: 0x65 }),
+    locate: () => ({ kind: "jt808Locate" }),
     reboot: () => ({ kind: "jt808Control", word: ControlWord.RESET }),
     factoryReset: () => ({ kind: "jt808Control", word: ControlWord.FACTORY_RESET }),
     reportInterval: (p) => ({ kind: "jt808Params", params: [{ id: 0x0029, value: p.seconds }] }),

@@ -7,9 +7,10 @@
  *
  * Sent: register 0x0100, authentication 0x0102 (with the code from 0x8100), heartbeat 0x0002,
  * location 0x0200 (alarm/status words, extra items mileage 0x01, CSQ 0x30, satellites 0x31,
- * battery 0xD4), batch 0x0704, general reply 0x0001.
- * Received: 0x8001 (acknowledgements), 0x8100 (registration result), 0x8300 text and
- * 0x8105 terminal control (answered with 0x0001 carrying the server's serial).
+ * battery 0xD4), batch 0x0704, general reply 0x0001, location query answer 0x0201.
+ * Received: 0x8001 (acknowledgements), 0x8100 (registration result), 0x8300 text, 0x8105
+ * terminal control and 0x8103 set parameters (answered with 0x0001 carrying the server's
+ * serial), 0x8201 position query (answered with 0x0201: that serial + the current location).
  */
 import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } from "../fix.ts";
 import { jt808TerminalNumber } from "../imei.ts";
@@ -24,7 +25,10 @@ export const JT = {
   BATCH: 0x0704,
   PLATFORM_REPLY: 0x8001,
   REGISTER_REPLY: 0x8100,
+  LOCATION_QUERY_REPLY: 0x0201,
+  SET_PARAMETERS: 0x8103,
   TERMINAL_CONTROL: 0x8105,
+  POSITION_QUERY: 0x8201,
   TEXT: 0x8300,
 } as const;
 
@@ -189,6 +193,17 @@ export function jt808Location(terminal: string, serial: number, fix: DeviceFix):
   return jt808Frame(JT.LOCATION, terminal, serial, locationBlock(fix));
 }
 
+/** 0x0201: the serial of the platform's 0x8201 position query, then the location block. */
+export function jt808LocationReply(
+  terminal: string,
+  serial: number,
+  querySerial: number,
+  fix: DeviceFix,
+): Uint8Array {
+  const body = concatBytes([new Writer().u16(querySerial).done(), locationBlock(fix)]);
+  return jt808Frame(JT.LOCATION_QUERY_REPLY, terminal, serial, body);
+}
+
 /** 0x0704: count, type (0 regular, 1 blind-area re-upload), then WORD-length location blocks. */
 export function jt808Batch(
   terminal: string,
@@ -333,7 +348,7 @@ export class Jt808Link implements DeviceLink {
     return this.position(fix);
   }
 
-  receive(chunk: Uint8Array): LinkEvent[] {
+  receive(chunk: Uint8Array, current: () => DeviceFix): LinkEvent[] {
     const events: LinkEvent[] = [];
     for (const f of this.reader.push(chunk)) {
       switch (f.msgId) {
@@ -378,6 +393,26 @@ export class Jt808Link implements DeviceLink {
           });
           break;
         }
+        case JT.SET_PARAMETERS: {
+          // BYTE count, then (DWORD id, BYTE length, value); accepted as they come.
+          events.push({
+            type: "command",
+            text: `set parameters ${hexOf(f.body.subarray(1))}`,
+            replyText: "0x8103 success",
+            reply: jt808GeneralReply(this.terminal, this.next(), f.serial, f.msgId, 0),
+          });
+          break;
+        }
+        case JT.POSITION_QUERY: {
+          const fix = current();
+          events.push({
+            type: "command",
+            text: "position query",
+            replyText: `location ${fix.latitude.toFixed(6)},${fix.longitude.toFixed(6)}`,
+            reply: jt808LocationReply(this.terminal, this.next(), f.serial, fix),
+          });
+          break;
+        }
         default: {
           // Anything else the platform asks: "not supported" keeps it from waiting.
           if (f.msgId >= 0x8000) {
@@ -391,4 +426,8 @@ export class Jt808Link implements DeviceLink {
     }
     return events;
   }
+}
+
+function hexOf(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

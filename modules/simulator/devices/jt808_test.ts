@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { decodeFrame } from "../../gateway/protocols/jt808/decoder.ts";
-import { encodeCommand, terminalControl } from "../../gateway/protocols/jt808/encoder.ts";
+import {
+  encodeCommand,
+  positionQuery,
+  terminalControl,
+} from "../../gateway/protocols/jt808/encoder.ts";
+import { encodeNative } from "../../commands/catalogue/index.ts";
 import { Jt808Splitter } from "../../gateway/protocols/jt808/splitter.ts";
 import { type DeviceMessage, newSession, type Position } from "../../gateway/protocols/types.ts";
 import { KMH_PER_KNOT, sampleFix } from "../fix.ts";
@@ -18,6 +23,7 @@ import {
 } from "./jt808.ts";
 
 const IMEI = "860000001234563";
+const now = () => sampleFix();
 const TERMINAL = jt808TerminalNumber(IMEI);
 
 /** Runs frames through the gateway splitter, then the decoder, on one session. */
@@ -54,11 +60,11 @@ Deno.test("jt808 register → 0x8100 auth code → 0x0102 → ready, with valid 
   const r1 = server.decode(register);
   assert.deepEqual(r1.messages[0], { type: "identify", id: TERMINAL, model: "SIM-808" });
   assert.ok(IMEI.endsWith(TERMINAL));
-  const e1 = link.receive(r1.replies[0]);
+  const e1 = link.receive(r1.replies[0], now);
   assert.equal(e1.length, 1);
   assert.ok(e1[0].type === "send");
   const r2 = server.decode(e1[0].frame);
-  assert.deepEqual(link.receive(r2.replies[0]), [{ type: "ready" }]);
+  assert.deepEqual(link.receive(r2.replies[0], now), [{ type: "ready" }]);
   assert.equal(server.session.extra.jt808BadChecksums, undefined);
   assert.equal(server.session.extra.jt808LengthMismatches, undefined);
 
@@ -98,7 +104,7 @@ Deno.test("jt808 location 0x0200 round-trips fix, ACC, mileage, satellites, sign
     assert.equal(p.battery, fix.battery);
     assert.equal(p.alarm, undefined);
     assert.equal(r.replies.length, 1, "acknowledged with 0x8001");
-    assert.deepEqual(new Jt808Link(IMEI).receive(r.replies[0]), [{ type: "ack" }]);
+    assert.deepEqual(new Jt808Link(IMEI).receive(r.replies[0], now), [{ type: "ack" }]);
   }
 });
 
@@ -147,7 +153,7 @@ Deno.test("jt808 0x8300 and 0x8105 are answered with 0x0001 echoing the server s
   const link = new Jt808Link(IMEI);
   server.decode(link.hello()[0]);
   const text = encodeCommand({ content: "STATUS#", ref: 0x1234 }, server.session);
-  const [e] = link.receive(text);
+  const [e] = link.receive(text, now);
   assert.ok(e.type === "command");
   assert.equal(e.text, "STATUS#");
   const r = server.decode(e.reply);
@@ -160,7 +166,7 @@ Deno.test("jt808 0x8300 and 0x8105 are answered with 0x0001 echoing the server s
   assert.equal(e.replyText, "0x8300 success");
 
   const control = terminalControl({ version: null, terminal: new Uint8Array(6) }, 77, 4);
-  const [c] = new Jt808Link(IMEI).receive(control);
+  const [c] = new Jt808Link(IMEI).receive(control, now);
   assert.ok(c.type === "command");
   const rc = decodeFrame(new Jt808Splitter().push(c.reply)[0], newSession());
   assert.equal((rc.messages[1] as { commandRef: number }).commandRef, 77);
@@ -170,6 +176,48 @@ Deno.test("jt808 0x8300 and 0x8105 are answered with 0x0001 echoing the server s
     newSession(),
   );
   assert.equal((direct.messages[1] as { success: boolean }).success, false);
+});
+
+Deno.test("jt808 0x8201 position query is answered with 0x0201: query serial + current fix", () => {
+  const server = serverSide();
+  const link = new Jt808Link(IMEI);
+  server.decode(link.hello()[0]);
+  const fix = sampleFix({ latitude: -22.906847, longitude: -43.172896, speedKmh: 36.5 });
+  const [e] = link.receive(
+    positionQuery({ version: null, terminal: new Uint8Array(6) }, 0x4321),
+    () => fix,
+  );
+  assert.ok(e.type === "command");
+  assert.equal(e.text, "position query");
+  assert.equal(e.replyText, "location -22.906847,-43.172896");
+  const { messages, replies } = server.decode(e.reply);
+  const p = positionOf(messages);
+  assert.equal(p.time.toISOString(), fix.time.toISOString());
+  assert.equal(p.latitude, fix.latitude);
+  assert.equal(p.longitude, fix.longitude);
+  assert.deepEqual(messages.at(-1), {
+    type: "commandReply",
+    text: "Lat:-22.906847,Lon:-43.172896,Speed:36.5km/h,Course:128,Time:2024-05-17 08:30:15 UTC",
+    commandRef: 0x4321,
+    success: true,
+  });
+  assert.deepEqual(replies, [], "0x0201 is itself a reply");
+});
+
+Deno.test("jt808 0x8103 set parameters is answered with 0x0001 success", () => {
+  const server = serverSide();
+  const link = new Jt808Link(IMEI);
+  server.decode(link.hello()[0]);
+  const params = { kind: "jt808Params" as const, params: [{ id: 0x0029, value: 60 }] };
+  const [e] = link.receive(encodeNative(params, 0x20005, server.session), now);
+  assert.ok(e.type === "command");
+  assert.equal(e.text, "set parameters 0000002904" + "0000003c");
+  assert.deepEqual(server.decode(e.reply).messages, [{
+    type: "commandReply",
+    text: "0x8103 success",
+    commandRef: 0x0005,
+    success: true,
+  }]);
 });
 
 Deno.test("jt808 location whose bytes contain 0x7E and 0x7D is escaped and decodes", () => {
