@@ -5,7 +5,12 @@ import type { AppEnv } from "../lib/http/env.ts";
 import { Shell } from "../components/Shell.tsx";
 import type { PageContext } from "../lib/pages/context.ts";
 import type { MapSettings } from "../components/monitor/basemap.ts";
-import { type MapType, provider, tileTemplates } from "../modules/monitor/providers.ts";
+import {
+  googleKeyFor,
+  type MapType,
+  provider,
+  tileTemplates,
+} from "../modules/monitor/providers.ts";
 import Objects from "../islands/monitor/Objects.tsx";
 import Playback from "../islands/monitor/Playback.tsx";
 import Events from "../islands/monitor/Events.tsx";
@@ -23,14 +28,14 @@ const TILES = tileTemplates((name) => {
 });
 
 /** The map settings of the user (spec §3 current user, §9 map defaults). */
-function mapSettings(ctx: PageContext): MapSettings {
+function mapSettings(ctx: PageContext, googleKey = ""): MapSettings {
   const u = ctx.user;
   const p = provider(u?.userMapType);
   return {
     provider: p.id,
     mapType: "standard" as MapType,
     tiles: TILES,
-    googleKey: u?.googleMapKey ?? "",
+    googleKey,
     lang: ctx.lang,
     distanceUnit: u?.showUnit ?? "km",
     speedUnit: u?.speed ?? "km/h",
@@ -43,18 +48,35 @@ const imeiParam = (v: string | undefined) => (v && /^\d{15}$/.test(v) ? v : "");
 
 /** Monitor pages (spec §2): objects, alerts, playback, tracking, and the public share page. */
 export function registerMonitorPages({ privatePage, publicPage, renderer, services }: PageKit) {
+  /** The logged-in user's map settings, with the Google key they may use. */
+  const userSettings = async (ctx: PageContext) => {
+    const u = ctx.user;
+    const parent = u?.parentGoogleMapKeyFlag && u.parentId
+      ? await services.accountStore.get(u.parentId)
+      : null;
+    return mapSettings(ctx, googleKeyFor(u, parent));
+  };
   /** A logged-in monitor page: the console shell around one island. */
-  const inShell =
-    (tab: string, body: (c: Context<AppEnv>, ctx: PageContext) => JSX.Element) =>
-    (c: Context<AppEnv>, ctx: PageContext) =>
-      renderer.html(c, ctx, ctx.t(`monitor.tabs.${tab}`), <Shell ctx={ctx}>{body(c, ctx)}</Shell>);
+  const inShell = (
+    tab: string,
+    body: (c: Context<AppEnv>, ctx: PageContext, settings: MapSettings) => JSX.Element,
+  ) =>
+  async (c: Context<AppEnv>, ctx: PageContext) => {
+    const settings = await userSettings(ctx);
+    return renderer.html(
+      c,
+      ctx,
+      ctx.t(`monitor.tabs.${tab}`),
+      <Shell ctx={ctx}>{body(c, ctx, settings)}</Shell>,
+    );
+  };
 
   privatePage(
     "/monitorObject",
-    inShell("object", (c, ctx) => (
+    inShell("object", (c, ctx, settings) => (
       <Objects
         lang={ctx.lang}
-        settings={mapSettings(ctx)}
+        settings={settings}
         focus={imeiParam(c.req.query("imei"))}
         canCommand={ctx.user?.instructionsFlag === 1}
       />
@@ -65,10 +87,10 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
     "/monitorPlayback",
     inShell(
       "playback",
-      (c, ctx) => (
+      (c, ctx, settings) => (
         <Playback
           lang={ctx.lang}
-          settings={mapSettings(ctx)}
+          settings={settings}
           imei={imeiParam(c.req.query("imei"))}
         />
       ),
@@ -77,15 +99,18 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
 
   privatePage(
     "/monitorEvent",
-    inShell("event", (_c, ctx) => <Events lang={ctx.lang} settings={mapSettings(ctx)} />),
+    inShell(
+      "event",
+      (_c, ctx, settings) => <Events lang={ctx.lang} settings={settings} />,
+    ),
   );
 
   privatePage("/monitorTracking", (c, ctx) => {
     const imei = imeiParam(c.req.query("imei"));
     if (!imei) return c.redirect("/monitorObject");
-    return inShell("tracking", () => (
+    return inShell("tracking", (_c, _ctx, settings) => (
       <div class="mon-live-shell">
-        <LiveDevice lang={ctx.lang} settings={mapSettings(ctx)} mode={{ kind: "tracking", imei }} />
+        <LiveDevice lang={ctx.lang} settings={settings} mode={{ kind: "tracking", imei }} />
       </div>
     ))(c, ctx);
   });

@@ -10,10 +10,12 @@ import {
 } from "../../modules/monitor/providers.ts";
 
 export function MapToolbar(
-  { providerId, mapType, onChange, t, children }: {
+  { providerId, mapType, onChange, noGoogleKey, t, children }: {
     providerId: ProviderId;
     mapType: MapType;
     onChange: (p: ProviderId, type: MapType) => void;
+    /** Neither the user nor a sharing parent has a Google key (tiles would be refused). */
+    noGoogleKey?: boolean;
     t: (k: string) => string;
     children?: ComponentChildren;
   },
@@ -43,6 +45,9 @@ export function MapToolbar(
         </select>
       )}
       {children}
+      {noGoogleKey && providerId === "Google" && (
+        <span class="mon-toolbar-note" role="note">{t("monitor.map.googleNoKey")}</span>
+      )}
     </div>
   );
 }
@@ -76,6 +81,7 @@ export function useMapProvider(settings: MapSettings, base: { current: BaseMap |
   return {
     providerId,
     mapType,
+    noGoogleKey: !settings.googleKey,
     onChange: (p: ProviderId, type: MapType) => {
       set([p, type]);
       saveProvider(p, type);

@@ -12,6 +12,8 @@ function payload(): ObjectsPayload {
     imei: ["111111111111111", "222222222222222", "333333333333333", "444444444444444"],
     name: ["Truck 10", "Truck 2", "Van", "Bus"],
     mcType: ["GT06N", "GT06N", "GT06N", "GT06N"],
+    appTypes: ["car", "truck"],
+    appType: [0, 0, 1, 1],
     status: [st("moving"), st("idling"), st("stopped"), st("inactive")],
     lat: [22.5, 22.6, 22.7, null],
     lng: [114, 114.1, 114.2, null],

@@ -1,20 +1,7 @@
 /** A playback track held as typed arrays: 268,000 points cost ~10 MB, not 60 MB of objects. */
 import type { TrackPoint } from "../../modules/monitor/track_export.ts";
 import { haversine } from "../../modules/monitor/geo.ts";
-
-/** One point as the playback API sends it. */
-export interface ApiPoint {
-  gpsTime: string;
-  lat: number;
-  lng: number;
-  speed: number;
-  course: number;
-  altitude: number;
-  posType: number;
-  acc: boolean | null;
-  satellites: number;
-  mileage: number | null;
-}
+import { COLUMN_SCALES, type TrackColumns, undelta } from "../../modules/positions/columns.ts";
 
 export interface Track {
   n: number;
@@ -30,31 +17,26 @@ export interface Track {
   maxSpeed: number;
 }
 
-export function toTrack(points: ApiPoint[]): Track {
-  const n = points.length;
+/** The playback API's compact answer (format "columns") straight into typed arrays. */
+export function columnsToTrack(c: TrackColumns): Track {
+  const n = c.n;
   const t: Track = {
     n,
-    time: new Float64Array(n),
-    lat: new Float64Array(n),
-    lng: new Float64Array(n),
-    speed: new Float32Array(n),
-    course: new Float32Array(n),
-    altitude: new Float32Array(n),
-    satellites: new Uint8Array(n),
+    time: undelta(c.time, 1, new Float64Array(n)),
+    lat: undelta(c.lat, COLUMN_SCALES.lat, new Float64Array(n)),
+    lng: undelta(c.lng, COLUMN_SCALES.lng, new Float64Array(n)),
+    speed: undelta(c.speed, COLUMN_SCALES.speed, new Float32Array(n)),
+    course: Float32Array.from(c.course),
+    altitude: undelta(c.altitude, COLUMN_SCALES.altitude, new Float32Array(n)),
+    satellites: Uint8Array.from(c.satellites),
     dist: new Float64Array(n),
     maxSpeed: 0,
   };
   for (let i = 0; i < n; i++) {
-    const p = points[i];
-    t.time[i] = Date.parse(p.gpsTime);
-    t.lat[i] = p.lat;
-    t.lng[i] = p.lng;
-    t.speed[i] = p.speed;
-    t.course[i] = p.course;
-    t.altitude[i] = p.altitude;
-    t.satellites[i] = p.satellites;
-    if (p.speed > t.maxSpeed) t.maxSpeed = p.speed;
-    t.dist[i] = i ? t.dist[i - 1] + haversine(t.lat[i - 1], t.lng[i - 1], p.lat, p.lng) / 1000 : 0;
+    if (t.speed[i] > t.maxSpeed) t.maxSpeed = t.speed[i];
+    if (i) {
+      t.dist[i] = t.dist[i - 1] + haversine(t.lat[i - 1], t.lng[i - 1], t.lat[i], t.lng[i]) / 1000;
+    }
   }
   return t;
 }

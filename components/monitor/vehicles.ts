@@ -1,34 +1,31 @@
 /**
- * Vehicles on the map: WebGL point layers (a status-coloured disc and a white heading arrow
- * rotated in the spec's 45° compass buckets) for thousands of devices, and a canvas cluster
- * layer that takes over when zoomed out. Browser-only.
+ * Vehicles on the map: one custom OpenLayers layer that draws pre-rendered sprites (see
+ * icons.ts) straight from typed arrays onto its own canvas.
+ *
+ * Why not a vector layer: OpenLayers' canvas vector layer rebuilds its draw instructions for
+ * every feature whenever any feature changes, so each live batch cost 0.3-1.1 s with 10,000
+ * vehicles (bench:monitor); its WebGL layer is worse where WebGL is software-rendered. Here a
+ * live update writes a few numbers per vehicle and asks for one redraw, which OpenLayers runs
+ * on the next animation frame; the redraw is one drawImage per visible vehicle. Below zoom 9
+ * vehicles are drawn as counted clusters from a map-unit grid (O(n) per frame). Browser-only.
  */
-import Feature from "ol/Feature.js";
-import Point from "ol/geom/Point.js";
-import VectorSource from "ol/source/Vector.js";
-import VectorLayer from "ol/layer/Vector.js";
-import WebGLPointsLayer from "ol/layer/WebGLPoints.js";
-import Style from "ol/style/Style.js";
-import CircleStyle from "ol/style/Circle.js";
-import Fill from "ol/style/Fill.js";
-import Stroke from "ol/style/Stroke.js";
-import Text from "ol/style/Text.js";
-import Icon from "ol/style/Icon.js";
-import type BaseLayer from "ol/layer/Base.js";
+import Layer from "ol/layer/Layer.js";
+import type { FrameState } from "ol/Map.js";
+import type { Coordinate } from "ol/coordinate.js";
+import type { Extent } from "ol/extent.js";
 import { compassBucket } from "../../modules/monitor/geo.ts";
 import { gridCluster } from "../../modules/monitor/cluster.ts";
-import { STATUS_INDEX, STATUSES } from "../../modules/monitor/objects.ts";
+import { STATUS_INDEX } from "../../modules/monitor/objects.ts";
 import type { DeviceStatus } from "../../modules/devices/model.ts";
 import type { BaseMap } from "./basemap.ts";
-import { STATUS_COLORS } from "./status.ts";
+import { clusterSprite, type Sprite, vehicleSprite } from "./icons.ts";
 
 /** Below this zoom vehicles are drawn as counted clusters. */
 export const CLUSTER_BELOW_ZOOM = 9;
-
-const ARROW_SVG = "data:image/svg+xml;utf8," + encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32">' +
-    '<path d="M16 5 L24 25 L16 20.5 L8 25 Z" fill="#fff"/></svg>',
-);
+/** Cluster cell size in CSS pixels. */
+const CELL_PX = 56;
+/** Above this resolution (m/px, about zoom 13) vehicles use the small sprites. */
+const SMALL_ABOVE_RES = 20;
 
 export interface VehicleRow {
   imei: string;
@@ -36,277 +33,272 @@ export interface VehicleRow {
   lng: number | null;
   course: number;
   status: DeviceStatus;
+  /** Index in APPLICATION_TYPES (the icon). */
+  type: number;
+}
+
+interface Drawn {
+  x: number;
+  y: number;
+  half: number;
+  /** A vehicle slot, or -1 for a cluster. */
+  slot: number;
+  count: number;
 }
 
 export class VehicleLayers {
-  readonly source = new VectorSource<Feature<Point>>({ wrapX: false });
-  private clusterSource = new VectorSource<Feature<Point>>();
-  /** The layers drawing vehicles: two WebGL point layers, or one canvas layer. */
-  private points: BaseLayer[];
-  private clusters: VectorLayer<VectorSource<Feature<Point>>>;
-  private byImei = new Map<string, Feature<Point>>();
-  /** WGS-84 positions kept to re-project when the provider's datum changes. */
-  private wgs = new Map<string, [number, number]>();
-  private selected = "";
-  private clusterTimer: ReturnType<typeof setTimeout> | 0 = 0;
+  readonly layer: Layer;
+  /** Vehicle moves applied since the page opened (bench:monitor reads it). */
+  applied = 0;
+  /** Duration of the latest redraws, ms (bench:monitor reads them). */
+  readonly drawTimes: number[] = [];
+  private slots = new Map<string, number>();
+  private imeis: string[] = [];
+  private cap = 0;
+  private lng = new Float64Array(0);
+  private lat = new Float64Array(0);
+  /** Projected (view) coordinates; NaN when the vehicle has no position. */
+  private xs = new Float64Array(0);
+  private ys = new Float64Array(0);
+  private st = new Uint8Array(0);
+  private bucket = new Uint8Array(0);
+  private type = new Uint8Array(0);
+  private present = 0;
+  private selected = -1;
+  private canvas = document.createElement("canvas");
+  /** What the last frame drew, for hit testing. */
+  private drawn: Drawn[] = [];
+  private revision = 0;
+  private drawnKey = "";
 
-  constructor(private readonly base: BaseMap, webgl = hardwareWebGL()) {
-    this.points = webgl ? this.webglLayers() : [this.canvasLayer()];
-    const styles = new Map<string, Style>();
-    this.clusters = new VectorLayer({
-      source: this.clusterSource,
-      maxZoom: CLUSTER_BELOW_ZOOM,
-      style: (f) => {
-        const n = f.get("count") as number;
-        const key = n > 999 ? `${Math.round(n / 100) / 10}k` : String(n);
-        let s = styles.get(key);
-        if (!s) {
-          const r = n === 1 ? 6 : Math.min(30, 12 + Math.log10(n) * 7);
-          s = new Style({
-            image: new CircleStyle({
-              radius: r,
-              fill: new Fill({ color: n === 1 ? "#3b7aff" : "rgba(59,122,255,0.85)" }),
-              stroke: new Stroke({ color: "rgba(255,255,255,0.9)", width: n === 1 ? 2 : 4 }),
-            }),
-            text: n === 1 ? undefined : new Text({
-              text: key,
-              font: "600 12px system-ui, sans-serif",
-              fill: new Fill({ color: "#fff" }),
-            }),
-          });
-          if (styles.size < 2000) styles.set(key, s);
-        }
-        return s;
-      },
-    });
-    base.map.addLayer(this.clusters);
-    for (const l of this.points) base.map.addLayer(l as never);
-    base.map.on("moveend", () => this.recluster());
+  constructor(private readonly base: BaseMap) {
+    this.canvas.className = "mon-vehicles";
+    this.canvas.style.cssText = "position:absolute;left:0;top:0;width:100%;height:100%";
+    this.layer = new Layer({ render: (fs) => this.render(fs), zIndex: 20 });
+    base.map.addLayer(this.layer);
     base.onDatumChange(() => {
-      for (const [imei, [lng, lat]] of this.wgs) {
-        this.byImei.get(imei)?.getGeometry()?.setCoordinates(base.project(lng, lat));
-      }
-      this.recluster();
+      for (let i = 0; i < this.imeis.length; i++) this.project(i);
+      this.touch();
     });
   }
 
-  private webglLayers(): BaseLayer[] {
-    // WebGL styles compare numbers: the status travels as its index in STATUSES.
-    const statusColor: unknown[] = ["match", ["get", "st"]];
-    STATUSES.forEach((s, i) => statusColor.push(i, STATUS_COLORS[s]));
-    statusColor.push("#8a94a6");
-    const size = ["interpolate", ["linear"], ["zoom"], CLUSTER_BELOW_ZOOM, 8, 14, 12];
-    // Hit detection is done here from the source (an R-tree), not by WebGL: its extra render
-    // pass and pixel read-back cost a frame per update on software-rendered WebGL.
-    const discs = new WebGLPointsLayer({
-      source: this.source,
-      disableHitDetection: true,
-      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
-      style: {
-        "circle-radius": ["case", ["==", ["get", "sel"], 1], ["*", size, 1.35], size],
-        "circle-fill-color": statusColor as never,
-        "circle-stroke-color": ["case", ["==", ["get", "sel"], 1], "#111827", "#ffffff"],
-        "circle-stroke-width": 2,
-      },
-    });
-    const arrows = new WebGLPointsLayer({
-      source: this.source,
-      disableHitDetection: true,
-      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
-      style: {
-        "icon-src": ARROW_SVG,
-        "icon-width": 32,
-        "icon-height": 32,
-        "icon-scale": ["interpolate", ["linear"], ["zoom"], CLUSTER_BELOW_ZOOM, 0.4, 14, 0.62],
-        "icon-rotation": ["*", ["get", "bucket"], Math.PI / 4],
-        // Stopped and offline vehicles show a dot: their heading means little.
-        "icon-opacity": ["case", ["<=", ["get", "st"], 1], 1, 0],
-      },
-    });
-    return [discs, arrows];
-  }
-
-  /** Canvas fallback: one pre-drawn icon per status, heading bucket, selection and size. */
-  private canvasLayer(): BaseLayer {
-    const cache = new Map<string, Style>();
-    return new VectorLayer({
-      source: this.source,
-      minZoom: CLUSTER_BELOW_ZOOM - 0.001,
-      updateWhileInteracting: false,
-      style: (f, resolution) => {
-        const st = f.get("st") as number, bucket = f.get("bucket") as number;
-        const sel = f.get("sel") === 1, small = resolution > 20;
-        const key = `${st}:${bucket}:${sel}:${small}`;
-        let style = cache.get(key);
-        if (!style) {
-          cache.set(key, style = new Style({ image: vehicleIcon(st, bucket, sel, small) }));
-        }
-        return style;
-      },
-    });
-  }
-
-  /** Adds or moves vehicles; rows without a position are removed from the map. */
+  /** Adds or moves vehicles; rows without a position are taken off the map. */
   upsert(rows: VehicleRow[]): void {
-    const fresh: Feature<Point>[] = [];
     for (const r of rows) {
-      let f = this.byImei.get(r.imei);
+      let i = this.slots.get(r.imei);
+      if (i === undefined) {
+        if (r.lat === null || r.lng === null) continue;
+        i = this.slot(r.imei);
+      }
       if (r.lat === null || r.lng === null) {
-        if (f) {
-          this.source.removeFeature(f);
-          this.byImei.delete(r.imei);
-          this.wgs.delete(r.imei);
-        }
-        continue;
-      }
-      const at = this.base.project(r.lng, r.lat);
-      this.wgs.set(r.imei, [r.lng, r.lat]);
-      const bucket = compassBucket(r.course);
-      const st = STATUS_INDEX.get(r.status) ?? 3;
-      if (!f) {
-        f = new Feature({ geometry: new Point(at) });
-        f.setId(r.imei);
-        f.setProperties({ st, bucket, sel: r.imei === this.selected ? 1 : 0 }, true);
-        this.byImei.set(r.imei, f);
-        fresh.push(f);
+        this.lng[i] = this.lat[i] = NaN;
       } else {
-        f.getGeometry()!.setCoordinates(at);
-        if (f.get("st") !== st || f.get("bucket") !== bucket) {
-          f.setProperties({ st, bucket });
-        }
+        this.lng[i] = r.lng;
+        this.lat[i] = r.lat;
       }
+      this.project(i);
+      this.st[i] = STATUS_INDEX.get(r.status) ?? 3;
+      this.bucket[i] = compassBucket(r.course);
+      this.type[i] = r.type;
     }
-    if (fresh.length) this.source.addFeatures(fresh);
-    this.scheduleRecluster();
+    this.applied += rows.length;
+    this.touch();
   }
 
   /** Keeps only these devices (after a full reload). */
   retain(imeis: Set<string>): void {
-    for (const [imei, f] of this.byImei) {
-      if (imeis.has(imei)) continue;
-      this.source.removeFeature(f);
-      this.byImei.delete(imei);
-      this.wgs.delete(imei);
+    for (const [imei, i] of this.slots) {
+      if (imeis.has(imei) || Number.isNaN(this.xs[i])) continue;
+      this.lng[i] =
+        this.lat[i] =
+        this.xs[i] =
+        this.ys[i] =
+          NaN;
     }
+    this.recount();
+    this.touch();
   }
 
   select(imei: string): void {
-    this.byImei.get(this.selected)?.set("sel", 0);
-    this.selected = imei;
-    this.byImei.get(imei)?.set("sel", 1);
+    const i = this.slots.get(imei) ?? -1;
+    if (i === this.selected) return;
+    this.selected = i;
+    this.touch();
   }
 
-  coordinateOf(imei: string) {
-    return this.byImei.get(imei)?.getGeometry()?.getCoordinates();
+  /** Vehicles with a position on the map. */
+  count(): number {
+    return this.present;
   }
 
-  /** The vehicle (or cluster) under a pixel. */
-  hit(pixel: number[]): { imei?: string; cluster?: Feature<Point> } | null {
-    let out: { imei?: string; cluster?: Feature<Point> } | null = null;
-    this.base.map.forEachFeatureAtPixel(pixel, (f) => {
-      out = f.get("count") === 1 ? { imei: String(f.getId()) } : { cluster: f as Feature<Point> };
-      return true;
-    }, { hitTolerance: 6, layerFilter: (l) => l === this.clusters });
-    if (out) return out;
-    if ((this.base.map.getView().getZoom() ?? 0) < CLUSTER_BELOW_ZOOM) return null;
-    const c = this.base.map.getCoordinateFromPixel(pixel);
-    const res = this.base.map.getView().getResolution() ?? 1;
-    const r = 12 * res;
-    let best: Feature<Point> | null = null, bestD = r * r;
-    for (const f of this.source.getFeaturesInExtent([c[0] - r, c[1] - r, c[0] + r, c[1] + r])) {
-      const [x, y] = f.getGeometry()!.getCoordinates();
-      const d = (x - c[0]) ** 2 + (y - c[1]) ** 2;
-      if (d <= bestD) {
-        bestD = d;
-        best = f;
+  coordinateOf(imei: string): Coordinate | undefined {
+    const i = this.slots.get(imei);
+    return i === undefined || Number.isNaN(this.xs[i]) ? undefined : [this.xs[i], this.ys[i]];
+  }
+
+  /** The vehicle or cluster drawn under a pixel (CSS pixels of the map). */
+  hit(pixel: number[]): { imei?: string; cluster?: Coordinate } | null {
+    let best: Drawn | null = null, bestD = Infinity;
+    for (const d of this.drawn) {
+      const dx = d.x - pixel[0], dy = d.y - pixel[1], r = d.half + 2;
+      const dd = dx * dx + dy * dy;
+      if (dd <= r * r && dd < bestD) {
+        best = d;
+        bestD = dd;
       }
     }
-    return best ? { imei: String(best.getId()) } : null;
+    if (!best) return null;
+    if (best.slot >= 0) return { imei: this.imeis[best.slot] };
+    return { cluster: this.base.map.getCoordinateFromPixel([best.x, best.y]) };
   }
 
   /** The extent of all vehicles, or null when none has a position. */
-  extent() {
-    return this.source.getFeatures().length ? this.source.getExtent() : null;
-  }
-
-  private scheduleRecluster() {
-    if (this.clusterTimer) return;
-    this.clusterTimer = setTimeout(() => {
-      this.clusterTimer = 0;
-      this.recluster();
-    }, 1000);
-  }
-
-  private recluster(): void {
-    const view = this.base.map.getView();
-    if ((view.getZoom() ?? 0) >= CLUSTER_BELOW_ZOOM) {
-      if (this.clusterSource.getFeatures().length) this.clusterSource.clear();
-      return;
+  extent(): Extent | null {
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let i = 0; i < this.imeis.length; i++) {
+      const x = this.xs[i], y = this.ys[i];
+      if (Number.isNaN(x)) continue;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
     }
-    const feats = this.source.getFeatures();
-    const xs = new Float64Array(feats.length), ys = new Float64Array(feats.length);
-    feats.forEach((f, i) => {
-      const [x, y] = f.getGeometry()!.getCoordinates();
-      xs[i] = x;
-      ys[i] = y;
-    });
-    const cells = gridCluster(xs, ys, view.getResolution() ?? 1, 56);
-    this.clusterSource.clear(true);
-    this.clusterSource.addFeatures(cells.map((c) => {
-      const f = new Feature({ geometry: new Point([c.x, c.y]) });
-      f.set("count", c.count, true);
-      if (c.count === 1) f.setId(feats[c.first].getId());
-      return f;
-    }));
+    return minX <= maxX ? [minX, minY, maxX, maxY] : null;
   }
-}
 
-/**
- * True when WebGL runs on a GPU. Software WebGL (SwiftShader, llvmpipe — headless browsers,
- * virtual machines) is slower than Canvas 2D for this, so the canvas layer is used there.
- */
-export function hardwareWebGL(): boolean {
-  try {
-    const gl = document.createElement("canvas").getContext("webgl");
-    if (!gl) return false;
-    const info = gl.getExtension("WEBGL_debug_renderer_info");
-    const renderer = String(
-      info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER),
-    );
-    gl.getExtension("WEBGL_lose_context")?.loseContext();
-    return !/swiftshader|llvmpipe|software|basic render/i.test(renderer);
-  } catch {
-    return false;
+  private slot(imei: string): number {
+    const i = this.imeis.length;
+    if (i === this.cap) this.grow(Math.max(256, this.cap * 2));
+    this.imeis.push(imei);
+    this.slots.set(imei, i);
+    this.xs[i] = NaN;
+    return i;
   }
-}
 
-/** A status-coloured disc with a white heading arrow (none for stopped/offline vehicles). */
-function vehicleIcon(st: number, bucket: number, sel: boolean, small: boolean): Icon {
-  const r = (small ? 8 : 11) * (sel ? 1.3 : 1);
-  const size = Math.ceil(r * 2 + 4);
-  const c = document.createElement("canvas");
-  c.width = c.height = size;
-  const g = c.getContext("2d")!;
-  const mid = size / 2;
-  g.beginPath();
-  g.arc(mid, mid, r, 0, Math.PI * 2);
-  g.fillStyle = STATUS_COLORS[STATUSES[st]] ?? "#8a94a6";
-  g.fill();
-  g.lineWidth = 2;
-  g.strokeStyle = sel ? "#111827" : "#ffffff";
-  g.stroke();
-  if (st <= 1) {
-    g.translate(mid, mid);
-    g.rotate((bucket * Math.PI) / 4);
-    const a = r * 0.55;
-    g.beginPath();
-    g.moveTo(0, -a);
-    g.lineTo(a * 0.75, a * 0.8);
-    g.lineTo(0, a * 0.4);
-    g.lineTo(-a * 0.75, a * 0.8);
-    g.closePath();
-    g.fillStyle = "#ffffff";
-    g.fill();
+  private grow(cap: number) {
+    const widen = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.lng = widen(this.lng, (n) => new Float64Array(n));
+    this.lat = widen(this.lat, (n) => new Float64Array(n));
+    this.xs = widen(this.xs, (n) => new Float64Array(n));
+    this.ys = widen(this.ys, (n) => new Float64Array(n));
+    this.st = widen(this.st, (n) => new Uint8Array(n));
+    this.bucket = widen(this.bucket, (n) => new Uint8Array(n));
+    this.type = widen(this.type, (n) => new Uint8Array(n));
+    this.cap = cap;
   }
-  return new Icon({ img: c, width: size, height: size });
+
+  private project(i: number) {
+    const was = !Number.isNaN(this.xs[i]);
+    if (Number.isNaN(this.lng[i])) {
+      this.xs[i] = this.ys[i] = NaN;
+    } else {
+      const [x, y] = this.base.project(this.lng[i], this.lat[i]);
+      this.xs[i] = x;
+      this.ys[i] = y;
+    }
+    this.present += (Number.isNaN(this.xs[i]) ? 0 : 1) - (was ? 1 : 0);
+  }
+
+  private recount() {
+    let n = 0;
+    for (let i = 0; i < this.imeis.length; i++) if (!Number.isNaN(this.xs[i])) n++;
+    this.present = n;
+  }
+
+  /** Asks for a redraw; OpenLayers coalesces it into the next animation frame. */
+  private touch() {
+    this.revision++;
+    this.layer.changed();
+  }
+
+  private render(fs: FrameState): HTMLElement {
+    const [w, h] = fs.size, ratio = fs.pixelRatio, v = fs.viewState;
+    const key = `${this.revision}|${v.center[0]}|${
+      v.center[1]
+    }|${v.resolution}|${v.rotation}|${w}|${h}|${ratio}`;
+    if (key === this.drawnKey) return this.canvas;
+    this.drawnKey = key;
+    const t0 = performance.now();
+    const c = this.canvas;
+    if (c.width !== Math.round(w * ratio) || c.height !== Math.round(h * ratio)) {
+      c.width = Math.round(w * ratio);
+      c.height = Math.round(h * ratio);
+    }
+    const g = c.getContext("2d")!;
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, c.width, c.height);
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const [a, b, cc, d, e, f] = fs.coordinateToPixelTransform;
+    const drawn: Drawn[] = [];
+    const put = (s: Sprite, x: number, y: number, slot: number, count: number) => {
+      g.drawImage(s.canvas, Math.round(x - s.half), Math.round(y - s.half), s.half * 2, s.half * 2);
+      drawn.push({ x, y, half: s.half, slot, count });
+    };
+    const n = this.imeis.length, margin = 40;
+    if (v.zoom < CLUSTER_BELOW_ZOOM) {
+      const cells = gridCluster(
+        this.xs.subarray(0, n),
+        this.ys.subarray(0, n),
+        v.resolution,
+        CELL_PX,
+      );
+      for (const cell of cells) {
+        const x = a * cell.x + cc * cell.y + e, y = b * cell.x + d * cell.y + f;
+        if (x < -margin || y < -margin || x > w + margin || y > h + margin) continue;
+        if (cell.count === 1) {
+          const i = cell.first;
+          put(
+            vehicleSprite(
+              this.type[i],
+              this.st[i],
+              this.bucket[i],
+              i === this.selected,
+              true,
+              ratio,
+            ),
+            x,
+            y,
+            i,
+            1,
+          );
+        } else put(clusterSprite(cell.count, ratio), x, y, -1, cell.count);
+      }
+    } else {
+      const small = v.resolution > SMALL_ABOVE_RES;
+      for (let i = 0; i < n; i++) {
+        const px = this.xs[i];
+        if (Number.isNaN(px) || i === this.selected) continue;
+        const py = this.ys[i];
+        const x = a * px + cc * py + e, y = b * px + d * py + f;
+        if (x < -margin || y < -margin || x > w + margin || y > h + margin) continue;
+        put(
+          vehicleSprite(this.type[i], this.st[i], this.bucket[i], false, small, ratio),
+          x,
+          y,
+          i,
+          1,
+        );
+      }
+      // The selected vehicle is drawn last, on top of its neighbours.
+      const i = this.selected;
+      if (i >= 0 && !Number.isNaN(this.xs[i])) {
+        const x = a * this.xs[i] + cc * this.ys[i] + e, y = b * this.xs[i] + d * this.ys[i] + f;
+        put(
+          vehicleSprite(this.type[i], this.st[i], this.bucket[i], true, small, ratio),
+          x,
+          y,
+          i,
+          1,
+        );
+      }
+    }
+    this.drawn = drawn;
+    this.drawTimes.push(performance.now() - t0);
+    if (this.drawTimes.length > 600) this.drawTimes.splice(0, 300);
+    return c;
+  }
 }

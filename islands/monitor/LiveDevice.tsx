@@ -11,7 +11,8 @@ import { DeviceCard, type DeviceCardData } from "../../components/monitor/Device
 import { type LivePosition, openLive } from "../../components/monitor/live.ts";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
-import type { ApiPoint } from "../../components/monitor/trackdata.ts";
+import { columnsToTrack } from "../../components/monitor/trackdata.ts";
+import type { TrackColumns } from "../../modules/positions/columns.ts";
 
 /** How much history the trail starts with, and how long it may grow. */
 const TRAIL_HISTORY_MS = 60 * 60_000;
@@ -97,12 +98,13 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
         if (mode.kind === "tracking") {
           // The last hour as the start of the trail.
           const now = Date.now();
-          const hist = await api<{ points: ApiPoint[] }>("/v3/new/monitor/playback", {
+          const hist = await api<TrackColumns>("/v3/new/monitor/playback", {
             imei: mode.imei,
             startTime: new Date(now - TRAIL_HISTORY_MS).toISOString(),
             endTime: new Date(now).toISOString(),
-          }).catch(() => ({ points: [] as ApiPoint[] }));
-          for (const p of hist.points) push(Date.parse(p.gpsTime), p.lat, p.lng);
+            format: "columns",
+          }).then(columnsToTrack).catch(() => null);
+          for (let i = 0; i < (hist?.n ?? 0); i++) push(hist!.time[i], hist!.lat[i], hist!.lng[i]);
         }
         if (d.lat !== null && d.lng !== null) push(d.gpsTime ?? Date.now(), d.lat, d.lng);
         redraw(d.course, d.status);

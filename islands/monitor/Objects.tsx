@@ -86,6 +86,7 @@ function Objects(
       lng: d.lng[i],
       course: d.course[i],
       status: f.status(i),
+      type: d.appType[i],
     }));
   };
 
@@ -107,6 +108,7 @@ function Objects(
         base.current?.map.once("postrender", () => {
           performance.measure("tp:objects:drawn", "tp:objects:request");
         });
+        base.current?.map.render();
       }
       setVersion((v) => v + 1);
     } catch (e) {
@@ -149,7 +151,7 @@ function Objects(
       if (hit?.imei) setSelected(hit.imei);
       else if (hit?.cluster) {
         b.map.getView().animate({
-          center: hit.cluster.getGeometry()!.getCoordinates(),
+          center: hit.cluster,
           zoom: (b.map.getView().getZoom() ?? 4) + 2,
           duration: 250,
         });
@@ -188,8 +190,9 @@ function Objects(
   // Live stream: positions within the flush interval (250 ms) of the stored message.
   useEffect(() => {
     let pending = false;
-    // Batches are applied to the map at most every 500 ms: each application makes the WebGL
-    // layers rebuild their buffers, and 10,000 vehicles at 1 Hz arrive in 4 batches a second.
+    // Batches are applied to the map at most every 500 ms: the vehicle layer redraws once per
+    // application (on the next animation frame), and 10,000 vehicles at 1 Hz arrive in 4
+    // batches a second.
     let queued: LivePosition[] = [];
     let flushTimer: ReturnType<typeof setTimeout> | 0 = 0;
     const flush = () => {

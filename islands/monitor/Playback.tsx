@@ -4,18 +4,14 @@ import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Toasts } from "../../components/ui/Toast.tsx";
 import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
-import { detectStops, indexAt, type Stop } from "../../modules/monitor/track.ts";
+import { detectStopsIn, indexAt, type Stop } from "../../modules/monitor/track.ts";
+import type { TrackColumns } from "../../modules/positions/columns.ts";
 import { toGpx, toKml } from "../../modules/monitor/track_export.ts";
 import { convertSpeed, speedUnit } from "../../modules/monitor/units.ts";
 import { parseLocal, toLocalInput } from "../../modules/monitor/time.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { TrackLayers } from "../../components/monitor/tracklayers.ts";
-import {
-  allPoints,
-  type ApiPoint,
-  toTrack,
-  type Track,
-} from "../../components/monitor/trackdata.ts";
+import { allPoints, columnsToTrack, type Track } from "../../components/monitor/trackdata.ts";
 import { SpeedChart } from "../../components/monitor/SpeedChart.tsx";
 import { formatter } from "../../components/monitor/format.ts";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
@@ -113,14 +109,16 @@ function Playback({ lang, settings, imei: initialImei }: {
     try {
       // Marks for bench:monitor (request, preparation and drawing of long tracks).
       performance.mark("tp:query:start");
-      const data = await api<{ points: ApiPoint[] }>("/v3/new/monitor/playback", {
+      // The compact columnar answer: ~1/6 of the bytes and no object per point to parse.
+      const data = await api<TrackColumns>("/v3/new/monitor/playback", {
         imei,
         startTime: new Date(parseLocal(from, settings.timeZone)).toISOString(),
         endTime: new Date(parseLocal(to, settings.timeZone)).toISOString(),
+        format: "columns",
       });
       performance.measure("tp:query:data", "tp:query:start");
       performance.mark("tp:track:prepare:start");
-      show(toTrack(data.points));
+      show(columnsToTrack(data));
     } catch (err) {
       setErrors({ form: err instanceof ApiError ? err.message : String(err) });
     } finally {
@@ -130,13 +128,7 @@ function Playback({ lang, settings, imei: initialImei }: {
   };
 
   const show = (tr: Track) => {
-    const pts = Array.from({ length: tr.n }, (_, i) => ({
-      time: tr.time[i],
-      lat: tr.lat[i],
-      lng: tr.lng[i],
-      speed: tr.speed[i],
-    }));
-    const st = detectStops(pts);
+    const st = detectStopsIn(tr);
     performance.measure("tp:track:prepare", "tp:track:prepare:start");
     performance.mark("tp:track:set");
     layers.current!.setTrack(tr.lat, tr.lng, st);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import type { Device } from "../devices/model.ts";
 import type { Position } from "../gateway/protocols/types.ts";
+import { COLUMN_SCALES, mileageOf, type TrackColumns, undelta } from "../positions/columns.ts";
 
 const PASSWORD = "Passw0rd11";
 
@@ -130,6 +131,99 @@ Deno.test("monitor API: objects, live stream visibility, share links", async (t)
       assert.deepEqual(b.json.data.imei, [imeis.b1]);
       assert.equal(b.json.data.lat[0], null, "never reported: no position");
       assert.equal(b.json.data.counts.offline, 1, "never reported counts as offline (filter 4)");
+    });
+
+    await t.step("objects carry each device's application type (its map icon)", async () => {
+      const r = await app.call("/v3/new/monitor/objects", undefined, tokenA);
+      const d = r.json.data;
+      assert.equal(d.appTypes[d.appType[d.imei.indexOf(imeis.a1)]], "car", "GT06N default");
+      const detail = await app.call(
+        "/v3/new/newEquipment/getDeviceDetail",
+        { imei: imeis.a1 },
+        tokenA,
+      );
+      assert.equal(detail.json.code, 10000, JSON.stringify(detail.json));
+      const b = detail.json.data.basic;
+      const saved = await app.call("/v3/new/newEquipment/updateBasic", {
+        imei: imeis.a1,
+        deviceName: b.deviceName,
+        sim: b.sim,
+        iccid: b.iccid,
+        imsi: b.imsi,
+        sn: b.sn,
+        macAddress: b.macAddress,
+        reMark: b.reMark,
+        applicationType: "truck",
+      }, tokenA);
+      assert.equal(saved.json.code, 10000);
+      const again = (await app.call("/v3/new/monitor/objects", undefined, tokenA)).json.data;
+      assert.equal(again.appTypes[again.appType[again.imei.indexOf(imeis.a1)]], "truck");
+    });
+
+    await t.step("playback as columns decodes to the same points as the object form", async () => {
+      const t0 = Date.parse("2026-10-05T08:00:00Z");
+      await s.positions.importHistory(
+        imeis.a2,
+        Array.from({ length: 500 }, (_, i) => ({
+          time: t0 + i * 1000 + (i % 3),
+          lat: 22.5 + i * 0.0001234,
+          lng: 114 - i * 0.0000567,
+          speed: (i % 90) + 0.3,
+          course: (i * 7) % 360,
+          altitude: 12.5 + (i % 5),
+          satellites: 9,
+          posType: 1 as const,
+          valid: true,
+          acc: i % 2 ? true : null,
+          mileage: i % 10 ? 1000 + i * 0.03 : null,
+          battery: null,
+          signal: null,
+          attributes: {},
+        })),
+      );
+      const range = {
+        imei: imeis.a2,
+        startTime: "2026-10-05T00:00:00Z",
+        endTime: "2026-10-06T00:00:00Z",
+      };
+      const objs = await app.call("/v3/new/monitor/playback", range, tokenA);
+      const cols = await app.call(
+        "/v3/new/monitor/playback",
+        { ...range, format: "columns" },
+        tokenA,
+      );
+      assert.equal(cols.json.code, 10000);
+      const pts = objs.json.data.points, c = cols.json.data as TrackColumns;
+      assert.equal(c.format, "columns");
+      assert.equal(c.n, 500);
+      assert.equal(pts.length, 500);
+      const time = undelta(c.time, 1, new Float64Array(c.n));
+      const lat = undelta(c.lat, COLUMN_SCALES.lat, new Float64Array(c.n));
+      const lng = undelta(c.lng, COLUMN_SCALES.lng, new Float64Array(c.n));
+      const speed = undelta(c.speed, COLUMN_SCALES.speed, new Float64Array(c.n));
+      const mileage = mileageOf(c.mileage);
+      pts.forEach((p: Record<string, number | boolean | null>, i: number) => {
+        assert.equal(time[i], Date.parse(p.gpsTime as unknown as string));
+        assert.ok(Math.abs(lat[i] - (p.lat as number)) < 1e-9, `lat ${i}`);
+        assert.ok(Math.abs(lng[i] - (p.lng as number)) < 1e-9, `lng ${i}`);
+        assert.ok(Math.abs(speed[i] - (p.speed as number)) < 1e-9, `speed ${i}`);
+        assert.equal(c.course[i], p.course);
+        assert.equal(c.acc[i], p.acc === null ? -1 : p.acc ? 1 : 0);
+        assert.equal(
+          mileage[i] === null ? null : Math.round(mileage[i]! * 100),
+          p.mileage === null ? null : Math.round((p.mileage as number) * 100),
+        );
+      });
+      // The point of the format: far fewer bytes for the same track.
+      assert.ok(JSON.stringify(c).length * 3 < JSON.stringify(pts).length);
+      const foreign = await app.call(
+        "/v3/new/monitor/playback",
+        { ...range, format: "columns" },
+        tokenB,
+      );
+      assert.equal(foreign.json.code, 42012);
+      const bad = await app.call("/v3/new/monitor/playback", { ...range, format: "csv" }, tokenA);
+      assert.notEqual(bad.json.code, 10000);
     });
 
     await t.step("objects carry the user's follow marks and group names", async () => {

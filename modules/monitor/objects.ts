@@ -1,5 +1,6 @@
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { deriveStatus, type Device, type DeviceStatus, STATUS_FILTERS } from "../devices/model.ts";
+import { APPLICATION_TYPES, findModel } from "../devices/models.ts";
 
 /** Status codes in the compact payloads (index into this list). */
 export const STATUSES: DeviceStatus[] = [
@@ -12,6 +13,15 @@ export const STATUSES: DeviceStatus[] = [
   "inactive",
 ];
 export const STATUS_INDEX = new Map(STATUSES.map((s, i) => [s, i]));
+
+const TYPE_INDEX = new Map<string, number>(APPLICATION_TYPES.map((s, i) => [s, i]));
+const OTHER_TYPE = TYPE_INDEX.get("other")!;
+
+/** The application type (map icon) of a device as an index in APPLICATION_TYPES. */
+export function appTypeIndex(d: Pick<Device, "applicationType" | "mcType">): number {
+  const type = d.applicationType ?? findModel(d.mcType)?.applicationType ?? "car";
+  return TYPE_INDEX.get(type) ?? OTHER_TYPE;
+}
 
 /** The list tabs: all plus the spec's status filter 1-4 (offline includes never-seen). */
 export type CountKey = "all" | "moving" | "idling" | "stopped" | "offline";
@@ -32,6 +42,9 @@ export interface ObjectsPayload {
   imei: string[];
   name: string[];
   mcType: string[];
+  /** Application types (icons); `appType` holds indexes into it. */
+  appTypes: readonly string[];
+  appType: number[];
   status: number[];
   /** null where the device never sent a position. */
   lat: (number | null)[];
@@ -68,6 +81,8 @@ export function collectObjects(
     imei: [],
     name: [],
     mcType: [],
+    appTypes: APPLICATION_TYPES,
+    appType: [],
     status: [],
     lat: [],
     lng: [],
@@ -88,6 +103,7 @@ export function collectObjects(
     out.imei.push(d.imei);
     out.name.push(d.deviceName);
     out.mcType.push(d.mcType);
+    out.appType.push(appTypeIndex(d));
     out.status.push(STATUS_INDEX.get(status)!);
     out.lat.push(p ? Math.round(p.lat * 1e6) / 1e6 : null);
     out.lng.push(p ? Math.round(p.lng * 1e6) / 1e6 : null);

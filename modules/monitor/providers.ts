@@ -114,3 +114,18 @@ export function tileUrl(
     .replace("{lang}", opts.lang === "zh" ? "zh-CN" : "en")
     .replace("{key}", encodeURIComponent(opts.key));
 }
+
+/**
+ * The Google Maps key a user's maps use: their own account's key when set, otherwise the
+ * parent account's key when the parent shares it (spec: googleMapKey, parentGoogleMapKeyFlag).
+ * Their own key wins because it is the one they chose (and are billed for).
+ */
+export function googleKeyFor(
+  user: { googleMapKey?: string; parentGoogleMapKeyFlag?: number } | null,
+  parent: { googleMapKey: string; shareGoogleMapKey: 0 | 1 } | null,
+): string {
+  const own = user?.googleMapKey?.trim() ?? "";
+  if (own) return own;
+  if (user?.parentGoogleMapKeyFlag !== 1 || !parent?.shareGoogleMapKey) return "";
+  return parent.googleMapKey.trim();
+}

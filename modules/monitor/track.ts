@@ -14,41 +14,57 @@ export interface Stop {
 /** A stop lasts at least this long; shorter halts (traffic lights) are not marked. */
 export const MIN_STOP_MS = 3 * 60_000;
 
-/**
- * Runs of points below the moving threshold lasting at least minMs, and gaps in reporting of
- * that length (a device that sleeps while parked sends nothing).
- */
+/** A track as columns (typed arrays or plain arrays of equal length). */
+export interface TrackSeries {
+  time: ArrayLike<number>;
+  lat: ArrayLike<number>;
+  lng: ArrayLike<number>;
+  speed: ArrayLike<number>;
+}
+
+/** detectStops over a list of point objects. */
 export function detectStops(
   pts: { time: number; lat: number; lng: number; speed: number }[],
   minMs = MIN_STOP_MS,
 ): Stop[] {
+  return detectStopsIn({
+    time: pts.map((p) => p.time),
+    lat: pts.map((p) => p.lat),
+    lng: pts.map((p) => p.lng),
+    speed: pts.map((p) => p.speed),
+  }, minMs);
+}
+
+/**
+ * Runs of points below the moving threshold lasting at least minMs, and gaps in reporting of
+ * that length (a device that sleeps while parked sends nothing).
+ */
+export function detectStopsIn(s: TrackSeries, minMs = MIN_STOP_MS): Stop[] {
+  const { time, speed } = s, n = time.length;
   const stops: Stop[] = [];
+  const stopOf = (from: number, to: number, end: number): Stop => ({
+    from,
+    to,
+    start: time[from],
+    end,
+    lat: s.lat[from],
+    lng: s.lng[from],
+  });
   let i = 0;
-  while (i < pts.length) {
-    if (pts[i].speed >= MOVING_SPEED_KMH) {
-      if (i + 1 < pts.length && pts[i + 1].time - pts[i].time >= minMs) {
-        stops.push(stopOf(pts, i, i, pts[i + 1].time));
-      }
+  while (i < n) {
+    if (speed[i] >= MOVING_SPEED_KMH) {
+      if (i + 1 < n && time[i + 1] - time[i] >= minMs) stops.push(stopOf(i, i, time[i + 1]));
       i++;
       continue;
     }
     let j = i;
-    while (j + 1 < pts.length && pts[j + 1].speed < MOVING_SPEED_KMH) j++;
+    while (j + 1 < n && speed[j + 1] < MOVING_SPEED_KMH) j++;
     // The halt ends when the next (moving) point arrives.
-    const end = j + 1 < pts.length ? pts[j + 1].time : pts[j].time;
-    if (end - pts[i].time >= minMs) stops.push(stopOf(pts, i, j, end));
+    const end = j + 1 < n ? time[j + 1] : time[j];
+    if (end - time[i] >= minMs) stops.push(stopOf(i, j, end));
     i = j + 1;
   }
   return stops;
-}
-
-function stopOf(
-  pts: { time: number; lat: number; lng: number }[],
-  from: number,
-  to: number,
-  end: number,
-): Stop {
-  return { from, to, start: pts[from].time, end, lat: pts[from].lat, lng: pts[from].lng };
 }
 
 /** Index of the last point at or before `time` (binary search over sorted times). */

@@ -104,7 +104,7 @@ try {
         if (m && document.querySelector(".mon-row") && w) {
           resolve({
             firstRender: m.startTime + m.duration,
-            drawn: w.layers.source.getFeatures().length,
+            drawn: w.layers.count(),
           });
         } else setTimeout(check, 20);
       };
@@ -136,12 +136,9 @@ try {
   // 4. Sustained live updates: frame times and applied positions.
   const live = await page.evaluate(
     (seconds) =>
-      new Promise<{ frames: number[]; moved: number }>((resolve) => {
+      new Promise<{ frames: number[]; moved: number; draws: number[] }>((resolve) => {
         const m = (globalThis as WithHook).__tpMonitor!;
-        const src = m.layers.source;
-        let moved = 0;
-        const onChange = () => moved++;
-        src.on("changefeature", onChange);
+        const applied0 = m.layers.applied, draws0 = m.layers.drawTimes.length;
         const frames: number[] = [];
         let last = performance.now();
         const end = last + seconds * 1000;
@@ -150,8 +147,11 @@ try {
           last = now;
           if (now < end) requestAnimationFrame(tick);
           else {
-            src.un("changefeature", onChange);
-            resolve({ frames, moved });
+            resolve({
+              frames,
+              moved: m.layers.applied - applied0,
+              draws: m.layers.drawTimes.slice(draws0),
+            });
           }
         };
         requestAnimationFrame(tick);
@@ -162,7 +162,11 @@ try {
   log(
     `live ${opts.measure} s: ${f.length} frames, frame time p50 ${pct(f, 50).toFixed(1)} ms, ` +
       `p95 ${pct(f, 95).toFixed(1)} ms, max ${Math.max(...f).toFixed(1)} ms; ` +
-      `${Math.round(live.moved / opts.measure)} vehicle moves/s applied`,
+      `${Math.round(live.moved / opts.measure)} vehicle moves/s applied; ` +
+      `${live.draws.length} vehicle layer redraws, p50 ${pct(live.draws, 50).toFixed(1)} ms, ` +
+      `max ${Math.max(...live.draws).toFixed(1)} ms; load average ${
+        Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+      }`,
   );
 
   // 5. Playback of the long trip, with the live load stopped (it measures the track alone).

@@ -60,6 +60,26 @@ Deno.test({
         7,
         storedVia(fleet.api, trip, tripStart, tripEnd),
       );
+      // A mixed fleet: the map draws each application type's icon (the rest stay cars).
+      const types = ["truck", "bus", "taxi", "motorcycle", "drone", "person", "asset", "other"];
+      for (const [k, type] of types.entries()) {
+        const imei = fleet.sim.imeis[k + 2];
+        const { basic } = await fleet.api.call<{ basic: Record<string, unknown> }>(
+          "/v3/new/newEquipment/getDeviceDetail",
+          { imei },
+        );
+        await fleet.api.call("/v3/new/newEquipment/updateBasic", {
+          imei,
+          deviceName: basic.deviceName,
+          sim: basic.sim,
+          iccid: basic.iccid,
+          imsi: basic.imsi,
+          sn: basic.sn,
+          macAddress: basic.macAddress,
+          reMark: basic.reMark,
+          applicationType: type,
+        });
+      }
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
@@ -70,11 +90,17 @@ Deno.test({
         await page.waitForFunction(
           (n) => {
             const m = (globalThis as WithHook).__tpMonitor!;
-            return m && m.layers.source.getFeatures().length >= n;
+            return m && m.layers.count() >= n;
           },
           DEVICES,
           { timeout: 20_000 },
         );
+        // Each device carries its application type (the icon), from the device record.
+        const shown = await page.evaluate((imeis) => {
+          const f = (globalThis as WithHook).__tpMonitor!.fleet.current!.data;
+          return imeis.map((i) => f.appTypes[f.appType[f.imei.indexOf(i)]]);
+        }, fleet.sim.imeis.slice(1, 10));
+        assert.deepEqual(shown, ["car", ...types]);
         const imei = fleet.sim.imeis[0];
         const where = () =>
           page.evaluate(

@@ -205,13 +205,15 @@ function tripVehicle(seed: number, start: number): Vehicle {
 /** What /monitorObject exposes on `globalThis.__tpMonitor` for tests and the benchmark. */
 export interface MonitorHook {
   layers: {
-    source: {
-      getFeatures(): unknown[];
-      on(type: string, fn: () => void): void;
-      un(type: string, fn: () => void): void;
-    };
+    /** Vehicles with a position on the map. */
+    count(): number;
+    /** Vehicle moves applied to the map since the page opened. */
+    applied: number;
+    /** Durations of the vehicle layer's latest redraws, ms. */
+    drawTimes: number[];
     coordinateOf(imei: string): number[] | undefined;
   };
   base: { map: { once(type: string, fn: () => void): void; render(): void } };
+  fleet: { current: { data: { imei: string[]; appType: number[]; appTypes: string[] } } | null };
 }
 export type WithHook = { __tpMonitor?: MonitorHook };
