@@ -6,7 +6,7 @@ import {
   type DeviceState,
   type StoredPosition,
 } from "../devices/model.ts";
-import type { DevicePoints, JournalChunk } from "../positions/journal.ts";
+import type { DevicePoints, JournalChunk, Readings } from "../positions/journal.ts";
 import { unpackJournal } from "../positions/journal.ts";
 import type { PositionStore } from "../positions/store.ts";
 import type { EventBus } from "./bus.ts";
@@ -14,8 +14,10 @@ import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage } from "./protocols/types.ts";
 
-/** Mutations one commit may hold besides its journal chunks; KV allows 1000 in all. */
+/** Alert mutations one commit may hold besides its journal chunks; KV allows 1000 in all. */
 const MAX_MUTATIONS = 800;
+/** Devices one commit may hold (their readings go into the journal chunks). */
+const MAX_DEVICES = 4000;
 /** Positions one commit may hold (a few journal chunks; KV allows 800 KiB per commit). */
 const MAX_POSITIONS = 3000;
 /** Commits handed to KV at once (with disjoint devices). */
@@ -108,7 +110,8 @@ export class Ingestor {
         kept.push(p);
         continue;
       }
-      let cost = devices.has(p.device.imei) ? 0 : 1, points = 0;
+      if (!devices.has(p.device.imei) && devices.size >= MAX_DEVICES) break;
+      let cost = 0, points = 0;
       for (const m of p.messages) {
         cost += alarmCost(m);
         points += positionCount(m);
@@ -169,11 +172,10 @@ export class Ingestor {
     const journal: DevicePoints[] = [];
     let positions = 0;
     for (const [imei, d] of devices) {
-      if (d.points.length) journal.push({ imei, points: d.points });
+      // A state changed by more than fixes (a status, a heartbeat) journals its readings.
+      const readings = d.stateOnly ? readingsOf(d.after) : undefined;
+      if (d.points.length || readings) journal.push({ imei, points: d.points, readings });
       positions += d.points.length;
-      // A state changed by something the journal does not hold (a status or heartbeat) is
-      // written now; one changed only by positions can be rebuilt from them.
-      if (d.stateOnly) op.set(this.directory.store.stateKey(imei), d.after);
     }
     const written = journal.length ? this.positions.addJournal(op, journal, Date.now()) : null;
     try {
@@ -189,10 +191,9 @@ export class Ingestor {
     this.stats.alerts += alerts;
     const now = Date.now();
     const activations: Promise<void>[] = [];
-    for (const [imei, { before, after, device, stateOnly }] of devices) {
+    for (const [imei, { before, after, device }] of devices) {
       this.directory.rememberState(after);
-      if (stateOnly) this.unsavedStates.delete(imei);
-      else this.stateChanged(imei);
+      this.stateChanged(imei);
       const was = deriveStatus(before ?? null, now, this.offlineMs);
       const is = deriveStatus(after, now, this.offlineMs);
       if (was !== is) {
@@ -251,15 +252,13 @@ export class Ingestor {
    */
   async recover(): Promise<number> {
     return await this.positions.loadJournal((chunk: JournalChunk) => {
-      for (const { imei, points } of unpackJournal(chunk)) {
+      for (const { imei, points, readings } of unpackJournal(chunk)) {
         const state = { ...(this.directory.state(imei) ?? emptyState(imei)) };
         heard(state, chunk.at);
-        let moved = false;
-        for (const p of points) moved = advanceToFix(state, p) || moved;
-        if (moved || state.hbTime !== this.directory.state(imei)?.hbTime) {
-          this.directory.rememberState(state);
-          this.stateChanged(imei);
-        }
+        for (const p of points) advanceToFix(state, p);
+        if (readings) applyJournaledReadings(state, readings);
+        this.directory.rememberState(state);
+        this.stateChanged(imei);
       }
     });
   }
@@ -349,8 +348,29 @@ interface CommitDevice {
   device: Device;
   /** Located fixes, journaled by the commit. */
   points: StoredPosition[];
-  /** The state changed in a way the journal cannot rebuild: write it in the commit. */
+  /** The state changed by more than fixes: journal its readings. */
   stateOnly: boolean;
+}
+
+function readingsOf(s: DeviceState): Readings {
+  return {
+    hbTime: s.hbTime ?? 0,
+    acc: s.acc,
+    battery: s.battery,
+    signal: s.signal,
+    sleeping: s.sleeping,
+    poweredOff: s.poweredOff,
+  };
+}
+
+/** Replay: the readings were the state's at the end of their commit. */
+function applyJournaledReadings(state: DeviceState, r: Readings): void {
+  heard(state, r.hbTime);
+  state.acc = r.acc;
+  state.battery = r.battery;
+  state.signal = r.signal;
+  state.sleeping = r.sleeping;
+  state.poweredOff = r.poweredOff;
 }
 
 /** Mutations an alarm adds to the commit (AlertStore.addTo writes two keys). */

@@ -71,9 +71,7 @@ export class PositionStore {
   }
 
   journaled(w: JournalWrite): void {
-    w.chunks.forEach((c, i) => {
-      for (const imei of c.imeis) this.indexChunk(imei, w.seqs[i]);
-    });
+    w.chunks.forEach((c, i) => this.indexChunk(c, w.seqs[i]));
   }
 
   /** Increasing across restarts: microseconds of the clock, or one more than the last. */
@@ -82,7 +80,14 @@ export class PositionStore {
     return this.lastSeq;
   }
 
-  private indexChunk(imei: string, seq: number): void {
+  /** Notes the chunk under each device it holds points of. */
+  private indexChunk(chunk: JournalChunk, seq: number): void {
+    chunk.imeis.forEach((imei, d) => {
+      if (chunk.counts[d] > 0) this.indexDevice(imei, seq);
+    });
+  }
+
+  private indexDevice(imei: string, seq: number): void {
     const seqs = this.journalIndex.get(imei);
     if (!seqs) return void this.journalIndex.set(imei, [seq]);
     if (seqs.at(-1) === seq) return;
@@ -93,7 +98,8 @@ export class PositionStore {
 
   /**
    * Rebuilds the in-memory index from the journal (start-up) and hands every chunk, oldest
-   * first, to `onChunk` so the gateway can bring device states up to date after a crash.
+   * first, to `onChunk` so the gateway can bring device states up to date after a crash
+   * (states are written lazily; the journal holds everything they were derived from).
    */
   async loadJournal(onChunk: (chunk: JournalChunk) => void = () => {}): Promise<number> {
     let n = 0;
@@ -102,7 +108,7 @@ export class PositionStore {
     ) {
       const seq = e.key[2] as number;
       this.lastSeq = Math.max(this.lastSeq, seq);
-      for (const imei of e.value.imeis) this.indexChunk(imei, seq);
+      this.indexChunk(e.value, seq);
       onChunk(e.value);
       n++;
     }
@@ -239,6 +245,7 @@ export class PositionStore {
       const byDevice = new Map<string, StoredPosition[]>();
       for (const e of entries) {
         for (const { imei, points } of unpackJournal(e.value)) {
+          if (!points.length) continue; // readings only
           const list = byDevice.get(imei);
           if (list) list.push(...points);
           else byDevice.set(imei, points);

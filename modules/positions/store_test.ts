@@ -203,6 +203,27 @@ Deno.test("rangeJson gives the same points as range, from blocks, the journal an
     );
   }));
 
+Deno.test("journal: readings travel with their device, also for devices without points", () => {
+  const readings = {
+    hbTime: T0 + 5,
+    acc: null,
+    battery: 77,
+    signal: 3,
+    sleeping: true,
+    poweredOff: false,
+  };
+  const [chunk] = packJournal([
+    { imei: "a", points: [point(0)] },
+    { imei: "b", points: [], readings },
+    { imei: "c", points: [point(1)], readings: { ...readings, acc: true, battery: null } },
+  ], 1);
+  const back = unpackJournal(chunk);
+  assert.deepEqual(back.map((d) => [d.imei, d.points.length]), [["a", 1], ["b", 0], ["c", 1]]);
+  assert.equal(back[0].readings, undefined);
+  assert.deepEqual(back[1].readings, readings);
+  assert.deepEqual(back[2].readings, { ...readings, acc: true, battery: null });
+});
+
 Deno.test("isoTime matches Date.toISOString", () => {
   for (
     const ms of [0, 1, 999, 86_399_999, T0 + 123_456_789, Date.UTC(2030, 1, 28, 23, 59, 59, 7)]
