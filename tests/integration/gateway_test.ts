@@ -258,6 +258,16 @@ Deno.test({
       const stored = new Set((await playback(again, DEVICE_A)).map((pt) => Date.parse(pt.gpsTime)));
       const lost = acked.filter((i) => !stored.has(BASE + i * 1000));
       assert.deepEqual(lost, [], `acknowledged but lost after SIGKILL (of ${acked.length})`);
+      // Device states are written lazily; start-up rebuilds them from the journal.
+      const list = await again.call("/v3/new/newEquipment/queryEquipmentList", {
+        pageNum: 1,
+        pageSize: 10,
+      });
+      const row = list.list.find((r: { imei: string }) => r.imei === DEVICE_A);
+      assert.ok(
+        Date.parse(row.gpsTime) >= BASE + acked[acked.length - 1] * 1000,
+        `device state after restart: ${row.gpsTime}`,
+      );
     } finally {
       await server.stop();
     }
