@@ -29,6 +29,7 @@ import { Ingestor } from "../modules/gateway/ingest.ts";
 import { PositionStore } from "../modules/positions/store.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
 import { MonitorService } from "../modules/monitor/service.ts";
+import { wirePlatformNotices } from "../modules/notifications/hooks.ts";
 
 /** Everything the process shares, built once from an open store and the configuration. */
 export interface Services extends AlertingServices {
@@ -102,7 +103,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     bus,
     commands,
   });
-  return {
+  const services: Services = {
     ...alerting,
     kv,
     config,
@@ -134,4 +135,6 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     workModes: new WorkModeService(workModeStore, commands, batches, directory),
     monitor,
   };
+  wirePlatformNotices(services);
+  return services;
 }

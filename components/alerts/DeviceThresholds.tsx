@@ -13,11 +13,16 @@ const NUMBERS = [
   ["accOnHours", "currentAccOnHours"],
 ] as const;
 type NumKey = Exclude<typeof NUMBERS[number][number], null>;
-type Values = Record<NumKey, string> & { nightRanges: { start: string; end: string }[] };
+/** Reminder dates: the message center tells the owner 30 and 7 days before each. */
+const DATES = ["licenceExpiry", "insuranceExpiry", "simCardExpiry"] as const;
+type DateKey = typeof DATES[number];
+type Values = Record<NumKey | DateKey, string> & { nightRanges: { start: string; end: string }[] };
 
 const empty = (): Values => ({
-  ...Object.fromEntries(NUMBERS.flat().filter(Boolean).map((k) => [k, ""])) as Record<
-    NumKey,
+  ...Object.fromEntries(
+    [...NUMBERS.flat().filter(Boolean), ...DATES].map((k) => [k, ""]),
+  ) as Record<
+    NumKey | DateKey,
     string
   >,
   nightRanges: [],
@@ -37,7 +42,7 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
       });
       const next = empty();
       if (s) {
-        for (const k of Object.keys(next) as NumKey[]) {
+        for (const k of Object.keys(next) as (NumKey | DateKey)[]) {
           if (k in s && s[k] !== null) next[k] = String(s[k]);
         }
         next.nightRanges = (s.nightRanges as Values["nightRanges"]) ?? [];
@@ -53,6 +58,7 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
     e.preventDefault();
     const body: Record<string, unknown> = { imei: loaded, nightRanges: v.nightRanges };
     for (const k of NUMBERS.flat()) if (k) body[k] = v[k] === "" ? null : Number(v[k]);
+    for (const k of DATES) body[k] = v[k] || null;
     try {
       await api("/v3/new/alarm/device/save", body);
       setErrors({});
@@ -112,6 +118,21 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
                 </Field>
               )
             )}
+            <fieldset class="span2 reminder-dates">
+              <legend>{t("alerts.thresholds.reminders")}</legend>
+              {DATES.map((k) => (
+                <Field key={k} label={t(`alerts.thresholds.${k}`)} error={errors[k]}>
+                  <input
+                    class="input"
+                    name={k}
+                    type="date"
+                    value={v[k]}
+                    onInput={(e) =>
+                      setV({ ...v, [k]: (e.target as HTMLInputElement).value })}
+                  />
+                </Field>
+              ))}
+            </fieldset>
             <fieldset class="night-ranges">
               <legend>{t("alerts.thresholds.nightRanges")}</legend>
               {v.nightRanges.map((r, i) => (

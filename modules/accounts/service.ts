@@ -36,6 +36,8 @@ export interface Page<T> {
 export class AccountService {
   readonly deletionGuards: AccountGuard[] = [];
   readonly moveGuards: AccountGuard[] = [];
+  /** Told after accounts moved (the message center posts "account move"). */
+  readonly onMoved: ((moved: Account, target: Account) => Promise<void>)[] = [];
   /** Called after an account's password changes or it is deleted, to end its sessions. */
   onSessionsInvalid: (accountId: string) => Promise<unknown> = async () => {};
 
@@ -314,6 +316,9 @@ export class AccountService {
       for (const a of moving) await this.store.move(a, target);
     } finally {
       await this.store.releaseTransferLock();
+    }
+    for (const a of moving) {
+      for (const fn of this.onMoved) await fn(a, target).catch((e) => console.error(e));
     }
   }
 

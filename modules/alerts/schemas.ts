@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageFields } from "../accounts/schemas.ts";
+import { calendarDate, pageFields } from "../accounts/schemas.ts";
 import { ALERT_TYPES, type AlertType } from "./types.ts";
 
 const imei = z.string().regex(/^\d{15}$/, "validation.imeiForm");
@@ -24,6 +24,11 @@ export const deviceSettingsBody = z.object({
   accOnHours: z.number().int().min(50).max(100_000).nullable().default(null),
   /** ACC-on hours the device already has when the threshold is set. */
   currentAccOnHours: z.number().min(0).max(1_000_000).nullable().default(null),
+  /** Reminder dates (message center types 7, 8, 9): the driver's licence, the vehicle's
+   * insurance and the device's SIM card expire on these days (YYYY-MM-DD). */
+  licenceExpiry: calendarDate.nullable().default(null),
+  insuranceExpiry: calendarDate.nullable().default(null),
+  simCardExpiry: calendarDate.nullable().default(null),
   nightRanges: z.array(
     z.object({ start: hhmm, end: hhmm }).strict()
       .refine((r) => minutesOf(r.end) > minutesOf(r.start), {

@@ -26,6 +26,9 @@ function fromDetail(imei: string, d: DeviceDetail | null): DeviceAlertSettings |
     currentMileage: a.mileage,
     accOnHours: a.aCCOnDurtionThreshold,
     currentAccOnHours: a.initialValue,
+    licenceExpiry: null,
+    insuranceExpiry: null,
+    simCardExpiry: null,
     nightRanges: [],
   };
   return Object.entries(s).some(([k, v]) => k !== "imei" && k !== "nightRanges" && v !== null)
@@ -67,6 +70,11 @@ export class AlertSettingsStore {
 
   account(userId: string): AccountAlertSettings {
     return this.accounts.get(userId) ?? DEFAULT_ACCOUNT_SETTINGS;
+  }
+
+  /** Every device's saved alert settings (the daily reminder-date check walks them). */
+  allOwn(): IterableIterator<DeviceAlertSettings> {
+    return this.devices.values();
   }
 
   /** The alert settings saved for a device (what /settingAlert edits). */

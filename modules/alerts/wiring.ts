@@ -11,6 +11,7 @@ import { GeofenceStore } from "../geofences/store.ts";
 import { CodeStore } from "../notifications/codes.ts";
 import { Mailer } from "../notifications/mailer.ts";
 import { MessageStore } from "../notifications/messages.ts";
+import { PlatformNotices } from "../notifications/notices.ts";
 import { WebhookSender } from "../notifications/webhook.ts";
 import { AutoBroadcast } from "./broadcast.ts";
 import { AlertDelivery } from "./delivery.ts";
@@ -33,6 +34,7 @@ export interface AlertingServices {
   codes: CodeStore;
   webhooks: WebhookSender;
   messages: MessageStore;
+  notices: PlatformNotices;
 }
 
 export async function createAlerting(
@@ -104,6 +106,15 @@ export async function createAlerting(
     if (ev.type === "alert") autoBroadcast.onAlert(ev.alert);
   });
   alertDelivery.start();
+  const notices = new PlatformNotices({
+    messages,
+    accounts: d.accountStore,
+    directory: d.directory,
+    deviceSettings: () => alertSettings.allOwn(),
+  });
+  d.bus.subscribe((ev) => {
+    if (ev.type === "position") notices.countPosition(ev.imei);
+  });
   const alertCenter = new AlertService({
     alerts: d.alerts,
     settings: alertSettings,
@@ -126,5 +137,6 @@ export async function createAlerting(
     codes,
     webhooks,
     messages,
+    notices,
   };
 }

@@ -13,6 +13,10 @@ import type { AllocationEntry } from "./store.ts";
  * leaves its old group (groups belong to accounts) and records its sale time.
  */
 export class DeviceTransfer {
+  /** Told after devices moved to an account (the message center posts "device allocation"). */
+  readonly onTransferred:
+    ((targetId: string, moved: Device[], operatorId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
@@ -69,6 +73,10 @@ export class DeviceTransfer {
     }
     if (!changes.length) throw new BizError("transferAlreadyUnderTarget");
     await this.devices.save(changes, log);
+    const moved = changes.map((c) => c.after);
+    for (const fn of this.onTransferred) {
+      await fn(targetId, moved, session.accountId).catch((e) => console.error(e));
+    }
     return { moved: changes.length, alreadyThere: already };
   }
 

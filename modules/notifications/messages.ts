@@ -19,8 +19,12 @@ export interface PlatformMessage {
 }
 
 const MESSAGE_TTL_MS = 180 * 86_400_000;
+const ONCE_TTL_MS = 400 * 86_400_000;
 
-/** Keys: ["messages", userId, createdAt, id] PlatformMessage (kept 180 days). */
+/**
+ * Keys: ["messages", userId, createdAt, id] PlatformMessage (kept 180 days);
+ * ["messageOnce", ...key] id of the message a once-only reminder posted (kept 400 days).
+ */
 export class MessageStore {
   constructor(private readonly kv: Deno.Kv) {}
 
@@ -31,17 +35,40 @@ export class MessageStore {
     params: Record<string, string | number> = {},
     imei: string | null = null,
   ): Promise<PlatformMessage> {
-    const m: PlatformMessage = {
-      id: crypto.randomUUID(),
-      userId,
-      type,
-      imei,
-      params,
-      read: -1,
-      createdAt: Date.now(),
-    };
+    const m = this.make(userId, type, params, imei);
     await this.kv.set(["messages", userId, m.createdAt, m.id], m, { expireIn: MESSAGE_TTL_MS });
     return m;
+  }
+
+  private make(
+    userId: string,
+    type: MessageType,
+    params: Record<string, string | number>,
+    imei: string | null,
+  ): PlatformMessage {
+    return { id: crypto.randomUUID(), userId, type, imei, params, read: -1, createdAt: Date.now() };
+  }
+
+  /**
+   * Posts unless a message with the same `once` key was posted before (kept a year): daily
+   * checks and retried events never post a reminder twice. Returns null when it had been.
+   * Key: ["messageOnce", ...once].
+   */
+  async postOnce(
+    once: Deno.KvKeyPart[],
+    userId: string,
+    type: MessageType,
+    params: Record<string, string | number>,
+    imei: string | null = null,
+  ): Promise<PlatformMessage | null> {
+    const m = this.make(userId, type, params, imei);
+    const key = ["messageOnce", ...once];
+    const r = await this.kv.atomic()
+      .check({ key, versionstamp: null })
+      .set(key, m.id, { expireIn: ONCE_TTL_MS })
+      .set(["messages", userId, m.createdAt, m.id], m, { expireIn: MESSAGE_TTL_MS })
+      .commit();
+    return r.ok ? m : null;
   }
 
   async list(

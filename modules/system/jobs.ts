@@ -25,6 +25,13 @@ export function scheduleJobs(s: Services): void {
     s.alertDelivery.prune();
   });
 
+  // Message center (modules/notifications/notices.ts): expired devices, licence / insurance /
+  // SIM card dates, yesterday's few-report devices and (Mondays) low balances. Spec §9 sends
+  // balance reminders at 10:00.
+  Deno.cron("message center daily check", "0 10 * * *", async () => {
+    await s.notices.daily();
+  });
+
   // Devices go offline by silence, not by a message: announce those transitions.
   const lastStatus = new Map<string, string>();
   Deno.cron("device status sweep", "* * * * *", () => {

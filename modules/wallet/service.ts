@@ -33,6 +33,10 @@ const present = (b: Balance, unlimited: boolean) => ({
  * in the caller's subtree.
  */
 export class WalletService {
+  /** Told after balances changed (the message center posts "card consumption"). */
+  readonly onApplied:
+    ((entries: LedgerEntry[], balances: Map<string, Balance>) => Promise<void>)[] = [];
+
   constructor(
     private readonly store: WalletStore,
     private readonly accounts: AccountStore,
@@ -133,6 +137,9 @@ export class WalletService {
           rechargeCards: Object.values(b.cards).reduce((s, n) => s + n, 0),
         });
       }
+    }
+    for (const fn of this.onApplied) {
+      await fn(entries, res.balances).catch((e) => console.error(e));
     }
     return mine;
   }

@@ -1,0 +1,232 @@
+import type { Account } from "../accounts/model.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { DeviceAlertSettings } from "../alerts/schemas.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import { activationState, type Device, effectiveExpiry } from "../devices/model.ts";
+import type { LedgerEntry } from "../wallet/model.ts";
+import type { MessageStore } from "./messages.ts";
+
+const DAY_MS = 86_400_000;
+/** Reminder dates (licence, insurance, SIM card) are announced this many days ahead, and again at 7. */
+export const REMIND_DAYS = [30, 7] as const;
+/** Spec §9: a device broadcasting (reporting) fewer than 50 times a day triggers a message. */
+export const FEW_REPORTS = 50;
+/** Below this many Mi coins and without recharge cards an account's balance is low (one device-year costs 10 at the built-in rate). */
+export const LOW_COINS = 10;
+/** An expired device is announced if it expired at most this long ago (a first run does not flood). */
+const EXPIRED_LOOKBACK_DAYS = 7;
+
+const DATE_TYPES = [
+  ["licenceExpiry", 7],
+  ["insuranceExpiry", 8],
+  ["simCardExpiry", 9],
+] as const;
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+const label = (d: Device) => d.deviceName || d.imei;
+
+/**
+ * Platform messages of the message center (spec §3 message types) raised where the events
+ * happen: account moves and device allocations by their services' hooks, card consumption by
+ * the wallet's, offline by alert delivery, and the date-driven ones (device expired, licence /
+ * insurance / SIM card expiry, low balance, few reports) by a daily check. Every reminder is
+ * posted once per subject and occasion (MessageStore.postOnce), so repeated runs are harmless.
+ */
+export class PlatformNotices {
+  /** Positions per device during the current UTC day, counted from the gateway bus. */
+  private counts = new Map<string, number>();
+  private countingDay: number;
+  /** The last complete day's counts, checked by the daily job; null when incomplete. */
+  private finished: { day: number; counts: Map<string, number> } | null = null;
+
+  constructor(
+    private readonly d: {
+      messages: MessageStore;
+      accounts: AccountStore;
+      directory: DeviceDirectory;
+      deviceSettings: () => Iterable<DeviceAlertSettings>;
+    },
+    startedAt = Date.now(),
+  ) {
+    // A day the process did not see from its start cannot tell "few reports" apart from
+    // "not counted": counting is complete only from the next day on.
+    this.countingDay = startedAt === dayStart(startedAt) ? dayStart(startedAt) : -1;
+  }
+
+  // ---- events -----------------------------------------------------------------------
+
+  /** Type 4: the moved account and its new superior are told. */
+  async accountMoved(moved: Account, target: Account): Promise<void> {
+    const params = { account: moved.account, target: target.account };
+    await this.d.messages.post(moved.id, 4, params);
+    await this.d.messages.post(target.id, 4, params);
+  }
+
+  /** Type 5: the receiving account is told how many devices it got and from whom. */
+  async devicesAllocated(targetId: string, devices: Device[], operatorId: string): Promise<void> {
+    if (!devices.length) return;
+    const operator = await this.d.accounts.get(operatorId);
+    await this.d.messages.post(targetId, 5, {
+      count: devices.length,
+      from: operator?.account ?? "",
+      imeis: devices.slice(0, 5).map((x) => x.imei).join(", ") +
+        (devices.length > 5 ? " …" : ""),
+    }, devices.length === 1 ? devices[0].imei : null);
+  }
+
+  /** Type 10: recharge cards used by renewals, per paying account, with the cards left. */
+  async cardsConsumed(entries: LedgerEntry[], cardsLeft: (accountId: string) => number) {
+    const byAccount = new Map<string, { cards: number; devices: number }>();
+    for (const e of entries) {
+      if (e.kind !== "renew") continue;
+      const used = -Object.values(e.cards).reduce((s, n) => s + (n ?? 0), 0);
+      if (used <= 0) continue;
+      const sum = byAccount.get(e.accountId) ?? { cards: 0, devices: 0 };
+      sum.cards += used;
+      sum.devices++;
+      byAccount.set(e.accountId, sum);
+    }
+    for (const [accountId, s] of byAccount) {
+      await this.d.messages.post(accountId, 10, { ...s, left: cardsLeft(accountId) });
+    }
+  }
+
+  /** Counts a stored position for the "fewer than 50 reports a day" check. */
+  countPosition(imei: string, now = Date.now()): void {
+    this.rollDay(now);
+    this.counts.set(imei, (this.counts.get(imei) ?? 0) + 1);
+  }
+
+  private rollDay(now: number): void {
+    const today = dayStart(now);
+    if (today === this.countingDay) return;
+    // Yesterday's counts are complete only if counting covered the whole of it.
+    this.finished = this.countingDay === today - DAY_MS
+      ? { day: this.countingDay, counts: this.counts }
+      : null;
+    this.counts = new Map();
+    this.countingDay = today;
+  }
+
+  // ---- the daily check ----------------------------------------------------------------
+
+  /** Runs every date-driven check; returns how many messages it posted. */
+  async daily(now = Date.now()): Promise<number> {
+    let posted = 0;
+    posted += await this.expiredDevices(now);
+    posted += await this.reminderDates(now);
+    posted += await this.fewReports(now);
+    posted += await this.lowBalances(now);
+    return posted;
+  }
+
+  private async expiredDevices(now: number): Promise<number> {
+    let n = 0;
+    for (const userId of this.d.directory.owners()) {
+      for (const dev of this.d.directory.ownedBy(userId)) {
+        const exp = effectiveExpiry(dev);
+        if (!exp || activationState(dev, now) !== "expired") continue;
+        if (Date.parse(`${exp.slice(0, 10)}T23:59:59Z`) < now - EXPIRED_LOOKBACK_DAYS * DAY_MS) {
+          continue;
+        }
+        const m = await this.d.messages.postOnce(
+          ["deviceExpired", dev.imei, exp],
+          dev.userId,
+          1,
+          { imei: dev.imei, name: label(dev), date: exp.slice(0, 10) },
+          dev.imei,
+        );
+        if (m) n++;
+      }
+    }
+    return n;
+  }
+
+  private async reminderDates(now: number): Promise<number> {
+    let n = 0;
+    const today = dayStart(now);
+    for (const s of this.d.deviceSettings()) {
+      const dev = this.d.directory.get(s.imei);
+      if (!dev) continue;
+      for (const [field, type] of DATE_TYPES) {
+        const date = s[field];
+        if (!date) continue;
+        const days = Math.round((Date.parse(`${date}T00:00:00Z`) - today) / DAY_MS);
+        // The tightest window the date is in: 7 days, else 30 days ahead.
+        const window = [...REMIND_DAYS].reverse().find((w) => days >= 0 && days <= w);
+        if (window === undefined) continue;
+        const m = await this.d.messages.postOnce(
+          [field, s.imei, date, window],
+          dev.userId,
+          type,
+          { imei: s.imei, name: label(dev), date, days },
+          s.imei,
+        );
+        if (m) n++;
+      }
+    }
+    return n;
+  }
+
+  private async fewReports(now: number): Promise<number> {
+    this.rollDay(now);
+    const done = this.finished;
+    if (!done) return 0;
+    let n = 0;
+    for (const [imei, count] of done.counts) {
+      const dev = this.d.directory.get(imei);
+      if (!dev || count >= FEW_REPORTS) continue;
+      const date = isoDay(done.day);
+      const m = await this.d.messages.postOnce(
+        ["fewReports", imei, date],
+        dev.userId,
+        11,
+        { imei, name: label(dev), count, date },
+        imei,
+      );
+      if (m) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Type 6, spec §9 "balance reminders at 10:00 daily, Monday weekly, 1st monthly": accounts
+   * that pay (recharge permission) and own devices are reminded weekly, on the first check of
+   * each ISO week from Monday 10:00 UTC, while they have fewer than LOW_COINS Mi coins and no
+   * recharge cards.
+   */
+  private async lowBalances(now: number): Promise<number> {
+    const week = isoWeek(now);
+    const monday10 = dayStart(now) - ((new Date(now).getUTCDay() + 6) % 7) * DAY_MS +
+      10 * 3_600_000;
+    if (now < monday10) return 0;
+    let n = 0;
+    for (const userId of this.d.directory.owners()) {
+      const a = await this.d.accounts.get(userId);
+      if (!a || a.virtual || a.parentId === "" || a.permissions.rechargeFlag !== 1) continue;
+      if (a.coinNumber >= LOW_COINS || a.rechargeCards > 0) continue;
+      const m = await this.d.messages.postOnce(["lowBalance", a.id, week], a.id, 6, {
+        coins: a.coinNumber,
+        cards: a.rechargeCards,
+      });
+      if (m) n++;
+    }
+    return n;
+  }
+}
+
+/** "2026-W47": the ISO week of a time (UTC). */
+export function isoWeek(ms: number): string {
+  const d = new Date(dayStart(ms));
+  const weekday = (d.getUTCDay() + 6) % 7;
+  d.setUTCDate(d.getUTCDate() - weekday + 3); // the week's Thursday decides its year
+  const year = d.getUTCFullYear();
+  const firstThursday = new Date(Date.UTC(year, 0, 4));
+  const week = 1 +
+    Math.round(
+      ((d.getTime() - firstThursday.getTime()) / DAY_MS - 3 +
+        ((firstThursday.getUTCDay() + 6) % 7)) / 7,
+    );
+  return `${year}-W${String(week).padStart(2, "0")}`;
+}
