@@ -21,6 +21,7 @@ export function registerDevicePages({ privatePage, renderer, services }: PageKit
       canEdit,
       canBindApp: canEdit && owner?.permissions.bindAppFlag === 1,
       isAdmin: user.accountType === 0 && !user.userFictitiousFlag,
+      canRenew: owner?.permissions.rechargeFlag === 1 && !user.userFictitiousFlag,
       canCommand: owner?.permissions.sendCommandFlag === 1 && user.instructionsFlag === 1,
     };
     // A tab opened on an account (?userId=) starts there when it lies in the caller's subtree;

@@ -6,14 +6,12 @@ import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { AccountTree } from "../accounts/AccountTree.tsx";
 import type { AccountRef } from "../accounts/types.ts";
-import { upload } from "./transfer_io.ts";
 import { useAction } from "./useAction.ts";
-import { ResultTable, type RowResult } from "./SheetDialogs.tsx";
 
 const EQ = "/v3/new/newEquipment";
 
 /** Modal with Cancel + one primary action, a refusal box and a busy state. */
-function ActionModal(p: {
+export function ActionModal(p: {
   t: TFunction;
   title: string;
   submitId: string;
@@ -21,6 +19,8 @@ function ActionModal(p: {
   busy: boolean;
   error: string;
   disabled?: boolean;
+  /** The action is over (its result is shown): only a Close button remains. */
+  finished?: boolean;
   width?: number;
   onClose: () => void;
   onSubmit: () => void;
@@ -32,22 +32,33 @@ function ActionModal(p: {
       onClose={p.onClose}
       closeLabel={p.t("devices.detail.close")}
       width={p.width}
-      footer={
-        <>
-          <button type="button" class="btn" onClick={p.onClose}>
-            {p.t("devices.detail.cancel")}
-          </button>
+      footer={p.finished
+        ? (
           <button
             type="button"
-            id={p.submitId}
             class="btn btn-primary"
-            disabled={p.busy || p.disabled}
-            onClick={p.onSubmit}
+            id={`${p.submitId}-close`}
+            onClick={p.onClose}
           >
-            {p.busy ? p.t("ui.loading") : p.submitLabel}
+            {p.t("devices.detail.close")}
           </button>
-        </>
-      }
+        )
+        : (
+          <>
+            <button type="button" class="btn" onClick={p.onClose}>
+              {p.t("devices.detail.cancel")}
+            </button>
+            <button
+              type="button"
+              id={p.submitId}
+              class="btn btn-primary"
+              disabled={p.busy || p.disabled}
+              onClick={p.onSubmit}
+            >
+              {p.busy ? p.t("ui.loading") : p.submitLabel}
+            </button>
+          </>
+        )}
     >
       {p.error && <div class="form-error" role="alert">{p.error}</div>}
       {p.children}
@@ -155,77 +166,6 @@ export function ExpiryDialog({ t, kind, imeis, onClose, onDone }: ExpiryProps) {
         />
         <span class="field-hint">{t(`devices.expiry.${kind}Hint`)}</span>
       </label>
-    </ActionModal>
-  );
-}
-
-/** Install images: files named IMEI(n).jpg/png, sent in chunks under the request size limit. */
-export function ImagesDialog({ t, onClose, onDone }: {
-  t: TFunction;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const [files, setFiles] = useState<File[]>([]);
-  const [results, setResults] = useState<RowResult[] | null>(null);
-  const a = useAction();
-  const submit = () =>
-    a.run(async () => {
-      if (files.length > 200) throw new Error(t("devices.imagesDialog.tooMany"));
-      const out: RowResult[] = [];
-      // One request stays under the 1 MB API body limit: pack files up to ~900 KB each.
-      let chunk: File[] = [];
-      let size = 0;
-      const flush = async () => {
-        if (!chunk.length) return;
-        const form = new FormData();
-        for (const f of chunk) form.append("files", f);
-        const r = await upload<
-          { name: string; imei: string | null; ok: boolean; reason: string }[]
-        >(
-          `${EQ}/uploadInstallImages`,
-          form,
-        );
-        out.push(...r.map((x) => ({ imei: x.imei ?? x.name, ok: x.ok, reason: x.reason })));
-        chunk = [];
-        size = 0;
-      };
-      for (const f of files) {
-        if (size + f.size > 900 * 1024) await flush();
-        chunk.push(f);
-        size += f.size;
-      }
-      await flush();
-      setResults(out);
-      onDone();
-    });
-  return (
-    <ActionModal
-      t={t}
-      title={t("devices.imagesDialog.title")}
-      submitId="images-submit"
-      submitLabel={t("devices.imagesDialog.upload")}
-      busy={a.busy}
-      error={a.error}
-      disabled={!files.length || !!results}
-      width={600}
-      onClose={onClose}
-      onSubmit={submit}
-    >
-      {results ? <ResultTable t={t} results={results} /> : (
-        <>
-          <p class="dialog-note">{t("devices.imagesDialog.hint")}</p>
-          <input
-            id="images-files"
-            type="file"
-            multiple
-            accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-            onChange={(e) => setFiles([...(e.target as HTMLInputElement).files ?? []])}
-          />
-          {files.length > 200 && (
-            <div class="form-error" role="alert">{t("devices.imagesDialog.tooMany")}</div>
-          )}
-        </>
-      )}
     </ActionModal>
   );
 }

@@ -98,6 +98,11 @@ export function DeviceTable(
                   {r.deviceName}
                 </button>
                 {!r.enabled && <span class="badge bad">{t("devices.disabled")}</span>}
+                {!r.appBindable && (
+                  <span class="badge muted" title={t("devices.appBindable.notAllowed")}>
+                    {t("devices.appBindable.badge")}
+                  </span>
+                )}
               </td>
               <td class="mono">{r.imei}</td>
               <td>{modelName(r.mcType)}</td>
@@ -114,7 +119,7 @@ export function DeviceTable(
                 </span>
               </td>
               <td>{formatTime(r.activationTime)}</td>
-              <td>{formatDate(r.expiration)}</td>
+              <td class="col-expiration">{formatDate(r.expiration)}</td>
               <td>{formatDate(r.userExpiration)}</td>
               <td class="mono">{r.sim || "-"}</td>
               <td class="col-actions">

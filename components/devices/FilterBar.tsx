@@ -48,7 +48,7 @@ interface FilterProps {
   modelName: (mcType: string) => string;
 }
 
-/** Status, model, group, expiry, activation, enabled and bound selects of spec §2/§4. */
+/** Status, model, group, expiry, activation, enabled, bound and bindable selects of spec §2/§4. */
 export function FilterBar({ t, filters, set, groups, models, modelName }: FilterProps) {
   const select = (
     name: keyof Filters,
@@ -108,6 +108,11 @@ export function FilterBar({ t, filters, set, groups, models, modelName }: Filter
         "bound",
         ["true", "false"].map((v) => [v, t(`devices.boundFilter.${v}`)]),
         t("devices.boundFilter.all"),
+      )}
+      {select(
+        "appBindable",
+        ["true", "false"].map((v) => [v, t(`devices.appBindable.filter.${v}`)]),
+        t("devices.appBindable.filter.all"),
       )}
     </div>
   );

@@ -118,6 +118,7 @@ function AppBinding({ t, detail, readOnly, onSaved }: TabProps) {
   const [account, setAccount] = useState("");
   const { error, run } = useAction();
   const bound = detail.basic.bindUserAccount;
+  const bindable = detail.basic.appBindable;
   const act = (path: string, body: unknown) =>
     run(async () => {
       await api(path, body);
@@ -127,6 +128,22 @@ function AppBinding({ t, detail, readOnly, onSaved }: TabProps) {
   return (
     <section class="sub-section">
       <h3>{t("devices.detail.bindApp")}</h3>
+      <div class="inline-form" id="app-bindable">
+        <span class={`pill ${bindable ? "info" : "warn"}`} data-bindable={String(bindable)}>
+          {t(bindable ? "devices.appBindable.allowed" : "devices.appBindable.notAllowed")}
+        </span>
+        {!readOnly && (
+          <button
+            type="button"
+            class="btn"
+            id="app-bindable-toggle"
+            onClick={() =>
+              act(`${EQ}/setAppBindable`, { imeis: [detail.basic.imei], bindable: !bindable })}
+          >
+            {t(bindable ? "devices.appBindable.forbid" : "devices.appBindable.allow")}
+          </button>
+        )}
+      </div>
       <div class="inline-form">
         {bound
           ? <span class="pill ok">{t("devices.detail.bound", { account: bound })}</span>
@@ -140,7 +157,7 @@ function AppBinding({ t, detail, readOnly, onSaved }: TabProps) {
             {t("devices.detail.unbindApp")}
           </button>
         )}
-        {!readOnly && !bound && (
+        {!readOnly && !bound && bindable && (
           <>
             <input
               class="input"

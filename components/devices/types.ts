@@ -37,6 +37,8 @@ export interface Me extends Omit<AccountMe, "canModify"> {
   canEdit: boolean;
   canBindApp: boolean;
   isAdmin: boolean;
+  /** May renew devices: the owner's rechargeFlag, never a virtual user (it spends money). */
+  canRenew: boolean;
   /** May send instructions: the owner's sendCommandFlag, and a virtual user's instructionsFlag. */
   canCommand: boolean;
 }
@@ -52,6 +54,7 @@ export interface Filters {
   activation: string;
   enabled: string;
   bound: string;
+  appBindable: string;
   followed: boolean;
   ownOnly: boolean;
   imeis: string;
@@ -70,6 +73,7 @@ export const EMPTY_FILTERS: Filters = {
   activation: "",
   enabled: "",
   bound: "",
+  appBindable: "",
   followed: false,
   ownOnly: false,
   imeis: "",
@@ -92,6 +96,7 @@ export function filterBody(f: Filters, userId: string): Record<string, unknown> 
   if (f.activation) body.activation = f.activation;
   if (f.enabled) body.enabled = f.enabled === "true";
   if (f.bound) body.bound = f.bound === "true";
+  if (f.appBindable) body.appBindable = f.appBindable === "true";
   if (f.followed) body.followed = true;
   if (f.ownOnly) body.ownOnly = true;
   const imeis = f.imeis.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);

@@ -12,12 +12,11 @@ import { AdvancedSearch, FilterBar, StatsBar } from "../../components/devices/Fi
 import { DetailDialog } from "../../components/devices/DetailDialog.tsx";
 import { GroupsDialog, SetGroupDialog } from "../../components/devices/GroupsDialog.tsx";
 import { BatchEditDialog, ImportDialog } from "../../components/devices/SheetDialogs.tsx";
-import {
-  ExpiryDialog,
-  ImagesDialog,
-  TransferDialog,
-} from "../../components/devices/ActionDialogs.tsx";
+import { ExpiryDialog, TransferDialog } from "../../components/devices/ActionDialogs.tsx";
+import { ImagesDialog } from "../../components/devices/ImagesDialog.tsx";
 import { GlobalSearch } from "../../components/devices/GlobalSearch.tsx";
+import { RenewDialog } from "../../components/devices/RenewDialog.tsx";
+import { ExpiryVisibility } from "../../components/devices/ExpiryVisibility.tsx";
 import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
 import { download } from "../../components/devices/transfer_io.ts";
 import {
@@ -42,7 +41,13 @@ interface Props {
 }
 
 /** Dialogs that act on the ticked devices. */
-type PickDialog = "setGroup" | "batchEdit" | "transfer" | "userExpiry" | "platformExpiry";
+type PickDialog =
+  | "setGroup"
+  | "batchEdit"
+  | "transfer"
+  | "userExpiry"
+  | "platformExpiry"
+  | "renew";
 type Dialog =
   | { kind: "detail" | "command"; imei: string }
   | { kind: "import" | "groups" | "images" }
@@ -169,6 +174,9 @@ function DeviceManager({ lang, me, initial }: Props) {
               ↗
             </a>
           </span>
+          {me.canEdit && selected.id !== me.id && (
+            <ExpiryVisibility t={t} userId={selected.id} onChanged={changed} />
+          )}
         </div>
         <StatsBar t={t} stats={stats} filters={filters} onPick={set} />
         <div class="toolbar dev-search">
@@ -304,6 +312,16 @@ function DeviceManager({ lang, me, initial }: Props) {
               </button>
             </>
           )}
+          {me.canRenew && (
+            <button
+              type="button"
+              id="action-renew"
+              class="btn"
+              onClick={() => needPick("renew")}
+            >
+              {t("devices.actions.renew")}
+            </button>
+          )}
           <button
             type="button"
             id="action-groups"
@@ -423,6 +441,14 @@ function DeviceManager({ lang, me, initial }: Props) {
           imeis={imeis}
           onClose={() => setDialog(null)}
           onDone={done}
+        />
+      )}
+      {dialog?.kind === "renew" && (
+        <RenewDialog
+          t={t}
+          imeis={imeis}
+          onClose={() => setDialog(null)}
+          onDone={changed}
         />
       )}
       {dialog?.kind === "images" && (

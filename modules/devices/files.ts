@@ -2,6 +2,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { findModel } from "./models.ts";
 import type { DeviceService } from "./service.ts";
+import type { DeviceStore, ImageTask } from "./store.ts";
 
 /** Spec §5 install image limits. */
 export const MAX_IMAGES_PER_DEVICE = 9;
@@ -39,7 +40,17 @@ export interface ImageResult {
  * device for images). The device record lists the stored image names.
  */
 export class DeviceFiles {
-  constructor(private readonly dataDir: string, private readonly devices: DeviceService) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly devices: DeviceService,
+    /** Keeps each uploaded file as a task of the uploading user (the task list). */
+    private readonly store?: DeviceStore,
+  ) {}
+
+  /** The logged-in user's upload tasks, newest first (at most 9999 are kept). */
+  imageTasks(session: Session, pageNum: number, pageSize: number) {
+    return this.store!.imageTasks(session.accountId, (pageNum - 1) * pageSize, pageSize);
+  }
 
   private imageDir(imei: string) {
     return `${this.dataDir}/devices/images/${imei}`;
@@ -98,6 +109,17 @@ export class DeviceFiles {
       }]);
       results.push({ name, imei: device.imei, ok: true });
     }
+    const time = new Date().toISOString();
+    const tasks: ImageTask[] = results.map((r, i) => ({
+      // Same-millisecond tasks keep their upload order through the id.
+      id: `${String(i).padStart(3, "0")}-${crypto.randomUUID()}`,
+      time,
+      name: r.name,
+      imei: r.imei,
+      ok: r.ok,
+      error: r.error ?? null,
+    }));
+    await this.store?.addImageTasks(session.accountId, tasks);
     return results;
   }
 

@@ -23,6 +23,7 @@ export function matcher(f: z.infer<typeof filterBody>, now: number): (d: Device)
     }
     if (f.enabled !== undefined && d.enabled !== f.enabled) return false;
     if (f.bound !== undefined && !!d.bindUserAccount !== f.bound) return false;
+    if (f.appBindable !== undefined && (d.appBindable !== false) !== f.appBindable) return false;
     if (f.sim && !d.sim.includes(f.sim)) return false;
     if (activatedFrom !== null || activatedTo !== null) {
       if (!d.activationTime) return false;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
+import { MAX_IMAGE_TASKS } from "./store.ts";
 
 const PASSWORD = "Passw0rd11";
 const EQ = "/v3/new/newEquipment";
@@ -796,6 +797,46 @@ Deno.test("device management API", async (t) => {
       const saved = ok(await ringtone(imeiOf(80), new File([wav], "a.wav")));
       assert.equal(saved.ringtone, `${imeiOf(80)}.wav`);
     });
+
+    await t.step(
+      "install image task list: per user, newest first, paged, at most 9999",
+      async () => {
+        const tasks = (token: string, pageNum = 1) =>
+          call(`${EQ}/installImageTasks`, { pageNum, pageSize: 10 }, token);
+        const first = ok(await tasks(tokens.dist));
+        assert.equal(first.total, 13, "5 + 8 files uploaded above");
+        assert.equal(first.list.length, 10);
+        assert.equal(first.list[0].name, `${imeiOf(10)}(10).png`);
+        assert.equal(first.list[0].ok, false);
+        assert.match(first.list[0].reason, /Too many images/);
+        assert.equal(first.list[1].ok, true);
+        const second = ok(await tasks(tokens.dist, 2));
+        assert.deepEqual(
+          second.list.map((x: { name: string; ok: boolean }) => [x.name, x.ok]),
+          [
+            [`${imeiOf(10)}(3).jpg`, false],
+            [`${imeiOf(10)}(2).jpg`, true],
+            [`${imeiOf(10)}(1).png`, true],
+          ],
+        );
+        assert.equal(ok(await tasks(tokens.other)).total, 0, "tasks belong to the uploader");
+        // Older tasks beyond the cap are dropped (cap lowered here; the product's is 9999).
+        assert.equal(MAX_IMAGE_TASKS, 9999);
+        const distId = ids.dist;
+        const extra = Array.from({ length: 4 }, (_, i) => ({
+          id: `x${i}`,
+          time: new Date(Date.now() + 1000 + i).toISOString(),
+          name: `extra${i}.png`,
+          imei: null,
+          ok: false,
+          error: "fileTypeInvalid",
+        }));
+        await app.services.directory.store.addImageTasks(distId, extra, 15);
+        const capped = ok(await tasks(tokens.dist));
+        assert.equal(capped.total, 15);
+        assert.equal(capped.list[0].name, "extra3.png");
+      },
+    );
   } finally {
     await app.close();
   }

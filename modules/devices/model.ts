@@ -35,6 +35,8 @@ export interface Device {
   bindUserAccount?: string | null;
   /** Install image file names (IMEI(n).jpg) under DATA_DIR/devices/images. */
   installImages?: string[];
+  /** Spec §4 "bindable by an app account: allowed or not allowed"; missing means allowed. */
+  appBindable?: boolean;
   ringtone?: string | null;
 }
 

@@ -41,6 +41,7 @@ export class DeviceOperations {
     const owner = await this.accounts.get(d.userId);
     const aliases = await this.directory.store.modelAliases(session.accountId);
     const model = findModel(d.mcType);
+    const hidden = await this.devices.hidesPlatformExpiry(session);
     return {
       basic: {
         imei: d.imei,
@@ -62,9 +63,11 @@ export class DeviceOperations {
         activationMode: d.activationMode ?? "auto",
         activation: activationState(d, Date.now()),
         saleTime: d.saleTime ?? null,
-        expiration: d.expiration,
+        expiration: hidden ? null : d.expiration,
+        showPlatformExpiration: hidden ? 0 : 1,
         userExpiration: d.userExpiration,
         bindUserAccount: d.bindUserAccount ?? null,
+        appBindable: d.appBindable !== false,
         installImages: d.installImages ?? [],
         ringtone: d.ringtone ?? null,
         supportsRingtone: model?.ringtone ?? false,
@@ -177,6 +180,7 @@ export class DeviceOperations {
     const d = await this.editable(session, imei);
     const { owner } = await this.access.caller(session);
     if (owner.permissions.bindAppFlag !== 1) throw new BizError("permissionDenied");
+    if (d.appBindable === false) throw new BizError("appBindNotAllowed", { imei }, { imei });
     const id = await this.accounts.findIdByLogin(appAccount);
     const target = id && await this.accounts.get(id);
     if (!target || target.virtual || !this.access.isVisible(owner, target)) {
@@ -186,6 +190,36 @@ export class DeviceOperations {
     fillAppIds(detail.customer);
     await this.directory.store.setDetail(d.imei, detail);
     await this.devices.save([{ before: d, after: { ...d, bindUserAccount: target.account } }]);
+  }
+
+  /** Allows or forbids binding by app accounts (an existing binding stays until unbound). */
+  async setAppBindable(session: Session, imeis: string[], bindable: boolean) {
+    const devices = await this.editableMany(session, imeis);
+    await this.devices.save(
+      devices.map((d) => ({ before: d, after: { ...d, appBindable: bindable } })),
+    );
+  }
+
+  /**
+   * Whether an account below the caller sees the platform expiry: its own setting and
+   * whether an account above it (below the caller) already hides it.
+   */
+  async showPlatformExpiry(session: Session, userId: string) {
+    const target = await this.access.visibleAccount(session, userId);
+    const chain = target.fullParentId.split(",").filter(Boolean);
+    const hidden = await this.directory.store.expiryHidden([target.id, ...chain]);
+    return {
+      show: hidden.has(target.id) ? 0 : 1,
+      inheritedHidden: chain.some((id) => hidden.has(id)),
+      editable: target.id !== (await this.access.caller(session)).owner.id,
+    };
+  }
+
+  async setShowPlatformExpiry(session: Session, userId: string, show: 0 | 1) {
+    await this.devices.assertCanEdit(session);
+    const target = await this.access.visibleAccount(session, userId, { strictlyBelow: true });
+    if (target.virtual) throw new BizError("superiorInvalid");
+    await this.directory.store.setExpiryHidden(target.id, show === 0);
   }
 
   async unbindApp(session: Session, imei: string) {

@@ -46,6 +46,7 @@ async function setup() {
   const ent = await add("rn_ent", dist, 9);
   const other = await add("rn_other", adminId, 8);
   const noPay = await add("rn_nopay", dist, 9, { permissions: { rechargeFlag: 0 } });
+  const end = await add("rn_end", ent, 12);
   const tDist = await app.login("rn_dist", PASSWORD);
   ok(
     await app.call("/v3/new/account/virtual/add", {
@@ -68,18 +69,19 @@ async function setup() {
   await importTo(other, 20, 1);
   return {
     app,
-    ids: { adminId, dist, ent, other, noPay },
+    ids: { adminId, dist, ent, other, noPay, end },
     tokens: {
       admin,
       dist: tDist,
       ent: await app.login("rn_ent", PASSWORD),
+      end: await app.login("rn_end", PASSWORD),
       noPay: await app.login("rn_nopay", PASSWORD),
       virt: await app.login("rn_virt", PASSWORD),
     },
   };
 }
 
-Deno.test("wallet and device renewal API", async (t) => {
+Deno.test("wallet, device renewal, platform expiry visibility and app binding API", async (t) => {
   const { app, ids, tokens } = await setup();
   const call = app.call;
   const device = (n: number) => app.services.directory.get(imeiOf(n))!;
@@ -274,6 +276,106 @@ Deno.test("wallet and device renewal API", async (t) => {
       ]);
       assert.match(r.results[0].reason, new RegExp(`${imeiOf(5)}.*moved out`));
       assert.equal(r.results[1].deviceName, "", "nothing about a device outside the subtree");
+    });
+
+    await t.step(
+      "showPlatformExpiration 0 hides the platform expiry below the account",
+      async () => {
+        await setExpiry(10, "2031-05-01");
+        const expOf = async (token: string) =>
+          ok(
+            await call(`${EQ}/queryEquipmentList`, {
+              imeis: [imeiOf(10)],
+              pageNum: 1,
+              pageSize: 10,
+            }, token),
+          );
+        assert.equal((await expOf(tokens.ent)).list[0].expiration, "2031-05-01");
+        code(
+          await call(`${EQ}/setShowPlatformExpiration`, { userId: ids.ent, show: 0 }, tokens.ent),
+          "permissionDenied",
+        );
+        code(
+          await call(
+            `${EQ}/setShowPlatformExpiration`,
+            { userId: ids.other, show: 0 },
+            tokens.dist,
+          ),
+          "permissionDenied",
+        );
+        ok(
+          await call(`${EQ}/setShowPlatformExpiration`, { userId: ids.ent, show: 0 }, tokens.dist),
+        );
+        const page = await expOf(tokens.ent);
+        assert.equal(page.showPlatformExpiration, 0);
+        assert.equal(page.list[0].expiration, null);
+        const detail = ok(await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(10) }, tokens.ent));
+        assert.equal(detail.basic.expiration, null);
+        assert.equal(detail.basic.showPlatformExpiration, 0);
+        const q = ok(
+          await call(
+            `${EQ}/renewQuote`,
+            { imeis: [imeiOf(10)], term: 12, payWith: "coin" },
+            tokens.ent,
+          ),
+        );
+        assert.equal(q.hidden, true);
+        assert.equal(q.plans[0].newExpiration, null);
+        // The account below inherits it; the superior and the administrator still see it.
+        const below = ok(
+          await call(`${EQ}/getShowPlatformExpiration`, { userId: ids.end }, tokens.ent),
+        );
+        assert.deepEqual(below, { show: 1, inheritedHidden: true, editable: true });
+        await setExpiry(11, "2031-05-01");
+        ok(
+          await call(`${EQ}/transferEquipment`, {
+            imeis: [imeiOf(11)],
+            targetUserId: ids.end,
+          }, tokens.ent),
+        );
+        const endDetail = ok(await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(11) }, tokens.end));
+        assert.equal(endDetail.basic.expiration, null);
+        assert.equal((await expOf(tokens.dist)).list[0].expiration, "2031-05-01");
+        assert.equal((await expOf(tokens.admin)).list[0].expiration, "2031-05-01");
+        ok(
+          await call(`${EQ}/setShowPlatformExpiration`, { userId: ids.ent, show: 1 }, tokens.dist),
+        );
+        assert.equal((await expOf(tokens.ent)).list[0].expiration, "2031-05-01");
+      },
+    );
+
+    await t.step("a device not bindable by app accounts refuses binding", async () => {
+      const list = async (body: Record<string, unknown>) =>
+        ok(
+          await call(
+            `${EQ}/queryEquipmentList`,
+            { ...body, pageNum: 1, pageSize: 10 },
+            tokens.dist,
+          ),
+        );
+      assert.equal((await list({ imeis: [imeiOf(1)] })).list[0].appBindable, true);
+      ok(await call(`${EQ}/setAppBindable`, { imeis: [imeiOf(1)], bindable: false }, tokens.dist));
+      code(
+        await call(`${EQ}/setAppBindable`, { imeis: [imeiOf(20)], bindable: false }, tokens.dist),
+        "deviceNoPermission",
+      );
+      const r = await call(
+        `${EQ}/bindAppAccount`,
+        { imei: imeiOf(1), appAccount: "rn_end" },
+        tokens.dist,
+      );
+      code(r, "appBindNotAllowed");
+      assert.match(r.json.msg, /may not be bound/);
+      const forbidden = await list({ appBindable: false });
+      assert.deepEqual(forbidden.list.map((d: { imei: string }) => d.imei), [imeiOf(1)]);
+      assert.equal((await list({ appBindable: true })).total, 6);
+      const detail = ok(await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(1) }, tokens.dist));
+      assert.equal(detail.basic.appBindable, false);
+      ok(await call(`${EQ}/setAppBindable`, { imeis: [imeiOf(1)], bindable: true }, tokens.dist));
+      ok(
+        await call(`${EQ}/bindAppAccount`, { imei: imeiOf(1), appAccount: "rn_end" }, tokens.dist),
+      );
+      assert.equal(device(1).bindUserAccount, "rn_end");
     });
   } finally {
     await app.close();

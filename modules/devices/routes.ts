@@ -5,12 +5,13 @@ import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { zodRefusal } from "../../lib/http/validation.ts";
 import type { Services } from "../../lib/services.ts";
-import { accountId } from "../accounts/schemas.ts";
+import { accountId, pageFields } from "../accounts/schemas.ts";
 import { DEVICE_MODELS } from "./models.ts";
 import {
   addGroupBody,
   alertsBody,
   aliasBody,
+  appBindableBody,
   basicBody,
   bindBody,
   customerBody,
@@ -30,9 +31,11 @@ import {
   searchBody,
   sensorsBody,
   setGroupBody,
+  showExpiryBody,
   statsBody,
   transferBody,
   userExpiryBody,
+  userRefBody,
 } from "./schemas.ts";
 import { DeviceSheets, type Translate, XLSX_TYPE } from "./sheets.ts";
 
@@ -227,6 +230,24 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     ({ body, c }) => s.deviceOps.bindApp(c.var.session, body.imei, body.appAccount),
   );
   post(
+    "setAppBindable",
+    "Allow or forbid binding devices by app accounts (spec §4 bindable state)",
+    appBindableBody,
+    ({ body, c }) => s.deviceOps.setAppBindable(c.var.session, body.imeis, body.bindable),
+  );
+  post(
+    "getShowPlatformExpiration",
+    "Whether an account of the caller's subtree sees the platform expiry (showPlatformExpiration)",
+    userRefBody,
+    ({ body, c }) => s.deviceOps.showPlatformExpiry(c.var.session, body.userId),
+  );
+  post(
+    "setShowPlatformExpiration",
+    "Show (1) or hide (0) the platform expiry from an account below the caller and its subtree",
+    showExpiryBody,
+    ({ body, c }) => s.deviceOps.setShowPlatformExpiry(c.var.session, body.userId, body.show),
+  );
+  post(
     "unbindAppAccount",
     "Unbind the app account of a device",
     imeiBody,
@@ -290,12 +311,25 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
       const results = await s.deviceFiles.uploadImages(c.var.session, files as File[]);
       return results.map((r) => ({
         ...r,
-        reason: r.error
-          ? c.var.t(`errors.${r.error}`, { limit: 9, types: "JPG, PNG", imei: r.imei ?? "" })
-          : "",
+        reason: r.error ? imageReason(c, r.error, r.imei) : "",
       }));
     },
   });
+  post(
+    "installImageTasks",
+    "The logged-in user's install image upload tasks, newest first (at most 9999 kept); paged",
+    z.object(pageFields).strict(),
+    async ({ body, c }) => {
+      const page = await s.deviceFiles.imageTasks(c.var.session, body.pageNum, body.pageSize);
+      return {
+        total: page.total,
+        list: page.list.map((task) => ({
+          ...task,
+          reason: task.error ? imageReason(c, task.error, task.imei) : "",
+        })),
+      };
+    },
+  );
   api.add({
     method: "get",
     path: `${EQ}/installImage`,
@@ -353,6 +387,10 @@ const importMeta = z.object({
   mcType: z.string().trim().min(1).max(40),
   activationMode: z.enum(["auto", "permission"]).optional(),
 });
+
+/** The translated refusal of one install image. */
+const imageReason = (c: Context<AppEnv>, error: string, imei: string | null) =>
+  c.var.t(`errors.${error}`, { limit: 9, types: "JPG, PNG", imei: imei ?? "" });
 
 /** Adds the translated refusal of a per-device result. */
 const reasonOf =

@@ -37,6 +37,8 @@ export const filterFields = {
   activation: z.enum(ACTIVATION_FILTERS).optional(),
   enabled: z.boolean().optional(),
   bound: z.boolean().optional(),
+  /** Bindable by an app account (spec §4). */
+  appBindable: z.boolean().optional(),
   followed: z.boolean().optional(),
   // Advanced search.
   /** Exact IMEIs (batch search). */
@@ -110,6 +112,14 @@ export const transferBody = z.object({ imeis: imeiList, targetUserId: accountId 
 export const userExpiryBody = z.object({ imeis: imeiList, userExpiration: calendarDate }).strict();
 export const platformExpiryBody = z.object({ imeis: imeiList, expiration: calendarDate })
   .strict();
+
+export const appBindableBody = z.object({ imeis: imeiList, bindable: z.boolean() }).strict();
+export const showExpiryBody = z.object({
+  userId: accountId,
+  show: z.union([z.literal(0), z.literal(1)]),
+})
+  .strict();
+export const userRefBody = z.object({ userId: accountId }).strict();
 
 export const bindBody = z.object({
   imei,

@@ -142,17 +142,33 @@ export class DeviceService {
     return rows;
   }
 
+  /**
+   * Spec §3: the platform expiry is shown as a dash when showPlatformExpiration is 0. A
+   * superior sets it for an account below it, and it holds for that account's whole subtree:
+   * hidden when the caller's account or any account above it has it off. The platform
+   * administrator always sees it.
+   */
+  async hidesPlatformExpiry(session: Session): Promise<boolean> {
+    const { owner } = await this.access.caller(session);
+    if (!owner.parentId) return false;
+    const chain = [owner.id, ...owner.fullParentId.split(",").filter(Boolean)];
+    return (await this.directory.store.expiryHidden(chain)).size > 0;
+  }
+
   /** One page of the device list with live state, owner account and follow mark. */
   async list(session: Session, input: z.infer<typeof listBody>) {
     const { pageNum, pageSize, sort, order, ...filter } = input;
     const rows = await this.select(session, filter);
-    const key = sort ?? "imei";
+    const hidden = await this.hidesPlatformExpiry(session);
+    // A hidden platform expiry must not show through the order either.
+    const key = hidden && sort === "expiration" ? "imei" : sort ?? "imei";
     const dir = order === "desc" ? -1 : 1;
     rows.sort((a, b) => dir * String(a.d[key] ?? "").localeCompare(String(b.d[key] ?? "")));
     const start = (pageNum - 1) * pageSize;
     return {
       total: rows.length,
       list: await this.present(session, rows.slice(start, start + pageSize)),
+      showPlatformExpiration: hidden ? 0 : 1,
     };
   }
 
@@ -160,6 +176,7 @@ export class DeviceService {
   async present(session: Session, rows: Row[]) {
     const now = Date.now();
     const followed = await this.directory.store.followed(session.accountId);
+    const hidden = await this.hidesPlatformExpiry(session);
     const names = new Map<string, string>();
     const groups = new Map<string, Map<string, string>>();
     const list = [];
@@ -187,9 +204,10 @@ export class DeviceService {
         activationMode: d.activationMode ?? "auto",
         activation: activationState(d, now),
         saleTime: d.saleTime ?? null,
-        expiration: d.expiration,
+        expiration: hidden ? null : d.expiration,
         userExpiration: d.userExpiration,
         bindUserAccount: d.bindUserAccount ?? null,
+        appBindable: d.appBindable !== false,
         followed: followed.has(d.imei),
         status,
         hbTime: state?.hbTime ? new Date(state.hbTime).toISOString() : null,

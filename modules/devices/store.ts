@@ -23,6 +23,10 @@ const K = {
     imei ? ["devices", "follow", accountId, imei] : ["devices", "follow", accountId],
   alias: (accountId: string) => ["devices", "modelAlias", accountId],
   alloc: (time: string, id: string) => ["devices", "alloc", time, id],
+  imageTask: (accountId: string, time?: string, id?: string) =>
+    time ? ["devices", "imageTask", accountId, time, id!] : ["devices", "imageTask", accountId],
+  /** Accounts from which the platform expiry is hidden (showPlatformExpiration 0). */
+  expiryHidden: (accountId: string) => ["devices", "expiryHidden", accountId],
   allocPrefix: ["devices", "alloc"],
 };
 
@@ -35,6 +39,20 @@ export interface DeviceGroup {
   topAt: string | null;
   createdAt: string;
 }
+
+/** One install image upload task (spec §5: the list shows at most 9999). */
+export interface ImageTask {
+  id: string;
+  time: string;
+  name: string;
+  imei: string | null;
+  ok: boolean;
+  /** Catalogue name of the refusal. */
+  error: string | null;
+}
+
+/** Spec §5: the install image task list shows at most 9999 tasks; older ones are dropped. */
+export const MAX_IMAGE_TASKS = 9999;
 
 /** One allocation log entry: a device moved from one account to another. */
 export interface AllocationEntry {
@@ -199,6 +217,53 @@ export class DeviceStore {
       const e of this.kv.list<AllocationEntry>({ prefix: K.allocPrefix }, { reverse: true, limit })
     ) out.push(e.value);
     return out;
+  }
+
+  /** Records upload tasks of a user and drops the oldest beyond MAX_IMAGE_TASKS. */
+  async addImageTasks(accountId: string, tasks: ImageTask[], max = MAX_IMAGE_TASKS) {
+    for (let i = 0; i < tasks.length; i += 500) {
+      const op = this.kv.atomic();
+      for (const t of tasks.slice(i, i + 500)) op.set(K.imageTask(accountId, t.time, t.id), t);
+      await op.commit();
+    }
+    const old: Deno.KvKey[] = [];
+    let n = 0;
+    for await (
+      const e of this.kv.list({ prefix: K.imageTask(accountId) }, { reverse: true })
+    ) if (++n > max) old.push(e.key);
+    for (let i = 0; i < old.length; i += 500) {
+      const op = this.kv.atomic();
+      for (const k of old.slice(i, i + 500)) op.delete(k);
+      await op.commit();
+    }
+  }
+
+  /** A page of a user's upload tasks, newest first, with the total. */
+  async imageTasks(accountId: string, offset: number, limit: number) {
+    const list: ImageTask[] = [];
+    let total = 0;
+    for await (
+      const e of this.kv.list<ImageTask>({ prefix: K.imageTask(accountId) }, { reverse: true })
+    ) {
+      if (total >= offset && list.length < limit) list.push(e.value);
+      total++;
+    }
+    return { total, list };
+  }
+
+  /** The accounts among `ids` whose showPlatformExpiration is 0. */
+  async expiryHidden(ids: string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 10) {
+      const res = await this.kv.getMany(ids.slice(i, i + 10).map(K.expiryHidden));
+      for (const r of res) if (r.versionstamp) out.add(String(r.key.at(-1)));
+    }
+    return out;
+  }
+
+  async setExpiryHidden(accountId: string, hidden: boolean): Promise<void> {
+    if (hidden) await this.kv.set(K.expiryHidden(accountId), true);
+    else await this.kv.delete(K.expiryHidden(accountId));
   }
 
   async hasDevices(userId: string): Promise<boolean> {

@@ -10,7 +10,7 @@ import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
-import { asAdmin } from "./devices_fixture.ts";
+import { asAdmin, post } from "./devices_fixture.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd99";
@@ -56,8 +56,14 @@ Deno.test({
     let page: Page | null = null;
     try {
       const base = server.url;
-      const { adminId, add } = await asAdmin(base, ADMIN_PASSWORD, PASSWORD);
+      const { adminId, add, token: adminToken } = await asAdmin(base, ADMIN_PASSWORD, PASSWORD);
       const dist = await add("dev_dist", "Northwind Devices", adminId, 8);
+      // Two one-year cards and 100 Mi coins to renew with.
+      await post(base, "/v3/new/wallet/allocate", {
+        targetUserId: dist,
+        coins: 100,
+        cards: { "1y": 2 },
+      }, adminToken);
       await add("fleet_a", "Fleet Alpha", dist, 12);
       await add("fleet_b", "Fleet Bravo", dist, 12);
 
@@ -195,9 +201,22 @@ Deno.test({
         },
       ]);
       await page.click("#images-submit");
-      await page.waitForSelector("#import-result");
-      assert.equal(await page.locator("tr[data-result=ok]").count(), 1);
-      assert.equal(await page.locator("tr[data-result=failed]").count(), 1);
+      await page.waitForSelector("#upload-rows");
+      await page.waitForFunction(() =>
+        !document.querySelector("#upload-rows tr[data-task=uploading]")
+      );
+      assert.equal(await page.locator("#upload-rows tr[data-task=success]").count(), 1);
+      assert.equal(await page.locator("#upload-rows tr[data-task=failure]").count(), 1);
+      assert.match(await page.locator(".progress-line").innerText(), /2 of 2/);
+      // The task list keeps both files with their results.
+      await page.click("#images-tab-tasks");
+      await page.waitForSelector("#image-tasks tr[data-task]");
+      assert.equal(await page.locator("#image-tasks tr[data-task=success]").count(), 1);
+      assert.match(
+        await page.locator("#image-tasks tr[data-task=failure]").innerText(),
+        /not accepted/,
+      );
+      await page.screenshot({ path: SHOT("image_tasks") });
       await page.click(".modal-head .icon-btn");
       await page.locator(`tr[data-imei="${IMEI(5)}"] .dev-name .link-btn`).click();
       await page.click("#tab-customer");
@@ -207,7 +226,55 @@ Deno.test({
         const img = document.querySelector(".thumbs img") as HTMLImageElement | null;
         return !!img && img.complete && img.naturalWidth > 0;
       });
+      // Forbid binding by app accounts: the bind form goes, the list marks and filters it.
+      await page.click("#tab-basic");
+      await page.click("#app-bindable-toggle");
+      await page.waitForSelector("#app-bindable [data-bindable=false]");
+      assert.equal(await page.locator("#bind-account").count(), 0);
       await page.click(".modal-head .icon-btn");
+      await page.waitForSelector(`tr[data-imei="${IMEI(5)}"] .dev-name .badge.muted`);
+      await page.selectOption("#filter-appBindable", "false");
+      await page.waitForFunction(() => document.querySelectorAll("tr[data-imei]").length === 1);
+      assert.deepEqual(await rows(page), [IMEI(5)]);
+      await page.selectOption("#filter-appBindable", "");
+      await page.waitForFunction(() => document.querySelectorAll("tr[data-imei]").length === 10);
+
+      // Renew three devices: two cards are not enough, 3 months is not offered for the model,
+      // one year paid with Mi coins renews all three.
+      for (const n of [3, 4, 6]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
+      await page.click("#action-renew");
+      await page.waitForSelector("#renew-quote tr[data-renew]");
+      assert.match(await page.locator("#renew-total").innerText(), /not enough recharge cards/);
+      assert.ok(await page.locator("#renew-submit").isDisabled());
+      await page.click("#renew-term-3");
+      await page.waitForFunction(() =>
+        document.querySelectorAll("#renew-quote tr[data-renew=failed]").length === 3
+      );
+      assert.match(
+        await page.locator("#renew-quote tr[data-renew=failed]").first().innerText(),
+        /renewal type is wrong/,
+      );
+      await page.click("#renew-term-12");
+      await page.click("#renew-pay-coin");
+      await page.waitForFunction(() =>
+        document.querySelectorAll("#renew-quote tr[data-renew=ok]").length === 3 &&
+        document.querySelector("#renew-total")?.textContent?.includes("30")
+      );
+      await page.screenshot({ path: SHOT("renew_quote") });
+      await page.click("#renew-submit");
+      await page.waitForSelector("#renew-result");
+      assert.equal(await page.locator("#renew-result tr[data-renew=ok]").count(), 3);
+      assert.match(await page.locator("#renew-balance").innerText(), /70 Mi coins/);
+      await page.screenshot({ path: SHOT("renew_result") });
+      await page.click("#renew-submit-close");
+      const nextYear = new Date();
+      nextYear.setUTCFullYear(nextYear.getUTCFullYear() + 1);
+      await page.waitForFunction(
+        ([imei, date]) =>
+          document.querySelector(`tr[data-imei="${imei}"] .col-expiration`)?.textContent === date,
+        [IMEI(3), nextYear.toISOString().slice(0, 10)],
+      );
+      await page.uncheck(`tr[data-imei="${IMEI(6)}"] .col-check input`);
 
       // Transfer two devices to Fleet Alpha: there, and not in Fleet Bravo.
       for (const n of [3, 4]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
@@ -223,6 +290,35 @@ Deno.test({
       assert.deepEqual(await rows(page), []);
       // A new tab opened on the address starts on the same account.
       await pickAccount(page, "Fleet Alpha");
+      // Hide the platform expiry from Fleet Alpha: its own login shows a dash.
+      await page.uncheck("#show-platform-exp");
+      await page.waitForSelector(".toast");
+      const alpha = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const alphaPage = await alpha.newPage();
+      await alphaPage.goto(`${base}/login`);
+      await alphaPage.waitForSelector("html[data-islands='hydrated']");
+      await alphaPage.fill("input[name=account]", "fleet_a");
+      await alphaPage.fill("input[name=password]", PASSWORD);
+      await alphaPage.click("#login-submit");
+      await alphaPage.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+      await alphaPage.goto(`${base}/devices`);
+      await alphaPage.waitForSelector("html[data-islands='hydrated']");
+      // The first visit's notice, as for the distributor above.
+      await alphaPage.locator(".modal .modal-foot .btn-primary").click({ timeout: 2000 }).catch(
+        () => {},
+      );
+      assert.deepEqual(await rows(alphaPage), [IMEI(3), IMEI(4)]);
+      assert.equal(
+        await alphaPage.locator(`tr[data-imei="${IMEI(3)}"] .col-expiration`).innerText(),
+        "-",
+      );
+      assert.equal(await alphaPage.locator("#action-renew").count(), 1);
+      await alphaPage.screenshot({ path: SHOT("list_expiry_hidden") });
+      await alpha.close();
+      assert.equal(
+        await page.locator(`tr[data-imei="${IMEI(3)}"] .col-expiration`).innerText(),
+        nextYear.toISOString().slice(0, 10),
+      );
       const tab = await context.newPage();
       await tab.goto(page.url());
       await tab.waitForSelector("html[data-islands='hydrated']");
