@@ -1,3 +1,39 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+
+/**
+ * A filter bar's state: `draft` as typed and `filter` as applied; `bind(name)` gives a
+ * FilterInput / FilterSelect its name, value and change handler.
+ */
+export function useFilter<F extends { [K in keyof F]: string }>(initial: F) {
+  const [draft, setDraft] = useState<F>(initial);
+  const [filter, setFilter] = useState<F>(initial);
+  const bind = (name: keyof F & string) => ({
+    name,
+    value: draft[name],
+    onValue: (value: string) => setDraft({ ...draft, [name]: value }),
+  });
+  return { draft, setDraft, filter, setFilter, bind };
+}
+
+/** The filter bar: its fields and buttons (`children`); submitting runs `onSearch`. */
+export function FilterBar({ onSearch, children }: {
+  onSearch: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <form
+      class="panel cmd-filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
 /** A filter bar's text (or date-time) input, labelled for screen readers. */
 export function FilterInput({ name, label, value, onValue, type }: {
   name: string;

@@ -1,7 +1,9 @@
 import { fieldMsg } from "./format.ts";
+import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
+import { useState } from "preact/hooks";
 import { Field } from "../ui/Field.tsx";
-import type { ParamDef } from "./types.ts";
+import type { InstructionDef, ParamDef } from "./types.ts";
 
 export type ParamValues = Record<string, unknown>;
 
@@ -118,6 +120,54 @@ export function ParamFields({ t, params, values, errors, onChange }: Props) {
           </Field>
         );
       })}
+    </>
+  );
+}
+
+/**
+ * The instruction being filled in and its parameter values; `choose` switches to another one,
+ * starting from its defaults (overlaid with `params`, e.g. a template's).
+ */
+export function useInstruction<D extends InstructionDef>(initial: D | null, params?: ParamValues) {
+  const start = (d: D | null, p?: ParamValues) => (d ? { ...defaultParams(d.params), ...p } : {});
+  const [def, setDef] = useState<D | null>(initial);
+  const [values, setValues] = useState<ParamValues>(() => start(initial, params));
+  const choose = (next: D, p?: ParamValues) => {
+    setDef(next);
+    setValues(start(next, p));
+  };
+  return { def, values, setValues, choose };
+}
+
+/** What the parameter fields need of `useInstruction`. */
+export interface Instruction {
+  def: InstructionDef | null;
+  values: ParamValues;
+  setValues: (v: ParamValues) => void;
+}
+
+/**
+ * The instruction choice (`children`: the page's own picker, under the "instruction" label)
+ * followed by the parameter fields of the instruction being filled in.
+ */
+export function InstructionFields({ t, instruction, errors, children }: {
+  t: TFunction;
+  instruction: Instruction;
+  errors: Record<string, string>;
+  children: ComponentChildren;
+}) {
+  return (
+    <>
+      <Field label={t("commands.columns.name")} required>{children}</Field>
+      {instruction.def && (
+        <ParamFields
+          t={t}
+          params={instruction.def.params}
+          values={instruction.values}
+          errors={errors}
+          onChange={instruction.setValues}
+        />
+      )}
     </>
   );
 }

@@ -1,18 +1,12 @@
 import { fieldMsg } from "./format.ts";
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, refusedField } from "../../lib/client/api.ts";
-import { Field } from "../ui/Field.tsx";
+import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { formatDateTime, instructionName, replyText } from "./format.ts";
-import {
-  checkParams,
-  defaultParams,
-  ParamFields,
-  paramsBody,
-  type ParamValues,
-} from "./ParamFields.tsx";
+import { checkParams, InstructionFields, paramsBody, useInstruction } from "./ParamFields.tsx";
+import { codeRefusal, paramRefusal, useSubmit } from "./useSubmit.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { PasswordField, SendTypeField } from "./SendFields.tsx";
 import type { CommandRow, InstructionDef } from "./types.ts";
@@ -32,21 +26,18 @@ export function SendCommandDialog({ t, imei, onClose }: {
 }) {
   const [offered, setOffered] = useState<Offered[] | null>(null);
   const [none, setNone] = useState("");
-  const [code, setCode] = useState("");
-  const [values, setValues] = useState<ParamValues>({});
+  const instruction = useInstruction<Offered>(null);
   const [sendType, setSendType] = useState<"online" | "offline">("online");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, busy, submit } = useSubmit();
   const [confirmReplace, setConfirmReplace] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [recent, setRecent] = useState<CommandRow[]>([]);
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
     api<{ instructions: Offered[] }>(`/v3/new/command/instructions?imei=${imei}`).then((d) => {
       setOffered(d.instructions);
-      setCode(d.instructions[0].code);
-      setValues(defaultParams(d.instructions[0].params));
+      instruction.choose(d.instructions[0]);
     }, (e) => setNone((e as Error).message));
   }, [imei]);
   useEffect(() => {
@@ -66,18 +57,15 @@ export function SendCommandDialog({ t, imei, onClose }: {
     };
   }, [imei, tick]);
 
-  const def = offered?.find((i) => i.code === code);
+  const { def, values } = instruction;
   const send = async (replace: boolean) => {
     if (!def) return;
     const found = checkParams(t, def.params, values);
     if (def.passwordRequired && !password) found.password = fieldMsg(t, "validation.required");
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
+    await submit(found, async () => {
       await api("/v3/new/command/sendInstruction", {
         imei,
-        code,
+        code: def.code,
         params: paramsBody(def.params, values),
         sendType,
         replace,
@@ -87,16 +75,14 @@ export function SendCommandDialog({ t, imei, onClose }: {
       setConfirmReplace(false);
       setPassword("");
       setTick((n) => n + 1);
-    } catch (err) {
-      const field = refusedField(err);
-      const msg = (err as ApiError).message;
-      if (err instanceof ApiError && err.code === 43006) setConfirmReplace(true);
-      else if (err instanceof ApiError && err.code === 43003) setErrors({ password: msg });
-      else if (field?.startsWith("params.")) setErrors({ [field.split(".")[1]]: msg });
-      else toast(msg, "error");
-    } finally {
-      setBusy(false);
-    }
+    }, (err) => {
+      // A pending offline command: ask before replacing it (the form's errors stay clear).
+      if (codeRefusal(err, 43006, "replace")) {
+        setConfirmReplace(true);
+        return {};
+      }
+      return codeRefusal(err, 43003, "password") ?? paramRefusal(err);
+    });
   };
   const cancelPending = async () => {
     try {
@@ -144,15 +130,14 @@ export function SendCommandDialog({ t, imei, onClose }: {
             send(false);
           }}
         >
-          <Field label={t("commands.columns.name")} required>
+          <InstructionFields t={t} instruction={instruction} errors={errors}>
             <select
               class="input"
               name="instruction"
-              value={code}
+              value={def.code}
               onChange={(e) => {
-                const next = offered.find((i) => i.code === (e.target as HTMLSelectElement).value)!;
-                setCode(next.code);
-                setValues(defaultParams(next.params));
+                const code = (e.target as HTMLSelectElement).value;
+                instruction.choose(offered.find((i) => i.code === code)!);
                 setErrors({});
               }}
             >
@@ -160,14 +145,7 @@ export function SendCommandDialog({ t, imei, onClose }: {
                 <option key={i.code} value={i.code}>{t(`commands.instructions.${i.code}`)}</option>
               ))}
             </select>
-          </Field>
-          <ParamFields
-            t={t}
-            params={def.params}
-            values={values}
-            errors={errors}
-            onChange={setValues}
-          />
+          </InstructionFields>
           <SendTypeField t={t} sendType={sendType} onSendType={setSendType} />
           {def.passwordRequired && (
             <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />

@@ -1,6 +1,12 @@
+import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
+import { useState } from "preact/hooks";
+import { api } from "../../lib/client/api.ts";
 import { Field } from "../ui/Field.tsx";
+import { Modal } from "../ui/Modal.tsx";
+import { toast } from "../ui/Toast.tsx";
 import { fieldMsg } from "./format.ts";
+import { type FieldErrors, type RefusalFields, useSubmit } from "./useSubmit.ts";
 
 /** Longest template name, in characters (spec: 20). */
 export const TEMPLATE_NAME_MAX = 20;
@@ -52,5 +58,70 @@ export function SaveFooter({ t, form, busy, onClose }: {
         {t("ui.save")}
       </button>
     </>
+  );
+}
+
+/**
+ * A template editor's name and saving through `path`: the name is checked with the page's own
+ * findings (`found`), then sent trimmed with `body` (and the id when editing); "saved" is
+ * shown and `onSaved` closes the editor. `form` is what TemplateForm needs of it.
+ */
+export function useTemplateSave(
+  t: TFunction,
+  path: string,
+  initial: { id: string; name: string },
+  onSaved: () => void,
+) {
+  const [name, setName] = useState(initial.name);
+  const { errors, setErrors, busy, submit } = useSubmit();
+  const save = (found: FieldErrors, body: Record<string, unknown>, refusal: RefusalFields) => {
+    checkTemplateName(t, name, found);
+    return submit(found, async () => {
+      await api(path, { ...(initial.id ? { id: initial.id } : {}), name: name.trim(), ...body });
+      toast(t("ui.saved"));
+      onSaved();
+    }, refusal);
+  };
+  const form = { busy, name, nameError: errors.name, onName: setName };
+  return { errors, setErrors, save, form };
+}
+
+/** A template editor: a dialog holding the form `formId` with the name field first. */
+export function TemplateForm(
+  { t, title, formId, width, busy, name, nameError, onName, onSubmit, onClose, children }: {
+    t: TFunction;
+    title: string;
+    formId: string;
+    width?: number;
+    busy: boolean;
+    name: string;
+    nameError?: string;
+    onName: (name: string) => void;
+    onSubmit: () => void;
+    onClose: () => void;
+    children: ComponentChildren;
+  },
+) {
+  return (
+    <Modal
+      title={title}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      width={width}
+      footer={<SaveFooter t={t} form={formId} busy={busy} onClose={onClose} />}
+    >
+      <form
+        id={formId}
+        class="cmd-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+        noValidate
+      >
+        <TemplateNameField t={t} value={name} error={nameError} onValue={onName} />
+        {children}
+      </form>
+    </Modal>
   );
 }

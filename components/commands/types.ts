@@ -12,6 +12,15 @@ export interface InstructionDef {
   params: ParamDef[];
 }
 
+/** A saved instruction with its parameters (command templates). */
+export interface CommandTemplate {
+  id: string;
+  name: string;
+  code: string;
+  params: Record<string, unknown>;
+  createdAt: string;
+}
+
 export interface Catalogue {
   instructions: InstructionDef[];
   models: {

@@ -1,8 +1,10 @@
+import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../lib/client/api.ts";
-import { toast } from "../ui/Toast.tsx";
+import { toast, Toasts } from "../ui/Toast.tsx";
 import { Confirm } from "./Confirm.tsx";
+import { PageHead } from "./PageParts.tsx";
 
 /**
  * A saved-template list page's data: the list answer of `listPath` (loaded once, reloaded by
@@ -53,5 +55,74 @@ export function RemoveTemplate({ t, name, onCancel, onConfirm }: {
       onCancel={onCancel}
       onConfirm={onConfirm}
     />
+  );
+}
+
+/** What a template editor dialog is given. */
+export interface EditorProps<E> {
+  initial: E;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/**
+ * A template list page: head, the notice when templates cannot be changed, a toolbar (`hint`,
+ * then the add button) over the table (`children`), the `editor` of `list.editing` and the
+ * removal question for `list.removing`.
+ */
+export function TemplatesPage<E>({ t, page, vars, canModify, list, hint, add, editor, children }: {
+  t: TFunction;
+  page: "commandTemplate" | "workingModeTemplate";
+  /** Values for the page introduction (the template limit). */
+  vars?: Record<string, unknown>;
+  canModify: boolean;
+  list: {
+    editing: E | null;
+    setEditing: (x: null) => void;
+    saved: () => void;
+    removing: { name: string } | null;
+    setRemoving: (x: null) => void;
+    remove: () => void;
+  };
+  hint?: ComponentChildren;
+  add: { label: string; disabled: boolean; title?: string; onClick: () => void };
+  editor: (props: EditorProps<E>) => ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="cmd-page">
+      <PageHead t={t} page={page} vars={vars} />
+      {!canModify && <p class="notice">{t("commands.ui.noModify")}</p>}
+      <section class="panel">
+        <div class="toolbar">
+          {hint}
+          <span class="grow" />
+          <button
+            type="button"
+            class="btn btn-primary"
+            disabled={add.disabled}
+            title={add.title}
+            onClick={add.onClick}
+          >
+            {add.label}
+          </button>
+        </div>
+        {children}
+      </section>
+      {list.editing && editor({
+        initial: list.editing,
+        onClose: () => list.setEditing(null),
+        onSaved: list.saved,
+      })}
+      {list.removing && (
+        <RemoveTemplate
+          t={t}
+          name={list.removing.name}
+          onCancel={() => list.setRemoving(null)}
+          onConfirm={list.remove}
+        />
+      )}
+      <Toasts />
+    </div>
   );
 }

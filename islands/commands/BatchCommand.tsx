@@ -1,15 +1,15 @@
 import { fieldMsg } from "../../components/commands/format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
-import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import type { AccountRef } from "../../components/accounts/types.ts";
 import { Field } from "../../components/ui/Field.tsx";
-import { toast, Toasts } from "../../components/ui/Toast.tsx";
-import { BatchList } from "../../components/commands/BatchList.tsx";
+import { toast } from "../../components/ui/Toast.tsx";
 import { BatchProgress } from "../../components/commands/BatchProgress.tsx";
-import { PasswordField, SendTypeField } from "../../components/commands/SendFields.tsx";
-import { BatchLayout, BatchSubmit, PageHead } from "../../components/commands/PageParts.tsx";
+import { PasswordField } from "../../components/commands/SendFields.tsx";
+import { BatchPage, type SentBatch, useBatchForm } from "../../components/commands/BatchPage.tsx";
+import { codeRefusal, paramRefusal } from "../../components/commands/useSubmit.ts";
 import {
   type Acceptance,
   InstructionPicker,
@@ -18,19 +18,12 @@ import {
 import { useDebounced } from "../../components/accounts/hooks.ts";
 import {
   checkParams,
-  defaultParams,
-  ParamFields,
+  InstructionFields,
   paramsBody,
   type ParamValues,
+  useInstruction,
 } from "../../components/commands/ParamFields.tsx";
-import type { Catalogue } from "../../components/commands/types.ts";
-
-interface Template {
-  id: string;
-  name: string;
-  code: string;
-  params: ParamValues;
-}
+import type { Catalogue, CommandTemplate } from "../../components/commands/types.ts";
 
 interface Props {
   lang: Lang;
@@ -44,20 +37,15 @@ interface Props {
 /** /batchCommand: choose devices, an instruction (or a template) and send it to all. */
 function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
   const t = translator(lang);
-  const [imeis, setImeis] = useState<string[]>([]);
-  const [code, setCode] = useState(catalogue.instructions[0].code);
-  const def = catalogue.instructions.find((i) => i.code === code)!;
-  const [values, setValues] = useState<ParamValues>(defaultParams(def.params));
-  const [sendType, setSendType] = useState<"online" | "offline">("online");
-  const [replace, setReplace] = useState(false);
+  const form = useBatchForm({ sendType: "online", replace: false });
+  const instruction = useInstruction(catalogue.instructions[0]);
+  const def = instruction.def!;
+  const code = def.code;
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const [batchNo, setBatchNo] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  const [templates, setTemplates] = useState<Template[]>([]);
+  const [templates, setTemplates] = useState<CommandTemplate[]>([]);
   const [acceptance, setAcceptance] = useState<Acceptance | null>(null);
-  const chosen = useDebounced(imeis);
+  const chosen = useDebounced(form.imeis);
   const protectedCmd = needsPassword(catalogue, code, acceptance);
 
   // What the chosen devices' models accept (the list offers only those).
@@ -70,128 +58,84 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
   }, [chosen]);
 
   useEffect(() => {
-    api<{ list: Template[] }>("/v3/new/command/template/list", {})
+    api<{ list: CommandTemplate[] }>("/v3/new/command/template/list", {})
       .then((d) => setTemplates(d.list), () => {});
   }, []);
 
   const choose = (next: string, params?: ParamValues) => {
-    const d = catalogue.instructions.find((i) => i.code === next)!;
-    setCode(next);
-    setValues({ ...defaultParams(d.params), ...(params ?? {}) });
-    setErrors({});
+    instruction.choose(catalogue.instructions.find((i) => i.code === next)!, params);
+    form.setErrors({});
   };
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    const found: Record<string, string> = checkParams(t, def.params, values);
-    if (!imeis.length) found.devices = t("errors.noDevicesChosen");
+    const found = checkParams(t, def.params, instruction.values);
     if (protectedCmd && !password) found.password = fieldMsg(t, "validation.required");
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      const r = await api<{ batchNo: string; deviceCount: number; rejected: unknown[] }>(
-        "/v3/new/command/batchSend",
-        {
-          imeis,
+    form.send(t, found, {
+      post: () =>
+        api<SentBatch & { rejected: unknown[] }>("/v3/new/command/batchSend", {
+          imeis: form.imeis,
           code,
-          params: paramsBody(def.params, values),
-          sendType,
-          replace,
+          params: paramsBody(def.params, instruction.values),
+          sendType: form.sendType,
+          replace: form.replace,
           ...(protectedCmd ? { password } : {}),
-        },
-      );
-      toast(t("commands.ui.batchSent", { batchNo: r.batchNo, count: r.deviceCount }));
-      if (r.rejected.length) {
-        toast(t("commands.ui.rejected", { count: r.rejected.length }), "error");
-      }
-      setBatchNo(r.batchNo);
-      setVersion((v) => v + 1);
-      setPassword("");
-    } catch (err) {
-      const field = refusedField(err);
-      if (field?.startsWith("params.")) {
-        setErrors({ [field.split(".")[1]]: (err as ApiError).message });
-      } else if (err instanceof ApiError && err.code === 43003) {
-        setErrors({ password: err.message });
-      } else toast((err as Error).message, "error");
-    } finally {
-      setBusy(false);
-    }
+        }),
+      sent: (r) => {
+        if (r.rejected.length) {
+          toast(t("commands.ui.rejected", { count: r.rejected.length }), "error");
+        }
+        setBatchNo(r.batchNo);
+        setPassword("");
+      },
+      refusal: (err) => paramRefusal(err) ?? codeRefusal(err, 43003, "password"),
+    });
   };
 
   return (
-    <div class="cmd-page">
-      <PageHead t={t} page="batchCommand" />
-      <BatchLayout
-        t={t}
-        allowed={allowed}
-        root={root}
-        imeis={imeis}
-        onImeis={setImeis}
-        maxDevices={maxDevices}
-        error={errors.devices}
-        formTitle={t("commands.ui.step2")}
-        onSubmit={submit}
-      >
-        {templates.length > 0 && (
-          <Field label={t("commands.ui.useTemplate")}>
-            <select
-              class="input"
-              name="template"
-              onChange={(e) => {
-                const tpl = templates.find((x) => x.id === (e.target as HTMLSelectElement).value);
-                if (tpl) choose(tpl.code, tpl.params);
-              }}
-            >
-              <option value="">{t("commands.ui.noTemplate")}</option>
-              {templates.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
-            </select>
-          </Field>
-        )}
-        <Field label={t("commands.columns.name")} required>
-          <InstructionPicker
-            t={t}
-            catalogue={catalogue}
-            code={code}
-            onChange={(c) => choose(c)}
-            acceptance={acceptance}
-          />
+    <BatchPage
+      t={t}
+      kind="command"
+      allowed={allowed}
+      root={root}
+      maxDevices={maxDevices}
+      form={form}
+      onSubmit={submit}
+      confirm={protectedCmd && (
+        <PasswordField
+          t={t}
+          value={password}
+          error={form.errors.password}
+          onInput={setPassword}
+        />
+      )}
+      after={batchNo && <BatchProgress t={t} batchNo={batchNo} />}
+    >
+      {templates.length > 0 && (
+        <Field label={t("commands.ui.useTemplate")}>
+          <select
+            class="input"
+            name="template"
+            onChange={(e) => {
+              const tpl = templates.find((x) => x.id === (e.target as HTMLSelectElement).value);
+              if (tpl) choose(tpl.code, tpl.params);
+            }}
+          >
+            <option value="">{t("commands.ui.noTemplate")}</option>
+            {templates.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+          </select>
         </Field>
-        <ParamFields
+      )}
+      <InstructionFields t={t} instruction={instruction} errors={form.errors}>
+        <InstructionPicker
           t={t}
-          params={def.params}
-          values={values}
-          errors={errors}
-          onChange={setValues}
+          catalogue={catalogue}
+          code={code}
+          onChange={(c) => choose(c)}
+          acceptance={acceptance}
         />
-        <SendTypeField
-          t={t}
-          sendType={sendType}
-          onSendType={setSendType}
-          replace={replace}
-          onReplace={setReplace}
-        />
-        {protectedCmd && (
-          <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
-        )}
-        <BatchSubmit
-          t={t}
-          count={imeis.length}
-          disabled={!allowed}
-          busy={busy}
-          label={t("commands.ui.send")}
-        />
-      </BatchLayout>
-      {batchNo && <BatchProgress t={t} batchNo={batchNo} />}
-      <BatchList
-        t={t}
-        category="command"
-        version={version}
-        statusHref={(b) => `/commandStatus?batchNo=${encodeURIComponent(b)}`}
-      />
-      <Toasts />
-    </div>
+      </InstructionFields>
+    </BatchPage>
   );
 }
 

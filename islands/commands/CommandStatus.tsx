@@ -1,6 +1,11 @@
 import { Confirm } from "../../components/commands/Confirm.tsx";
 import { COMMAND_STATUSES } from "../../modules/commands/statuses.ts";
-import { FilterInput, FilterSelect } from "../../components/commands/FilterFields.tsx";
+import {
+  FilterBar,
+  FilterInput,
+  FilterSelect,
+  useFilter,
+} from "../../components/commands/FilterFields.tsx";
 import { PageHead } from "../../components/commands/PageParts.tsx";
 import { usePaged } from "../../components/commands/usePaged.ts";
 import { DataTable } from "../../components/commands/DataTable.tsx";
@@ -48,8 +53,7 @@ function CommandStatus(
   { lang, batchNo, canSend }: { lang: Lang; batchNo: string; canSend: boolean },
 ) {
   const t = translator(lang);
-  const [draft, setDraft] = useState<Filter>({ ...EMPTY, batchNo });
-  const [filter, setFilter] = useState<Filter>({ ...EMPTY, batchNo });
+  const { draft, setDraft, filter, setFilter, bind } = useFilter<Filter>({ ...EMPTY, batchNo });
   const [confirmAll, setConfirmAll] = useState(false);
   const [error, setError] = useState("");
   const [sendTo, setSendTo] = useState<string | null>(null);
@@ -61,8 +65,7 @@ function CommandStatus(
     { pollWhile: (list) => list.some((r) => LIVE_STATUSES.has(r.status)) },
   );
 
-  const search = (e: Event) => {
-    e.preventDefault();
+  const search = () => {
     if (draft.start && draft.end && draft.start > draft.end) {
       return setError(t("errors.startAfterEnd"));
     }
@@ -98,54 +101,27 @@ function CommandStatus(
       toast((e as Error).message, "error");
     }
   };
-  const set = (k: keyof Filter) => (v: string) => setDraft({ ...draft, [k]: v });
 
   return (
     <div class="cmd-page">
       <PageHead t={t} page="commandStatus" />
-      <form class="panel cmd-filters" onSubmit={search}>
-        <FilterInput
-          name="imei"
-          label={t("commands.columns.imei")}
-          value={draft.imei}
-          onValue={set("imei")}
-        />
+      <FilterBar onSearch={search}>
+        <FilterInput label={t("commands.columns.imei")} {...bind("imei")} />
         <FilterSelect
-          name="status"
           label={t("commands.columns.status")}
-          value={draft.status}
-          onValue={set("status")}
+          {...bind("status")}
           all={t("commands.ui.allStatuses")}
           options={COMMAND_STATUSES.map((s) => [s, t(`commands.statuses.${s}`)])}
         />
         <FilterSelect
-          name="sendType"
           label={t("commands.columns.sendType")}
-          value={draft.sendType}
-          onValue={set("sendType")}
+          {...bind("sendType")}
           all={t("commands.ui.allSendTypes")}
           options={["online", "offline"].map((s) => [s, t(`commands.sendTypes.${s}`)])}
         />
-        <FilterInput
-          name="batchNo"
-          label={t("commands.columns.batchNo")}
-          value={draft.batchNo}
-          onValue={set("batchNo")}
-        />
-        <FilterInput
-          type="datetime-local"
-          name="start"
-          label={t("commands.ui.from")}
-          value={draft.start}
-          onValue={set("start")}
-        />
-        <FilterInput
-          type="datetime-local"
-          name="end"
-          label={t("commands.ui.to")}
-          value={draft.end}
-          onValue={set("end")}
-        />
+        <FilterInput label={t("commands.columns.batchNo")} {...bind("batchNo")} />
+        <FilterInput type="datetime-local" label={t("commands.ui.from")} {...bind("start")} />
+        <FilterInput type="datetime-local" label={t("commands.ui.to")} {...bind("end")} />
         <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
         <button
           type="button"
@@ -167,7 +143,7 @@ function CommandStatus(
           </button>
         )}
         {error && <p class="form-error" role="alert">{error}</p>}
-      </form>
+      </FilterBar>
       <section class="panel">
         <DataTable
           t={t}

@@ -1,36 +1,26 @@
-import { RemoveTemplate, useTemplates } from "../../components/commands/useTemplates.tsx";
 import {
-  checkTemplateName,
-  SaveFooter,
-  TemplateNameField,
-} from "../../components/commands/TemplateFields.tsx";
-import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
+  type EditorProps,
+  TemplatesPage,
+  useTemplates,
+} from "../../components/commands/useTemplates.tsx";
+import { TemplateForm, useTemplateSave } from "../../components/commands/TemplateFields.tsx";
+import { RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
-import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
-import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { refusedField } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { Field } from "../../components/ui/Field.tsx";
-import { Modal } from "../../components/ui/Modal.tsx";
-import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { formatDateTime, instructionName } from "../../components/commands/format.ts";
 import { InstructionPicker } from "../../components/commands/InstructionPicker.tsx";
+import { codeRefusal } from "../../components/commands/useSubmit.ts";
 import {
   checkParams,
   defaultParams,
-  ParamFields,
+  InstructionFields,
   paramsBody,
   type ParamValues,
+  useInstruction,
 } from "../../components/commands/ParamFields.tsx";
-import type { Catalogue } from "../../components/commands/types.ts";
-
-interface Template {
-  id: string;
-  name: string;
-  code: string;
-  params: ParamValues;
-  createdAt: string;
-}
+import type { Catalogue, CommandTemplate as Template } from "../../components/commands/types.ts";
 
 /** A parameter summary such as "seconds=30". */
 function paramsText(p: ParamValues): string {
@@ -47,10 +37,12 @@ function CommandTemplates({ lang, catalogue, canModify }: {
   canModify: boolean;
 }) {
   const t = translator(lang);
-  const { data, editing, setEditing, saved, removing, setRemoving, remove } = useTemplates<
-    { limit: number; list: Template[] },
-    Template
-  >("/v3/new/command/template/list", "/v3/new/command/template/delete", t("ui.saved"));
+  const list = useTemplates<{ limit: number; list: Template[] }, Template>(
+    "/v3/new/command/template/list",
+    "/v3/new/command/template/delete",
+    t("ui.saved"),
+  );
+  const { data, setEditing, setRemoving } = list;
   const full = !!data && data.list.length >= data.limit;
   const fresh = (): Template => {
     const first = catalogue.instructions[0];
@@ -64,151 +56,103 @@ function CommandTemplates({ lang, catalogue, canModify }: {
   };
 
   return (
-    <div class="cmd-page">
-      <PageHead t={t} page="commandTemplate" />
-      {!canModify && <p class="notice">{t("commands.ui.noModify")}</p>}
-      <section class="panel">
-        <div class="toolbar">
-          <span class="field-hint">
-            {t("commands.ui.templateCount", {
-              count: data?.list.length ?? 0,
-              max: data?.limit ?? 5,
-            })}
-          </span>
-          <span class="grow" />
-          <button
-            type="button"
-            class="btn btn-primary"
-            disabled={!data || full || !canModify}
-            title={full ? t("errors.commandTemplateLimit", { max: data!.limit }) : undefined}
-            onClick={() => setEditing(fresh())}
-          >
-            {t("commands.ui.addTemplate")}
-          </button>
-        </div>
-        <DataTable
-          t={t}
-          columns={5}
-          loading={!data}
-          empty={t("commands.ui.noTemplates")}
-          count={data?.list.length ?? 0}
-          head={
-            <>
-              <th>{t("commands.ui.templateName")}</th>
-              <th>{t("commands.columns.name")}</th>
-              <th>{t("commands.columns.parameters")}</th>
-              <th>{t("commands.columns.createdAt")}</th>
-              <th class="col-actions">{t("commands.columns.actions")}</th>
-            </>
-          }
-        >
-          {data?.list.map((x) => (
-            <tr key={x.id}>
-              <td class="strong">{x.name}</td>
-              <td>{instructionName(t, x.code)}</td>
-              <td class="mono">{paramsText(x.params)}</td>
-              <td>{formatDateTime(x.createdAt)}</td>
-              {canModify
-                ? <RowActions t={t} onEdit={() => setEditing(x)} onDelete={() => setRemoving(x)} />
-                : <td />}
-            </tr>
-          ))}
-        </DataTable>
-      </section>
-      {editing && (
-        <TemplateDialog
-          t={t}
-          catalogue={catalogue}
-          initial={editing}
-          onClose={() => setEditing(null)}
-          onSaved={saved}
-        />
-      )}
-      {removing && (
-        <RemoveTemplate
-          t={t}
-          name={removing.name}
-          onCancel={() => setRemoving(null)}
-          onConfirm={remove}
-        />
-      )}
-      <Toasts />
-    </div>
+    <TemplatesPage
+      t={t}
+      page="commandTemplate"
+      vars={{ max: data?.limit ?? 5 }}
+      canModify={canModify}
+      list={list}
+      hint={
+        <span class="field-hint">
+          {t("commands.ui.templateCount", {
+            count: data?.list.length ?? 0,
+            max: data?.limit ?? 5,
+          })}
+        </span>
+      }
+      add={{
+        label: t("commands.ui.addTemplate"),
+        disabled: !data || full || !canModify,
+        title: full ? t("errors.commandTemplateLimit", { max: data!.limit }) : undefined,
+        onClick: () => setEditing(fresh()),
+      }}
+      editor={(p) => <TemplateDialog t={t} catalogue={catalogue} {...p} />}
+    >
+      <DataTable
+        t={t}
+        columns={5}
+        loading={!data}
+        empty={t("commands.ui.noTemplates")}
+        count={data?.list.length ?? 0}
+        head={
+          <>
+            <th>{t("commands.ui.templateName")}</th>
+            <th>{t("commands.columns.name")}</th>
+            <th>{t("commands.columns.parameters")}</th>
+            <th>{t("commands.columns.createdAt")}</th>
+            <th class="col-actions">{t("commands.columns.actions")}</th>
+          </>
+        }
+      >
+        {data?.list.map((x) => (
+          <tr key={x.id}>
+            <td class="strong">{x.name}</td>
+            <td>{instructionName(t, x.code)}</td>
+            <td class="mono">{paramsText(x.params)}</td>
+            <td>{formatDateTime(x.createdAt)}</td>
+            {canModify
+              ? <RowActions t={t} onEdit={() => setEditing(x)} onDelete={() => setRemoving(x)} />
+              : <td />}
+          </tr>
+        ))}
+      </DataTable>
+    </TemplatesPage>
   );
 }
 
-function TemplateDialog({ t, catalogue, initial, onClose, onSaved }: {
+function TemplateDialog({ t, catalogue, initial, onClose, onSaved }: EditorProps<Template> & {
   t: ReturnType<typeof translator>;
   catalogue: Catalogue;
-  initial: Template;
-  onClose: () => void;
-  onSaved: () => void;
 }) {
-  const [name, setName] = useState(initial.name);
-  const [code, setCode] = useState(initial.code);
-  const [values, setValues] = useState<ParamValues>({
-    ...defaultParams(catalogue.instructions.find((i) => i.code === initial.code)!.params),
-    ...initial.params,
-  });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const def = catalogue.instructions.find((i) => i.code === code)!;
-  const save = async (e: Event) => {
-    e.preventDefault();
-    const found = checkParams(t, def.params, values);
-    checkTemplateName(t, name, found);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await api("/v3/new/command/template/save", {
-        ...(initial.id ? { id: initial.id } : {}),
-        name: name.trim(),
-        code,
-        params: paramsBody(def.params, values),
-      });
-      toast(t("ui.saved"));
-      onSaved();
-    } catch (err) {
+  const find = (code: string) => catalogue.instructions.find((i) => i.code === code)!;
+  const instruction = useInstruction(find(initial.code), initial.params);
+  const { errors, setErrors, save, form } = useTemplateSave(
+    t,
+    "/v3/new/command/template/save",
+    initial,
+    onSaved,
+  );
+  const def = instruction.def!;
+  const submit = () =>
+    save(checkParams(t, def.params, instruction.values), {
+      code: def.code,
+      params: paramsBody(def.params, instruction.values),
+    }, (err) => {
       const field = refusedField(err);
-      const msg = (err as ApiError).message;
-      if (field) setErrors({ [field.replace(/^params\./, "").split(".")[0]]: msg });
-      else if (err instanceof ApiError && err.code === 43009) setErrors({ name: msg });
-      else toast(msg, "error");
-    } finally {
-      setBusy(false);
-    }
-  };
+      if (field) return { [field.replace(/^params\./, "").split(".")[0]]: (err as Error).message };
+      return codeRefusal(err, 43009, "name");
+    });
   return (
-    <Modal
+    <TemplateForm
+      t={t}
       title={t(initial.id ? "commands.ui.editTemplate" : "commands.ui.addTemplate")}
-      closeLabel={t("ui.close")}
+      formId="cmd-template-form"
+      {...form}
+      onSubmit={submit}
       onClose={onClose}
-      footer={<SaveFooter t={t} form="cmd-template-form" busy={busy} onClose={onClose} />}
     >
-      <form id="cmd-template-form" class="cmd-form" onSubmit={save} noValidate>
-        <TemplateNameField t={t} value={name} error={errors.name} onValue={setName} />
-        <Field label={t("commands.columns.name")} required>
-          <InstructionPicker
-            t={t}
-            catalogue={catalogue}
-            code={code}
-            onChange={(c) => {
-              setCode(c);
-              setValues(defaultParams(catalogue.instructions.find((i) => i.code === c)!.params));
-              setErrors({});
-            }}
-          />
-        </Field>
-        <ParamFields
+      <InstructionFields t={t} instruction={instruction} errors={errors}>
+        <InstructionPicker
           t={t}
-          params={def.params}
-          values={values}
-          errors={errors}
-          onChange={setValues}
+          catalogue={catalogue}
+          code={def.code}
+          onChange={(c) => {
+            instruction.choose(find(c));
+            setErrors({});
+          }}
         />
-      </form>
-    </Modal>
+      </InstructionFields>
+    </TemplateForm>
   );
 }
 

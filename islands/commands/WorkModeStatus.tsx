@@ -1,8 +1,12 @@
-import { FilterInput, FilterSelect } from "../../components/commands/FilterFields.tsx";
+import {
+  FilterBar,
+  FilterInput,
+  FilterSelect,
+  useFilter,
+} from "../../components/commands/FilterFields.tsx";
 import { PageHead } from "../../components/commands/PageParts.tsx";
 import { usePaged } from "../../components/commands/usePaged.ts";
 import { DataTable } from "../../components/commands/DataTable.tsx";
-import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
@@ -31,8 +35,7 @@ const STATES = ["waiting", "executing", "aboutToEnd", "ended"];
 /** /workingModeStatus: each device's working-mode task and its state. */
 function WorkModeStatus({ lang, batchNo }: { lang: Lang; batchNo: string }) {
   const t = translator(lang);
-  const [draft, setDraft] = useState({ imei: "", state: "", batchNo });
-  const [filter, setFilter] = useState(draft);
+  const { draft, filter, setFilter, bind } = useFilter({ imei: "", state: "", batchNo });
   const { rows, loading, paging, firstPage } = usePaged<Task>((page) => {
     const body: Record<string, unknown> = { ...page };
     if (filter.imei.trim()) body.imei = filter.imei.trim();
@@ -43,36 +46,22 @@ function WorkModeStatus({ lang, batchNo }: { lang: Lang; batchNo: string }) {
   return (
     <div class="cmd-page">
       <PageHead t={t} page="workingModeStatus" />
-      <form
-        class="panel cmd-filters"
-        onSubmit={(e) => {
-          e.preventDefault();
+      <FilterBar
+        onSearch={() => {
           setFilter(draft);
           firstPage();
         }}
       >
-        <FilterInput
-          name="imei"
-          label={t("commands.columns.imei")}
-          value={draft.imei}
-          onValue={(imei) => setDraft({ ...draft, imei })}
-        />
+        <FilterInput label={t("commands.columns.imei")} {...bind("imei")} />
         <FilterSelect
-          name="state"
           label={t("commands.columns.state")}
-          value={draft.state}
-          onValue={(state) => setDraft({ ...draft, state })}
+          {...bind("state")}
           all={t("commands.ui.allStates")}
           options={STATES.map((s) => [s, t(`commands.taskStates.${s}`)])}
         />
-        <FilterInput
-          name="batchNo"
-          label={t("commands.columns.batchNo")}
-          value={draft.batchNo}
-          onValue={(batchNo) => setDraft({ ...draft, batchNo })}
-        />
+        <FilterInput label={t("commands.columns.batchNo")} {...bind("batchNo")} />
         <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
-      </form>
+      </FilterBar>
       <section class="panel">
         <DataTable
           t={t}

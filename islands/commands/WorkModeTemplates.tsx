@@ -1,19 +1,18 @@
-import { RemoveTemplate, useTemplates } from "../../components/commands/useTemplates.tsx";
 import {
-  checkTemplateName,
-  SaveFooter,
-  TemplateNameField,
-} from "../../components/commands/TemplateFields.tsx";
-import { PageHead, RowActions } from "../../components/commands/PageParts.tsx";
+  type EditorProps,
+  TemplatesPage,
+  useTemplates,
+} from "../../components/commands/useTemplates.tsx";
+import { TemplateForm, useTemplateSave } from "../../components/commands/TemplateFields.tsx";
+import { RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
 import { useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
-import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { refusedField } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Field } from "../../components/ui/Field.tsx";
-import { Modal } from "../../components/ui/Modal.tsx";
-import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { formatDateTime } from "../../components/commands/format.ts";
+import { codeRefusal } from "../../components/commands/useSubmit.ts";
 import {
   checkCycles,
   cycleBody,
@@ -34,6 +33,9 @@ interface Template {
   createdAt: string;
 }
 
+/** A template as its editor holds it (cycles as form values). */
+type Editing = { id: string; name: string; cycles: CycleForm[] };
+
 function toForm(c: Cycle): CycleForm {
   return {
     ...newCycle(),
@@ -46,269 +48,227 @@ function toForm(c: Cycle): CycleForm {
 /** /workingModeTemplate: normal, timing and week cycles with their limitations. */
 function WorkModeTemplates({ lang, canModify }: { lang: Lang; canModify: boolean }) {
   const t = translator(lang);
-  const { data, editing, setEditing, saved, removing, setRemoving, remove } = useTemplates<
-    { list: Template[] },
-    Template,
-    { id: string; name: string; cycles: CycleForm[] }
-  >("/v3/new/workMode/template/list", "/v3/new/workMode/template/delete");
+  const templates = useTemplates<{ list: Template[] }, Template, Editing>(
+    "/v3/new/workMode/template/list",
+    "/v3/new/workMode/template/delete",
+  );
+  const { data, setEditing, setRemoving } = templates;
   const list = data?.list ?? null;
   return (
-    <div class="cmd-page">
-      <PageHead t={t} page="workingModeTemplate" />
-      {!canModify && <p class="notice">{t("commands.ui.noModify")}</p>}
-      <section class="panel">
-        <div class="toolbar">
-          <span class="grow" />
-          <button
-            type="button"
-            class="btn btn-primary"
-            disabled={!canModify}
-            onClick={() => setEditing({ id: "", name: "", cycles: [newCycle()] })}
-          >
-            {t("commands.ui.addWorkMode")}
-          </button>
-        </div>
-        <DataTable
-          t={t}
-          columns={4}
-          loading={!list}
-          empty={t("commands.ui.noWorkModes")}
-          count={list?.length ?? 0}
-          head={
-            <>
-              <th>{t("commands.ui.templateName")}</th>
-              <th>{t("commands.ui.cycles")}</th>
-              <th>{t("commands.columns.createdAt")}</th>
-              <th class="col-actions">{t("commands.columns.actions")}</th>
-            </>
-          }
-        >
-          {list?.map((x) => (
-            <tr key={x.id}>
-              <td class="strong">{x.name}</td>
-              <td>
-                <ol class="cmd-cycles">
-                  {x.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
-                </ol>
-              </td>
-              <td>{formatDateTime(x.createdAt)}</td>
-              {canModify
-                ? (
-                  <RowActions
-                    t={t}
-                    onEdit={() =>
-                      setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
-                    onDelete={() => setRemoving(x)}
-                  />
-                )
-                : <td />}
-            </tr>
-          ))}
-        </DataTable>
-      </section>
-      {editing && (
-        <WorkModeDialog
-          t={t}
-          initial={editing}
-          onClose={() => setEditing(null)}
-          onSaved={saved}
-        />
-      )}
-      {removing && (
-        <RemoveTemplate
-          t={t}
-          name={removing.name}
-          onCancel={() => setRemoving(null)}
-          onConfirm={remove}
-        />
-      )}
-      <Toasts />
-    </div>
+    <TemplatesPage
+      t={t}
+      page="workingModeTemplate"
+      canModify={canModify}
+      list={templates}
+      add={{
+        label: t("commands.ui.addWorkMode"),
+        disabled: !canModify,
+        onClick: () => setEditing({ id: "", name: "", cycles: [newCycle()] }),
+      }}
+      editor={(p) => <WorkModeDialog t={t} {...p} />}
+    >
+      <DataTable
+        t={t}
+        columns={4}
+        loading={!list}
+        empty={t("commands.ui.noWorkModes")}
+        count={list?.length ?? 0}
+        head={
+          <>
+            <th>{t("commands.ui.templateName")}</th>
+            <th>{t("commands.ui.cycles")}</th>
+            <th>{t("commands.columns.createdAt")}</th>
+            <th class="col-actions">{t("commands.columns.actions")}</th>
+          </>
+        }
+      >
+        {list?.map((x) => (
+          <tr key={x.id}>
+            <td class="strong">{x.name}</td>
+            <td>
+              <ol class="cmd-cycles">
+                {x.cycles.map((c, i) => <li key={i}>{cycleSummary(t, c)}</li>)}
+              </ol>
+            </td>
+            <td>{formatDateTime(x.createdAt)}</td>
+            {canModify
+              ? (
+                <RowActions
+                  t={t}
+                  onEdit={() =>
+                    setEditing({ id: x.id, name: x.name, cycles: x.cycles.map(toForm) })}
+                  onDelete={() => setRemoving(x)}
+                />
+              )
+              : <td />}
+          </tr>
+        ))}
+      </DataTable>
+    </TemplatesPage>
   );
 }
 
-function WorkModeDialog({ t, initial, onClose, onSaved }: {
+function WorkModeDialog({ t, initial, onClose, onSaved }: EditorProps<Editing> & {
   t: ReturnType<typeof translator>;
-  initial: { id: string; name: string; cycles: CycleForm[] };
-  onClose: () => void;
-  onSaved: () => void;
 }) {
-  const [name, setName] = useState(initial.name);
   const [cycles, setCycles] = useState<CycleForm[]>(initial.cycles);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, save, form } = useTemplateSave(
+    t,
+    "/v3/new/workMode/template/save",
+    initial,
+    onSaved,
+  );
   const update = (i: number, patch: Partial<CycleForm>) =>
     setCycles(cycles.map((c, j) => (j === i ? { ...c, ...patch } : c)));
-  const save = async (e: Event) => {
-    e.preventDefault();
-    const found = checkCycles(t, cycles);
-    checkTemplateName(t, name, found);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await api("/v3/new/workMode/template/save", {
-        ...(initial.id ? { id: initial.id } : {}),
-        name: name.trim(),
-        cycles: cycles.map(cycleBody),
-      });
-      toast(t("ui.saved"));
-      onSaved();
-    } catch (err) {
+  const submit = () =>
+    save(checkCycles(t, cycles), { cycles: cycles.map(cycleBody) }, (err) => {
       const field = refusedField(err);
-      const msg = (err as ApiError).message;
-      if (field?.startsWith("cycles.")) setErrors({ [field.slice(7)]: msg });
-      else if (field === "name" || (err instanceof ApiError && err.code === 43011)) {
-        setErrors({ name: msg });
-      } else toast(msg, "error");
-    } finally {
-      setBusy(false);
-    }
-  };
+      const msg = (err as Error).message;
+      if (field?.startsWith("cycles.")) return { [field.slice(7)]: msg };
+      if (field === "name") return { name: msg };
+      return codeRefusal(err, 43011, "name");
+    });
   const err = (i: number, k: string) => errors[`${i}.${k}`];
   return (
-    <Modal
+    <TemplateForm
+      t={t}
       title={t(initial.id ? "commands.ui.editWorkMode" : "commands.ui.addWorkMode")}
-      closeLabel={t("ui.close")}
-      onClose={onClose}
+      formId="cmd-workmode-form"
       width={720}
-      footer={<SaveFooter t={t} form="cmd-workmode-form" busy={busy} onClose={onClose} />}
+      {...form}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <form id="cmd-workmode-form" class="cmd-form" onSubmit={save} noValidate>
-        <TemplateNameField t={t} value={name} error={errors.name} onValue={setName} />
-        {cycles.map((c, i) => (
-          <fieldset key={i} class="cmd-cycle" data-cycle={i}>
-            <legend>
-              {t("commands.ui.cycleN", { n: i + 1 })}
-              {cycles.length > 1 && (
-                <button
-                  type="button"
-                  class="link-btn danger"
-                  onClick={() => setCycles(cycles.filter((_, j) => j !== i))}
-                >
-                  {t("ui.delete")}
-                </button>
-              )}
-            </legend>
-            <div class="form-grid">
-              <Field label={t("commands.ui.mode")} required>
-                <select
+      {cycles.map((c, i) => (
+        <fieldset key={i} class="cmd-cycle" data-cycle={i}>
+          <legend>
+            {t("commands.ui.cycleN", { n: i + 1 })}
+            {cycles.length > 1 && (
+              <button
+                type="button"
+                class="link-btn danger"
+                onClick={() => setCycles(cycles.filter((_, j) => j !== i))}
+              >
+                {t("ui.delete")}
+              </button>
+            )}
+          </legend>
+          <div class="form-grid">
+            <Field label={t("commands.ui.mode")} required>
+              <select
+                class="input"
+                name={`mode${i}`}
+                value={c.mode}
+                onChange={(e) =>
+                  update(i, { mode: (e.target as HTMLSelectElement).value as CycleForm["mode"] })}
+              >
+                {MODES.map((m) => <option key={m} value={m}>{t(`commands.modes.${m}`)}</option>)}
+              </select>
+            </Field>
+            {c.mode !== "week" && (
+              <Field
+                label={t("commands.ui.syncInterval")}
+                required
+                error={err(i, "syncInterval")}
+                hint={t("commands.ui.range", { min: 1, max: 1440 })}
+              >
+                <input
                   class="input"
-                  name={`mode${i}`}
-                  value={c.mode}
-                  onChange={(e) =>
-                    update(i, { mode: (e.target as HTMLSelectElement).value as CycleForm["mode"] })}
-                >
-                  {MODES.map((m) => <option key={m} value={m}>{t(`commands.modes.${m}`)}</option>)}
-                </select>
-              </Field>
-              {c.mode !== "week" && (
-                <Field
-                  label={t("commands.ui.syncInterval")}
-                  required
-                  error={err(i, "syncInterval")}
-                  hint={t("commands.ui.range", { min: 1, max: 1440 })}
-                >
-                  <input
-                    class="input"
-                    type="number"
-                    name={`syncInterval${i}`}
-                    value={c.syncInterval}
-                    onInput={(e) =>
-                      update(i, { syncInterval: (e.target as HTMLInputElement).value })}
-                  />
-                </Field>
-              )}
-              {c.mode === "timing" && (
-                <Field label={t("commands.ui.wakeUpTime")} required error={err(i, "wakeUpTime")}>
-                  <input
-                    class="input"
-                    type="time"
-                    name={`wakeUpTime${i}`}
-                    value={c.wakeUpTime}
-                    onInput={(e) =>
-                      update(i, { wakeUpTime: (e.target as HTMLInputElement).value })}
-                  />
-                </Field>
-              )}
-              {c.mode === "week" && (
-                <Field label={t("commands.ui.syncTime")} required error={err(i, "syncTime")}>
-                  <input
-                    class="input"
-                    type="time"
-                    name={`syncTime${i}`}
-                    value={c.syncTime}
-                    onInput={(e) =>
-                      update(i, { syncTime: (e.target as HTMLInputElement).value })}
-                  />
-                </Field>
-              )}
-              <Field label={t("commands.ui.limitation")} required error={err(i, "limitType")}>
-                <select
-                  class="input"
-                  name={`limitType${i}`}
-                  value={c.limitType}
-                  onChange={(e) =>
-                    update(i, {
-                      limitType: (e.target as HTMLSelectElement).value as CycleForm["limitType"],
-                    })}
-                >
-                  {LIMITS.map((l) => <option key={l} value={l}>{t(`commands.limits.${l}`)}
-                  </option>)}
-                </select>
-              </Field>
-              {c.limitType !== "unlimited" && (
-                <Field
-                  label={t(`commands.ui.limitValue.${c.limitType}`)}
-                  required
-                  error={err(i, "limitValue")}
-                  hint={t("commands.ui.range", { min: 1, max: 999 })}
-                >
-                  <input
-                    class="input"
-                    type="number"
-                    name={`limitValue${i}`}
-                    value={c.limitValue}
-                    onInput={(e) => update(i, { limitValue: (e.target as HTMLInputElement).value })}
-                  />
-                </Field>
-              )}
-            </div>
-            {c.mode !== "normal" && (
-              <Field label={t("commands.ui.repeatDays")} required error={err(i, "repeatDays")}>
-                <div class="cmd-days">
-                  {DAYS.map((d) => (
-                    <label key={d} class={c.repeatDays.includes(d) ? "on" : ""}>
-                      <input
-                        type="checkbox"
-                        name={`day${i}-${d}`}
-                        checked={c.repeatDays.includes(d)}
-                        onChange={(e) =>
-                          update(i, {
-                            repeatDays: (e.target as HTMLInputElement).checked
-                              ? [...c.repeatDays, d]
-                              : c.repeatDays.filter((x) => x !== d),
-                          })}
-                      />
-                      {t(`commands.days.${d}`)}
-                    </label>
-                  ))}
-                </div>
+                  type="number"
+                  name={`syncInterval${i}`}
+                  value={c.syncInterval}
+                  onInput={(e) => update(i, { syncInterval: (e.target as HTMLInputElement).value })}
+                />
               </Field>
             )}
-          </fieldset>
-        ))}
-        <button
-          type="button"
-          class="btn"
-          disabled={cycles.length >= MAX_CYCLES}
-          onClick={() => setCycles([...cycles, newCycle()])}
-        >
-          {t("commands.ui.addCycle", { max: MAX_CYCLES })}
-        </button>
-        <p class="field-hint">{t("commands.ui.cycleRule")}</p>
-      </form>
-    </Modal>
+            {c.mode === "timing" && (
+              <Field label={t("commands.ui.wakeUpTime")} required error={err(i, "wakeUpTime")}>
+                <input
+                  class="input"
+                  type="time"
+                  name={`wakeUpTime${i}`}
+                  value={c.wakeUpTime}
+                  onInput={(e) =>
+                    update(i, { wakeUpTime: (e.target as HTMLInputElement).value })}
+                />
+              </Field>
+            )}
+            {c.mode === "week" && (
+              <Field label={t("commands.ui.syncTime")} required error={err(i, "syncTime")}>
+                <input
+                  class="input"
+                  type="time"
+                  name={`syncTime${i}`}
+                  value={c.syncTime}
+                  onInput={(e) =>
+                    update(i, { syncTime: (e.target as HTMLInputElement).value })}
+                />
+              </Field>
+            )}
+            <Field label={t("commands.ui.limitation")} required error={err(i, "limitType")}>
+              <select
+                class="input"
+                name={`limitType${i}`}
+                value={c.limitType}
+                onChange={(e) =>
+                  update(i, {
+                    limitType: (e.target as HTMLSelectElement).value as CycleForm["limitType"],
+                  })}
+              >
+                {LIMITS.map((l) => <option key={l} value={l}>{t(`commands.limits.${l}`)}</option>)}
+              </select>
+            </Field>
+            {c.limitType !== "unlimited" && (
+              <Field
+                label={t(`commands.ui.limitValue.${c.limitType}`)}
+                required
+                error={err(i, "limitValue")}
+                hint={t("commands.ui.range", { min: 1, max: 999 })}
+              >
+                <input
+                  class="input"
+                  type="number"
+                  name={`limitValue${i}`}
+                  value={c.limitValue}
+                  onInput={(e) => update(i, { limitValue: (e.target as HTMLInputElement).value })}
+                />
+              </Field>
+            )}
+          </div>
+          {c.mode !== "normal" && (
+            <Field label={t("commands.ui.repeatDays")} required error={err(i, "repeatDays")}>
+              <div class="cmd-days">
+                {DAYS.map((d) => (
+                  <label key={d} class={c.repeatDays.includes(d) ? "on" : ""}>
+                    <input
+                      type="checkbox"
+                      name={`day${i}-${d}`}
+                      checked={c.repeatDays.includes(d)}
+                      onChange={(e) =>
+                        update(i, {
+                          repeatDays: (e.target as HTMLInputElement).checked
+                            ? [...c.repeatDays, d]
+                            : c.repeatDays.filter((x) => x !== d),
+                        })}
+                    />
+                    {t(`commands.days.${d}`)}
+                  </label>
+                ))}
+              </div>
+            </Field>
+          )}
+        </fieldset>
+      ))}
+      <button
+        type="button"
+        class="btn"
+        disabled={cycles.length >= MAX_CYCLES}
+        onClick={() => setCycles([...cycles, newCycle()])}
+      >
+        {t("commands.ui.addCycle", { max: MAX_CYCLES })}
+      </button>
+      <p class="field-hint">{t("commands.ui.cycleRule")}</p>
+    </TemplateForm>
   );
 }
 

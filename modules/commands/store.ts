@@ -1,4 +1,5 @@
 import { nextSequence } from "../../lib/kv/open.ts";
+import { OwnedRecords } from "./owned_records.ts";
 import type { Encoding, InstructionCode } from "./catalogue/index.ts";
 import { COMMAND_STATUSES, type CommandStatus } from "./statuses.ts";
 
@@ -303,34 +304,9 @@ export interface CommandTemplate {
   createdAt: number;
 }
 
-const T = {
-  template: (ownerId: string, id: string) => ["commands", "template", ownerId, id],
-  templates: (ownerId: string) => ["commands", "template", ownerId],
-};
-
-export class TemplateStore {
-  constructor(private readonly kv: Deno.Kv) {}
-
-  async list(ownerId: string): Promise<CommandTemplate[]> {
-    const out: CommandTemplate[] = [];
-    for await (const e of this.kv.list<CommandTemplate>({ prefix: T.templates(ownerId) })) {
-      out.push(e.value);
-    }
-    return out.sort((a, b) => a.createdAt - b.createdAt);
-  }
-
-  async get(ownerId: string, id: string): Promise<CommandTemplate | null> {
-    return (await this.kv.get<CommandTemplate>(T.template(ownerId, id))).value;
-  }
-
-  async save(t: CommandTemplate): Promise<void> {
-    await this.kv.set(T.template(t.ownerId, t.id), t);
-  }
-
-  async remove(ownerId: string, id: string): Promise<boolean> {
-    const cur = await this.kv.get(T.template(ownerId, id));
-    if (!cur.value) return false;
-    await this.kv.delete(T.template(ownerId, id));
-    return true;
+/** Keys: template, ownerId, id. */
+export class TemplateStore extends OwnedRecords<CommandTemplate> {
+  constructor(kv: Deno.Kv) {
+    super(kv, ["commands", "template"]);
   }
 }

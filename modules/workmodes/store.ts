@@ -1,3 +1,4 @@
+import { OwnedRecords } from "../commands/owned_records.ts";
 import type { TaskState, WorkModeTask, WorkModeTemplate } from "./model.ts";
 
 /**
@@ -7,8 +8,7 @@ import type { TaskState, WorkModeTask, WorkModeTemplate } from "./model.ts";
  * for the clock).
  */
 const K = {
-  template: (ownerId: string, id: string) => ["workmodes", "template", ownerId, id],
-  templates: (ownerId: string) => ["workmodes", "template", ownerId],
+  templatePrefix: ["workmodes", "template"],
   task: (id: string) => ["workmodes", "task", id],
   taskOwner: (ownerId: string, createdAt: number, id: string) => [
     "workmodes",
@@ -25,26 +25,27 @@ const K = {
 };
 
 export class WorkModeStore {
-  constructor(private readonly kv: Deno.Kv) {}
+  private readonly owned: OwnedRecords<WorkModeTemplate>;
 
-  async templates(ownerId: string): Promise<WorkModeTemplate[]> {
-    const out: WorkModeTemplate[] = [];
-    for await (const e of this.kv.list<WorkModeTemplate>({ prefix: K.templates(ownerId) })) {
-      out.push(e.value);
-    }
-    return out.sort((a, b) => b.createdAt - a.createdAt);
+  constructor(private readonly kv: Deno.Kv) {
+    this.owned = new OwnedRecords(kv, K.templatePrefix);
   }
 
-  async template(ownerId: string, id: string): Promise<WorkModeTemplate | null> {
-    return (await this.kv.get<WorkModeTemplate>(K.template(ownerId, id))).value;
+  /** The owner's templates, newest first. */
+  templates(ownerId: string): Promise<WorkModeTemplate[]> {
+    return this.owned.list(ownerId, true);
   }
 
-  async saveTemplate(t: WorkModeTemplate): Promise<void> {
-    await this.kv.set(K.template(t.ownerId, t.id), t);
+  template(ownerId: string, id: string): Promise<WorkModeTemplate | null> {
+    return this.owned.get(ownerId, id);
+  }
+
+  saveTemplate(t: WorkModeTemplate): Promise<void> {
+    return this.owned.save(t);
   }
 
   async removeTemplate(ownerId: string, id: string): Promise<void> {
-    await this.kv.delete(K.template(ownerId, id));
+    await this.owned.remove(ownerId, id);
   }
 
   async task(id: string): Promise<WorkModeTask | null> {

@@ -91,9 +91,15 @@ Deno.test({
       await page.waitForSelector("select[name=instruction] option[value=armAlarm][disabled]", {
         state: "attached",
       });
-      assert.match(
-        await page.textContent("select[name=instruction] option[value=locate]") ?? "",
-        /\(6\/6\)/,
+      // The counts follow the choice once the last (debounced) acceptance request answered.
+      await page.waitForFunction(
+        () =>
+          /\(6\/6\)/.test(
+            document.querySelector("select[name=instruction] option[value=locate]")
+              ?.textContent ?? "",
+          ),
+        undefined,
+        { timeout: 10_000 },
       );
       await page.selectOption("select[name=instruction]", "locate");
       await page.click(".cmd-form button[type=submit]");

@@ -1,5 +1,5 @@
 import type { EncoderFamily } from "./protocols.ts";
-import type { InstructionCode } from "./instructions.ts";
+import { INSTRUCTION_CODES, type InstructionCode } from "./instructions.ts";
 
 export interface ModelInstructions {
   family: EncoderFamily;
@@ -8,19 +8,9 @@ export interface ModelInstructions {
   passwordProtected: readonly InstructionCode[];
 }
 
-const GT06_VEHICLE: InstructionCode[] = [
-  "engineCut",
-  "engineRestore",
-  "locate",
-  "status",
-  "reboot",
-  "factoryReset",
-  "reportInterval",
-  "sosNumbers",
-  "geofence",
-  "geofenceOff",
-  "custom",
-];
+/** GT06 vehicle trackers take every instruction but arming and disarming (H02 words). */
+const GT06_VEHICLE = INSTRUCTION_CODES.filter((c) => c !== "armAlarm" && c !== "disarmAlarm");
+
 const ENGINE_AND_RESET: InstructionCode[] = ["engineCut", "engineRestore", "factoryReset"];
 const H02_ALL: InstructionCode[] = [
   "engineCut",
