@@ -129,6 +129,30 @@ function WorkModeDialog({ t, initial, onClose, onSaved }: EditorProps<Editing> &
       return codeRefusal(err, 43011, "name");
     });
   const err = (i: number, k: string) => errors[`${i}.${k}`];
+  /** A typed value of cycle `i` in its labelled field (named `<key><i>`); numbers from 1 to `max`. */
+  const value = (
+    c: CycleForm,
+    i: number,
+    k: "syncInterval" | "wakeUpTime" | "syncTime" | "limitValue",
+    type: "number" | "time",
+    label: string,
+    max?: number,
+  ) => (
+    <Field
+      label={label}
+      required
+      error={err(i, k)}
+      hint={max ? t("commands.ui.range", { min: 1, max }) : undefined}
+    >
+      <input
+        class="input"
+        type={type}
+        name={`${k}${i}`}
+        value={c[k]}
+        onInput={(e) => update(i, { [k]: (e.target as HTMLInputElement).value })}
+      />
+    </Field>
+  );
   return (
     <TemplateForm
       t={t}
@@ -165,46 +189,10 @@ function WorkModeDialog({ t, initial, onClose, onSaved }: EditorProps<Editing> &
                 {MODES.map((m) => <option key={m} value={m}>{t(`commands.modes.${m}`)}</option>)}
               </select>
             </Field>
-            {c.mode !== "week" && (
-              <Field
-                label={t("commands.ui.syncInterval")}
-                required
-                error={err(i, "syncInterval")}
-                hint={t("commands.ui.range", { min: 1, max: 1440 })}
-              >
-                <input
-                  class="input"
-                  type="number"
-                  name={`syncInterval${i}`}
-                  value={c.syncInterval}
-                  onInput={(e) => update(i, { syncInterval: (e.target as HTMLInputElement).value })}
-                />
-              </Field>
-            )}
-            {c.mode === "timing" && (
-              <Field label={t("commands.ui.wakeUpTime")} required error={err(i, "wakeUpTime")}>
-                <input
-                  class="input"
-                  type="time"
-                  name={`wakeUpTime${i}`}
-                  value={c.wakeUpTime}
-                  onInput={(e) =>
-                    update(i, { wakeUpTime: (e.target as HTMLInputElement).value })}
-                />
-              </Field>
-            )}
-            {c.mode === "week" && (
-              <Field label={t("commands.ui.syncTime")} required error={err(i, "syncTime")}>
-                <input
-                  class="input"
-                  type="time"
-                  name={`syncTime${i}`}
-                  value={c.syncTime}
-                  onInput={(e) =>
-                    update(i, { syncTime: (e.target as HTMLInputElement).value })}
-                />
-              </Field>
-            )}
+            {c.mode !== "week" &&
+              value(c, i, "syncInterval", "number", t("commands.ui.syncInterval"), 1440)}
+            {c.mode === "timing" && value(c, i, "wakeUpTime", "time", t("commands.ui.wakeUpTime"))}
+            {c.mode === "week" && value(c, i, "syncTime", "time", t("commands.ui.syncTime"))}
             <Field label={t("commands.ui.limitation")} required error={err(i, "limitType")}>
               <select
                 class="input"
@@ -218,22 +206,8 @@ function WorkModeDialog({ t, initial, onClose, onSaved }: EditorProps<Editing> &
                 {LIMITS.map((l) => <option key={l} value={l}>{t(`commands.limits.${l}`)}</option>)}
               </select>
             </Field>
-            {c.limitType !== "unlimited" && (
-              <Field
-                label={t(`commands.ui.limitValue.${c.limitType}`)}
-                required
-                error={err(i, "limitValue")}
-                hint={t("commands.ui.range", { min: 1, max: 999 })}
-              >
-                <input
-                  class="input"
-                  type="number"
-                  name={`limitValue${i}`}
-                  value={c.limitValue}
-                  onInput={(e) => update(i, { limitValue: (e.target as HTMLInputElement).value })}
-                />
-              </Field>
-            )}
+            {c.limitType !== "unlimited" &&
+              value(c, i, "limitValue", "number", t(`commands.ui.limitValue.${c.limitType}`), 999)}
           </div>
           {c.mode !== "normal" && (
             <Field label={t("commands.ui.repeatDays")} required error={err(i, "repeatDays")}>
