@@ -1,7 +1,6 @@
 import type { StoredPosition } from "../devices/model.ts";
 import {
   FIXED_BYTES_PER_POINT,
-  MAX_BLOCK_BYTES,
   packBlock,
   type PositionBlock,
   splitIntoBlocks,
@@ -35,12 +34,19 @@ const K = {
 
 /** Journal chunks older than this are packed into blocks. */
 export const COMPACT_AFTER_MS = 2 * 60_000;
-/** Journal chunks compacted per round (each round reads, merges, writes and deletes). */
+/**
+ * Journal chunks compacted per round (each round reads, merges, writes and deletes). Larger
+ * rounds rewrite each device's reopened last block less often; the merging yields to the
+ * event loop every DEVICES_PER_SLICE devices so ingest keeps flowing meanwhile.
+ */
 const COMPACT_CHUNKS_PER_ROUND = 100;
-/** Blocks written per atomic operation (KV allows 800 KiB per operation). */
-const BLOCKS_PER_WRITE = 8;
-/** A device's last block is reopened for appending only while it is below this size. */
-const REOPEN_BELOW_BYTES = MAX_BLOCK_BYTES * 0.85;
+/** Devices merged between two yields to the event loop during compaction. */
+const DEVICES_PER_SLICE = 500;
+/**
+ * A device's last block is reopened for appending only while it is below this size: each
+ * round rewrites it, so the bound keeps that rewriting to a few times the data.
+ */
+const REOPEN_BELOW_BYTES = 16 * 1024;
 /** JSON of whole blocks kept for repeated playback of the same track (bounded, LRU). */
 const JSON_CACHE_BYTES = 128 * 1024 * 1024;
 
@@ -55,6 +61,8 @@ export class PositionStore {
   private jsonCacheBytes = 0;
   /** imei → seqs of the journal chunks holding its points not yet packed, ascending. */
   private journalIndex = new Map<string, number[]>();
+  /** Each device's last block (null: none yet), learned by compaction. */
+  private tails = new Map<string, TailInfo | null>();
   private lastSeq = 0;
 
   constructor(private readonly kv: Deno.Kv) {}
@@ -252,7 +260,7 @@ export class PositionStore {
           moved += points.length;
         }
       }
-      for (const [imei, points] of byDevice) await this.appendToBlocks(imei, points);
+      await this.packIntoBlocks(byDevice);
       for (let i = 0; i < entries.length; i += 500) {
         const del = this.kv.atomic();
         for (const e of entries.slice(i, i + 500)) del.delete(e.key);
@@ -269,53 +277,151 @@ export class PositionStore {
   }
 
   /**
-   * Merges points into a device's blocks: its last block is reopened while it has room (so a
-   * device reporting all day fills blocks instead of leaving one small block per round), and
-   * blocks the points fall into (late re-uploads) are merged as well.
+   * Moves one round of journal points into blocks. The usual case, points newer than the
+   * device's last block, touches only that block: it is reopened while small (so a device
+   * reporting slowly still fills blocks, at a bounded rewrite cost) and otherwise a new block
+   * starts. The blocks of many devices are written together in a few atomic operations.
+   * Late points (older than the last block's end) take the merging path per device.
    */
-  private async appendToBlocks(imei: string, points: StoredPosition[]): Promise<void> {
-    const sorted = mergeByTime([], points);
-    const first = sorted[0].time, last = sorted[sorted.length - 1].time;
-    const existing: Deno.KvEntry<PositionBlock>[] = [];
-    const before = this.kv.list<PositionBlock>(
-      { start: K.block(imei, 0), end: K.block(imei, first) },
-      { reverse: true, limit: 1 },
-    );
-    for await (const e of before) {
-      const b = e.value;
-      if (b.time[b.n - 1] >= first || blockBytes(b) < REOPEN_BELOW_BYTES) existing.push(e);
-    }
-    const inside = this.kv.list<PositionBlock>({
-      start: K.block(imei, first),
-      end: K.block(imei, last + 1),
-    });
-    for await (const e of inside) existing.push(e);
-    const merged = mergeByTime(existing.flatMap((e) => unpackAll(e.value)), sorted);
-    const fresh = splitIntoBlocks(merged);
-    // Write every new block first, then delete what they replace: a crash in between leaves
-    // duplicates (merged away on read), never a gap.
-    const written = new Set<number>();
-    for (let i = 0; i < fresh.length; i += BLOCKS_PER_WRITE) {
-      const op = this.kv.atomic();
-      for (const run of fresh.slice(i, i + BLOCKS_PER_WRITE)) {
-        op.set(K.block(imei, run[0].time), packBlock(run));
-        written.add(run[0].time);
+  private async packIntoBlocks(byDevice: Map<string, StoredPosition[]>): Promise<void> {
+    const writes = new BlockWrites(this.kv);
+    const reopen: { imei: string; points: StoredPosition[]; tail: TailInfo }[] = [];
+    await this.loadTails([...byDevice.keys()]);
+    let planned = 0;
+    for (const [imei, points] of byDevice) {
+      if (++planned % DEVICES_PER_SLICE === 0) await new Promise((r) => setTimeout(r, 0));
+      const sorted = mergeByTime([], points);
+      const tail = this.tails.get(imei) ?? null;
+      if (tail && sorted[0].time <= tail.last) {
+        await this.mergeIntoBlocks(imei, sorted, writes);
+      } else if (tail && tail.bytes < REOPEN_BELOW_BYTES) {
+        reopen.push({ imei, points: sorted, tail });
+      } else {
+        this.planBlocks(imei, sorted, [], writes);
       }
-      if (!(await op.commit()).ok) throw new Error("block write failed");
     }
-    const stale = existing.map((e) => e.key).filter((k) => !written.has(k[3] as number));
-    if (stale.length) {
-      const del = this.kv.atomic();
-      for (const k of stale) del.delete(k);
-      await del.commit();
+    for (let i = 0; i < reopen.length; i += 10) {
+      const part = reopen.slice(i, i + 10);
+      const tails = await this.kv.getMany<PositionBlock[]>(
+        part.map((r) => K.block(r.imei, r.tail.first)),
+      );
+      part.forEach((r, k) => {
+        const entry = tails[k];
+        const old = entry.value ? unpackAll(entry.value) : [];
+        this.planBlocks(r.imei, mergeByTime(old, r.points), entry.value ? [entry.key] : [], writes);
+      });
+    }
+    await writes.commit();
+  }
+
+  /** Late points: merged with every block they fall into (and the one before). */
+  private async mergeIntoBlocks(
+    imei: string,
+    sorted: StoredPosition[],
+    writes: BlockWrites,
+  ): Promise<void> {
+    const first = sorted[0].time, last = sorted[sorted.length - 1].time;
+    const existing = await this.blocksOverlapping(imei, first, last);
+    const merged = mergeByTime(existing.flatMap((e) => unpackAll(e.value)), sorted);
+    this.planBlocks(imei, merged, existing.map((e) => e.key), writes);
+    // The device's last block may have changed key: look it up again next round.
+    this.tails.delete(imei);
+  }
+
+  /** Queues the blocks of a merged run, and the deletion of replaced blocks not rewritten. */
+  private planBlocks(
+    imei: string,
+    merged: StoredPosition[],
+    replaced: Deno.KvKey[],
+    writes: BlockWrites,
+  ): void {
+    const written = new Set<number>();
+    for (const run of splitIntoBlocks(merged)) {
+      const block = packBlock(run);
+      const bytes = blockBytes(block);
+      writes.set(K.block(imei, run[0].time), block, bytes);
+      written.add(run[0].time);
+      this.tails.set(imei, { first: run[0].time, last: run[run.length - 1].time, bytes });
+    }
+    for (const k of replaced) if (!written.has(k[3] as number)) writes.delete(k);
+  }
+
+  /** Learns the last block of devices not seen yet (one lookup per device and process). */
+  private async loadTails(imeis: string[]): Promise<void> {
+    const unknown = imeis.filter((imei) => !this.tails.has(imei));
+    for (let i = 0; i < unknown.length; i += 50) {
+      await Promise.all(
+        unknown.slice(i, i + 50).map(async (imei) => {
+          let tail: TailInfo | null = null;
+          const it = this.kv.list<PositionBlock>({ prefix: K.blockPrefix(imei) }, {
+            reverse: true,
+            limit: 1,
+          });
+          for await (const e of it) {
+            tail = {
+              first: e.key[3] as number,
+              last: e.value.time[e.value.n - 1],
+              bytes: blockBytes(e.value),
+            };
+          }
+          this.tails.set(imei, tail);
+        }),
+      );
     }
   }
 
   /** Writes many points straight into blocks (imports and benchmarks of history). */
   async importHistory(imei: string, points: StoredPosition[]): Promise<void> {
+    this.tails.delete(imei);
     const sorted = mergeByTime([], points);
     for (const run of splitIntoBlocks(sorted)) {
       await this.kv.set(K.block(imei, run[0].time), packBlock(run));
+    }
+  }
+}
+
+interface TailInfo {
+  first: number;
+  last: number;
+  bytes: number;
+}
+
+/** Block writes and deletions of a compaction round, committed in as few operations as fit. */
+class BlockWrites {
+  private sets: { key: Deno.KvKey; value: PositionBlock; bytes: number }[] = [];
+  private deletes: Deno.KvKey[] = [];
+
+  constructor(private readonly kv: Deno.Kv) {}
+
+  set(key: Deno.KvKey, value: PositionBlock, bytes: number): void {
+    this.sets.push({ key, value, bytes });
+  }
+
+  delete(key: Deno.KvKey): void {
+    this.deletes.push(key);
+  }
+
+  /**
+   * Writes every block, then deletes what they replace: a crash in between leaves
+   * duplicates (merged away on read), never a gap.
+   */
+  async commit(): Promise<void> {
+    let op = this.kv.atomic(), bytes = 0, count = 0;
+    for (const w of this.sets) {
+      // KV allows 800 KiB and 1000 mutations per operation.
+      if (count && (bytes + w.bytes > 600 * 1024 || count >= 500)) {
+        if (!(await op.commit()).ok) throw new Error("block write failed");
+        op = this.kv.atomic(), bytes = 0, count = 0;
+      }
+      op.set(w.key, w.value);
+      bytes += w.bytes + 100;
+      count++;
+    }
+    if (count && !(await op.commit()).ok) throw new Error("block write failed");
+    for (let i = 0; i < this.deletes.length; i += 500) {
+      const del = this.kv.atomic();
+      for (const k of this.deletes.slice(i, i + 500)) del.delete(k);
+      await del.commit();
     }
   }
 }
