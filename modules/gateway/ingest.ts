@@ -23,10 +23,11 @@ const MAX_POSITIONS = 3000;
 /** Commits handed to KV at once (with disjoint devices). */
 const MAX_IN_FLIGHT = 2;
 /**
- * States changed only by positions are written this long after the change, together: the
- * journal holds the positions, and start-up replays it, so nothing acknowledged is lost.
+ * Changed device states are written this long after the change, all together (and before
+ * every compaction and at exit): the journal holds what they were derived from and start-up
+ * replays it, so nothing acknowledged is lost. Only start-up reads states from KV.
  */
-const STATE_FLUSH_MS = 5_000;
+const STATE_FLUSH_MS = 15_000;
 
 interface Pending {
   device: Device;
