@@ -12,6 +12,9 @@ import Graticule from "ol/layer/Graticule.js";
 import XYZ from "ol/source/XYZ.js";
 import VectorSource from "ol/source/Vector.js";
 import Draw from "ol/interaction/Draw.js";
+import Modify from "ol/interaction/Modify.js";
+import Translate from "ol/interaction/Translate.js";
+import Collection from "ol/Collection.js";
 import CircleGeom from "ol/geom/Circle.js";
 import PolygonGeom from "ol/geom/Polygon.js";
 import { Fill, Stroke, Style, Text } from "ol/style.js";
@@ -82,6 +85,12 @@ export interface FenceMap {
   /** Starts drawing; the callback receives the finished shape (or nothing on cancel). */
   draw(kind: "circle" | "polygon", done: (shape: Shape) => void): void;
   cancelDraw(): void;
+  /**
+   * Makes a zone's shape editable in place: drag corners, edges or the circle's rim, drag
+   * the inside to move it. `changed` receives the shape after every gesture.
+   */
+  editShape(zone: ZoneView, changed: (shape: Shape) => void): void;
+  stopEdit(): void;
   onSelect(fn: (id: string) => void): void;
   dispose(): void;
 }
@@ -103,9 +112,10 @@ export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
     view: new View({ center: fromLonLat([center.lng, center.lat]), zoom: 14, maxZoom: 19 }),
   });
   let drawing: Draw | null = null;
+  let editing: (Modify | Translate)[] = [];
   let select: (id: string) => void = () => {};
   map.on("singleclick", (e) => {
-    if (drawing) return;
+    if (drawing || editing.length) return;
     const hit = map.forEachFeatureAtPixel(e.pixel, (f) => f, { hitTolerance: 4 });
     const id = hit?.get("zoneId");
     if (id) select(String(id));
@@ -113,6 +123,11 @@ export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
   const cancelDraw = () => {
     if (drawing) map.removeInteraction(drawing);
     drawing = null;
+    sketch.clear();
+  };
+  const stopEdit = () => {
+    editing.forEach((i) => map.removeInteraction(i));
+    editing = [];
     sketch.clear();
   };
   return {
@@ -131,6 +146,7 @@ export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
     },
     draw(kind, done) {
       cancelDraw();
+      stopEdit();
       drawing = new Draw({ source: sketch, type: kind === "circle" ? "Circle" : "Polygon" });
       drawing.on("drawend", (e) => {
         const geom = e.feature.getGeometry() as CircleGeom | PolygonGeom;
@@ -143,11 +159,29 @@ export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
       map.addInteraction(drawing);
     },
     cancelDraw,
+    editShape(zone, changed) {
+      cancelDraw();
+      stopEdit();
+      const f = new Feature({ geometry: toGeometry(zone.shape) });
+      f.setStyle(style(zone.color, zone.name, true));
+      sketch.addFeature(f);
+      const features = new Collection([f]);
+      // Translate first: a press inside moves the shape; Modify wins on edges and corners.
+      const translate = new Translate({ features });
+      const modify = new Modify({ features, pixelTolerance: 12 });
+      const report = () => changed(toShape(f.getGeometry() as CircleGeom | PolygonGeom));
+      translate.on("translateend", report);
+      modify.on("modifyend", report);
+      editing = [translate, modify];
+      editing.forEach((i) => map.addInteraction(i));
+    },
+    stopEdit,
     onSelect(fn) {
       select = fn;
     },
     dispose() {
       cancelDraw();
+      stopEdit();
       map.setTarget(undefined);
     },
   };

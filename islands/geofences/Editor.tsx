@@ -9,6 +9,7 @@ import { createFenceMap, type FenceMap } from "../../components/geofences/map.ts
 import { ZoneForm, type ZoneRow } from "../../components/geofences/ZoneForm.tsx";
 import { GroupManager } from "../../components/geofences/GroupManager.tsx";
 import { ImportDialog } from "../../components/geofences/ImportDialog.tsx";
+import { ReshapeBar } from "../../components/geofences/ReshapeBar.tsx";
 import type { Shape } from "../../modules/geofences/geometry.ts";
 
 type Kind = "fence" | "landmark" | "blackCar";
@@ -40,6 +41,8 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [editing, setEditing] = useState<Partial<ZoneRow> | null>(null);
   const [drawing, setDrawing] = useState<"circle" | "polygon" | null>(null);
+  /** A zone whose shape is being edited on the map (with the shape as it is now). */
+  const [reshaping, setReshaping] = useState<ZoneRow | null>(null);
   const [dialog, setDialog] = useState<"groups" | "import" | null>(null);
   const [confirm, setConfirm] = useState<ZoneRow | null>(null);
   const [loading, setLoading] = useState(true);
@@ -88,8 +91,10 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
     load();
   }, [kind, groupId, page.pageNum, page.pageSize, searches]);
   useEffect(() => {
-    map.current?.setZones(layer, selected);
-  }, [layer, selected]);
+    // The zone being reshaped is drawn by the edit layer only.
+    const shown = reshaping ? layer.filter((z) => z.id !== reshaping.id) : layer;
+    map.current?.setZones(shown, selected);
+  }, [layer, selected, reshaping?.id]);
   const startDraw = (shape: "circle" | "polygon") => {
     setDrawing(shape);
     map.current?.draw(shape, (s: Shape) => {
@@ -100,6 +105,27 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const cancelDraw = () => {
     map.current?.cancelDraw();
     setDrawing(null);
+  };
+  const reshape = (z: ZoneRow) => {
+    setReshaping(z);
+    setSelected(z.id);
+    map.current?.focus(z);
+    map.current?.editShape(z, (shape) => setReshaping((r) => r && { ...r, shape }));
+  };
+  const redraw = (shape: "circle" | "polygon") => {
+    const z = reshaping!;
+    setDrawing(shape);
+    map.current?.draw(shape, (s: Shape) => {
+      setDrawing(null);
+      reshape({ ...z, shape: s });
+    });
+  };
+  const endReshape = (save: boolean) => {
+    map.current?.stopEdit();
+    map.current?.cancelDraw();
+    setDrawing(null);
+    if (save && reshaping) setEditing(reshaping);
+    setReshaping(null);
   };
 
   const remove = async (z: ZoneRow) => {
@@ -218,16 +244,29 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
               </div>
               <div class="gf-item-actions">
                 {!(z.kind === "blackCar" && z.review === "passed") && (
-                  <button
-                    type="button"
-                    class="link-btn"
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      setEditing(z);
-                    }}
-                  >
-                    {t("ui.edit")}
-                  </button>
+                  <>
+                    <button
+                      type="button"
+                      class="link-btn"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setEditing(z);
+                      }}
+                    >
+                      {t("ui.edit")}
+                    </button>
+                    <button
+                      type="button"
+                      class="link-btn gf-shape-link"
+                      disabled={!!drawing || !!reshaping}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        reshape(z);
+                      }}
+                    >
+                      {t("geofences.reshape.shapeLink")}
+                    </button>
+                  </>
                 )}
                 <button
                   type="button"
@@ -255,7 +294,18 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
       </aside>
       <section class="gf-map-wrap">
         <div class="gf-map-tools">
-          {drawing
+          {reshaping
+            ? (
+              <ReshapeBar
+                t={t}
+                zone={reshaping}
+                drawing={drawing}
+                onRedraw={redraw}
+                onCancel={() => endReshape(false)}
+                onDone={() => endReshape(true)}
+              />
+            )
+            : drawing
             ? (
               <>
                 <span class="gf-hint">{t(`geofences.drawHint.${drawing}`)}</span>

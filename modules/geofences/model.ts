@@ -1,4 +1,4 @@
-import type { LatLng, Shape } from "./geometry.ts";
+import { isClosed, type LatLng, polygonSpan, type Shape } from "./geometry.ts";
 
 /** fence: alert zone; landmark: POI shown on the map; blackCar: reviewed risk address. */
 export type ZoneKind = "fence" | "landmark" | "blackCar";
@@ -16,6 +16,31 @@ export const ZONE_LIMITS: Record<ZoneKind, number> = {
   landmark: MAX_LANDMARKS,
   blackCar: MAX_BLACK_CAR,
 };
+
+/** Spec §5: a polygon may span at most 10,000 m. */
+export const MAX_POLYGON_SPAN_M = 10_000;
+
+/** Radius bounds by kind: fences 200-5000 m (spec), black-car up to 5000, landmarks 10-5000. */
+export const RADIUS: Record<ZoneKind, [number, number]> = {
+  fence: [200, 5000],
+  blackCar: [1, 5000],
+  landmark: [10, 5000],
+};
+
+/**
+ * What is wrong with a shape for a kind of zone, as a validation.* key (null when fine):
+ * the same rules the API's schema applies, without zod, so the map editor can say it while
+ * the operator drags.
+ */
+export function shapeProblem(kind: ZoneKind, shape: Shape): string | null {
+  if (shape.kind === "circle") {
+    const [min, max] = RADIUS[kind];
+    const r = shape.radius;
+    return Number.isInteger(r) && r >= min && r <= max ? null : `validation.radius.${kind}`;
+  }
+  if (shape.points.length < 4 || !isClosed(shape.points)) return "validation.notClosed";
+  return polygonSpan(shape.points) > MAX_POLYGON_SPAN_M ? "validation.spanTooLarge" : null;
+}
 
 export interface Zone {
   id: string;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { pageFields } from "../accounts/schemas.ts";
 import { isClosed, polygonSpan } from "./geometry.ts";
+import { MAX_POLYGON_SPAN_M, RADIUS } from "./model.ts";
 
-export const MAX_POLYGON_SPAN_M = 10_000;
+export { MAX_POLYGON_SPAN_M, RADIUS };
 const accountId = z.string().min(1).max(64);
 const imei = z.string().regex(/^\d{15}$/, "validation.imeiForm");
 export const zoneKind = z.enum(["fence", "landmark", "blackCar"]);
@@ -29,13 +30,6 @@ const polygon = z.object({
   });
 
 export const shape = z.discriminatedUnion("kind", [circle, polygon]);
-
-/** Radius bounds by kind: fences 200-5000 m (spec), black-car up to 5000, landmarks 10-5000. */
-export const RADIUS: Record<z.infer<typeof zoneKind>, [number, number]> = {
-  fence: [200, 5000],
-  blackCar: [1, 5000],
-  landmark: [10, 5000],
-};
 
 export const zoneBody = z.object({
   id: z.string().max(64).optional(),

@@ -184,11 +184,11 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000) {
   }
 }
 
-async function consoleLogin(page: Page, url: string) {
+async function consoleLogin(page: Page, url: string, account = "admin", password = ADMIN_PASSWORD) {
   await page.goto(`${url}/login`);
   await page.waitForSelector("html[data-islands='hydrated']");
-  await page.fill("input[name=account]", "admin");
-  await page.fill("input[name=password]", ADMIN_PASSWORD);
+  await page.fill("input[name=account]", account);
+  await page.fill("input[name=password]", password);
   await page.click("#login-submit");
   await page.waitForURL(/\/monitorObject$/, { timeout: 15_000 });
 }
@@ -209,7 +209,7 @@ Deno.test({
         mcType: "GT06N",
         imeis: [IMEI],
       });
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      let page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(String(e)));
       await consoleLogin(page, server.url);
@@ -306,6 +306,100 @@ Deno.test({
       assert.equal((await landmarks()).visible, false);
       await page.click(".mon-landmark-toggle");
       assert.equal((await landmarks()).visible, true);
+
+      // Fence editor: resize a circle on the map (below 200 m is refused while dragging),
+      // then redraw it as a polygon; each change is saved through the zone dialog.
+      const fence = await api.call("/v3/new/geofence/save", {
+        kind: "fence",
+        name: "Reshape me",
+        shape: { kind: "circle", center: { lat: 29.06, lng: 106.2 }, radius: 500 },
+        enterAlert: true,
+      });
+      await hydrated(page, `${server.url}/geofence`);
+      await page.waitForSelector(".gf-item >> text=Reshape me");
+      await page.click(".gf-item:has-text('Reshape me') .gf-shape-link");
+      await page.waitForSelector(".gf-reshape");
+      await page.waitForTimeout(700); // the map's fit animation
+      const mapBox = (await page.locator(".gf-map").boundingBox())!;
+      const mx = mapBox.x + mapBox.width / 2, my = mapBox.y + mapBox.height / 2;
+      const rimPx = (Math.min(mapBox.width, mapBox.height) - 120) / 2;
+      const drag = async (fromX: number, toX: number) => {
+        await page.mouse.move(fromX, my);
+        await page.mouse.down();
+        await page.mouse.move((fromX + toX) / 2, my, { steps: 5 });
+        await page.mouse.move(toX, my, { steps: 5 });
+        await page.mouse.up();
+        await page.waitForTimeout(200);
+      };
+      const size = () => page.locator("[data-testid=reshape-size]").innerText();
+      await drag(mx + rimPx, mx + rimPx * 0.3);
+      assert.match(await size(), /an integer from 200 to 5000 m/);
+      assert.equal(await page.locator("#gf-reshape-done").isDisabled(), true);
+      await page.screenshot({ path: `${SHOTS}fence_reshape_refused.png` });
+      await drag(mx + rimPx * 0.3, mx + rimPx * 1.5);
+      const radius = Number(/Radius (\d+) m/.exec(await size())![1]);
+      assert.ok(radius > 650 && radius < 850, String(radius));
+      await page.screenshot({ path: `${SHOTS}fence_reshape.png` });
+      await page.click("#gf-reshape-done");
+      await page.waitForSelector("#zone-form");
+      assert.equal(await page.inputValue("#zone-form input[name=radius]"), String(radius));
+      await page.click(".modal .modal-foot .btn-primary");
+      await page.waitForSelector("#zone-form", { state: "detached" });
+      const resized = (await api.call("/v3/new/geofence/list", { kind: "fence" })).list
+        .find((f: { id: string }) => f.id === fence.id);
+      assert.equal(resized.shape.radius, radius);
+      assert.equal(resized.enterAlert, true, "the other settings are kept");
+
+      await page.click(".gf-item:has-text('Reshape me') .gf-shape-link");
+      await page.waitForSelector(".gf-reshape");
+      await page.click(".gf-reshape button >> text=Redraw as polygon");
+      const corners = [[mx - 80, my - 60], [mx + 80, my - 60], [mx + 80, my + 60], [
+        mx - 80,
+        my + 60,
+      ]];
+      for (const [x, y] of corners) {
+        await page.mouse.click(x, y);
+        await page.waitForTimeout(120);
+      }
+      await page.mouse.click(corners[0][0], corners[0][1]);
+      await page.waitForFunction(() =>
+        /Span \d+ m/.test(document.querySelector("[data-testid=reshape-size]")?.textContent ?? "")
+      );
+      await page.click("#gf-reshape-done");
+      await page.waitForSelector("#zone-form");
+      await page.click(".modal .modal-foot .btn-primary");
+      await page.waitForSelector("#zone-form", { state: "detached" });
+      const redrawn = (await api.call("/v3/new/geofence/list", { kind: "fence" })).list
+        .find((f: { id: string }) => f.id === fence.id);
+      assert.equal(redrawn.shape.kind, "polygon");
+      assert.equal(redrawn.shape.points.length, 5);
+      await page.waitForSelector(".gf-item:has-text('Reshape me') >> text=Polygon, 4 corners");
+
+      // Message center: an allocation message, then marking it read.
+      const dealer = await api.call("/v3/new/account/add", {
+        account: "dealer_e2e",
+        nickName: "Dealer",
+        password: "Passw0rd11",
+        accountType: 8,
+        parentId: me.userId,
+      });
+      await api.call("/v3/new/newEquipment/transferEquipment", {
+        imeis: [IMEI],
+        targetUserId: dealer.id,
+      });
+      await page.close();
+      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await consoleLogin(page, server.url, "dealer_e2e", "Passw0rd11");
+      await hydrated(page, `${server.url}/settingMessages`);
+      await page.waitForSelector(".msg-list li.unread");
+      const text = await page.locator(".msg-list li.unread").first().innerText();
+      assert.match(text, /Device allocation/);
+      assert.match(text, new RegExp(`Devices allocated to your account by admin \\(1\\): ${IMEI}`));
+      await page.screenshot({ path: `${SHOTS}message_center.png` });
+      await page.click(".msg-list li.unread button >> text=Mark read");
+      await page.waitForSelector(".msg-list li:not(.unread)");
+      assert.equal(await page.locator(".msg-list li.unread").count(), 0);
 
       assert.deepEqual(errors, []);
     } catch (e) {
