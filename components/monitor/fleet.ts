@@ -27,6 +27,8 @@ export function tabOf(status: DeviceStatus): Exclude<CountKey, "all"> {
 export class Fleet {
   data: ObjectsPayload;
   private index = new Map<string, number>();
+  /** Positions in name ("letter", natural) order and IMEI order; built on first use. */
+  private rank: { name: Int32Array; imei: Int32Array } | null = null;
 
   constructor(data: ObjectsPayload) {
     this.data = data;
@@ -39,6 +41,7 @@ export class Fleet {
   }
 
   private reindex() {
+    this.rank = null;
     this.index.clear();
     this.data.imei.forEach((imei, i) => this.index.set(imei, i));
   }
@@ -125,20 +128,40 @@ export class Fleet {
       out.push(i);
     }
     const dir = opts.sortRule === "desc" ? -1 : 1;
-    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
-    const key: (i: number) => number | string = {
-      name: (i: number) => d.name[i],
-      imei: (i: number) => d.imei[i],
+    // Names and IMEIs compare by precomputed rank: the list re-sorts every second while
+    // positions stream in, and a collator over 10,000 names took longer than a frame.
+    const rank = this.ranks();
+    const key: (i: number) => number = {
+      name: (i: number) => rank.name[i],
+      imei: (i: number) => rank.imei[i],
       status: (i: number) => STATUS_ORDER[this.status(i)],
       speed: (i: number) => d.speed[i],
       time: (i: number) => d.gpsTime[i] ?? 0,
     }[opts.sortType];
     out.sort((a, b) => {
       if (d.followed[a] !== d.followed[b]) return d.followed[a] ? -1 : 1;
-      const ka = key(a), kb = key(b);
-      const c = typeof ka === "string" ? collator.compare(ka, kb as string) : ka - (kb as number);
-      return c !== 0 ? c * dir : collator.compare(d.imei[a], d.imei[b]);
+      const c = key(a) - key(b);
+      return c !== 0 ? c * dir : rank.imei[a] - rank.imei[b];
     });
     return out;
+  }
+
+  private ranks(): { name: Int32Array; imei: Int32Array } {
+    if (this.rank) return this.rank;
+    const d = this.data, n = this.size;
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+    const rankOf = (order: number[]) => {
+      const r = new Int32Array(n);
+      order.forEach((i, k) => r[i] = k);
+      return r;
+    };
+    const all = () => Array.from({ length: n }, (_, i) => i);
+    const imei = rankOf(
+      all().sort((a, b) => (d.imei[a] < d.imei[b] ? -1 : d.imei[a] > d.imei[b] ? 1 : 0)),
+    );
+    const name = rankOf(
+      all().sort((a, b) => collator.compare(d.name[a], d.name[b]) || imei[a] - imei[b]),
+    );
+    return this.rank = { name, imei };
   }
 }

@@ -12,12 +12,13 @@ import Style from "ol/style/Style.js";
 import Stroke from "ol/style/Stroke.js";
 import Fill from "ol/style/Fill.js";
 import CircleStyle from "ol/style/Circle.js";
-import RegularShape from "ol/style/RegularShape.js";
+import Icon from "ol/style/Icon.js";
 import Text from "ol/style/Text.js";
 import type { Geometry } from "ol/geom.js";
 import { compassBucket } from "../../modules/monitor/geo.ts";
 import type { Stop } from "../../modules/monitor/track.ts";
 import type { BaseMap } from "./basemap.ts";
+import { vehicleSprite } from "./icons.ts";
 
 const label = (text: string, color: string, radius = 10) =>
   new Style({
@@ -49,30 +50,19 @@ const HOVER = new Style({
   }),
 });
 
-function vehicleStyle(bucket: number, color: string): Style[] {
-  return [
-    new Style({
-      image: new CircleStyle({
-        radius: 13,
-        fill: new Fill({ color }),
-        stroke: new Stroke({ color: "#fff", width: 2.5 }),
-      }),
-    }),
-    new Style({
-      image: new RegularShape({
-        points: 3,
-        radius: 7,
-        fill: new Fill({ color: "#fff" }),
-        rotation: (bucket * Math.PI) / 4,
-      }),
-    }),
-  ];
-}
-const VEHICLE_STYLES = new Map<string, Style[]>();
-export function vehicleStyleFor(course: number, color = "#1f9d55"): Style[] {
-  const key = `${compassBucket(course)}:${color}`;
+const VEHICLE_STYLES = new Map<string, Style>();
+/** The device's map icon (application type, status colour, heading bucket), enlarged. */
+export function vehicleStyleFor(type: number, status: number, course: number): Style {
+  const bucket = compassBucket(course), ratio = globalThis.devicePixelRatio || 1;
+  const key = `${type}:${status}:${bucket}`;
   let s = VEHICLE_STYLES.get(key);
-  if (!s) VEHICLE_STYLES.set(key, s = vehicleStyle(compassBucket(course), color));
+  if (!s) {
+    const sprite = vehicleSprite(type, status, bucket, true, false, ratio);
+    s = new Style({
+      image: new Icon({ img: sprite.canvas, width: sprite.half * 2, height: sprite.half * 2 }),
+    });
+    VEHICLE_STYLES.set(key, s);
+  }
   return s;
 }
 
@@ -137,15 +127,21 @@ export class TrackLayers {
     return this.line.getGeometry()?.getExtent() ?? null;
   }
 
-  /** Moves the vehicle to point i (+ a fraction towards i+1) and greys the travelled part. */
-  moveTo(i: number, frac: number, course: number, color: string): number[] {
+  /** The application type (index in APPLICATION_TYPES) of the vehicle icon. */
+  iconType = 0;
+
+  /**
+   * Moves the vehicle to point i (+ a fraction towards i+1), drawn with its status (index in
+   * STATUSES), and marks the travelled part.
+   */
+  moveTo(i: number, frac: number, course: number, status: number): number[] {
     const n = this.xs.length;
     if (!n) return [0, 0];
     const j = Math.min(n - 1, i + 1);
     const x = this.xs[i] + (this.xs[j] - this.xs[i]) * frac;
     const y = this.ys[i] + (this.ys[j] - this.ys[i]) * frac;
     this.vehicle.getGeometry()!.setCoordinates([x, y]);
-    this.vehicle.setStyle(vehicleStyleFor(course, color));
+    this.vehicle.setStyle(vehicleStyleFor(this.iconType, status, course));
     // The travelled part: at most 20,000 points redrawn per frame, enough at any zoom.
     const stride = Math.max(1, Math.ceil(i / 20_000));
     const flat: number[] = [];

@@ -6,8 +6,10 @@
  * every feature whenever any feature changes, so each live batch cost 0.3-1.1 s with 10,000
  * vehicles (bench:monitor); its WebGL layer is worse where WebGL is software-rendered. Here a
  * live update writes a few numbers per vehicle and asks for one redraw, which OpenLayers runs
- * on the next animation frame; the redraw is one drawImage per visible vehicle. Below zoom 9
- * vehicles are drawn as counted clusters from a map-unit grid (O(n) per frame). Browser-only.
+ * on the next animation frame; the redraw is one drawImage per visible vehicle. Below zoom 9,
+ * or while more than MAX_ICONS vehicles are in view (a blob of icons nobody can read, and the
+ * redraw would grow with the fleet), vehicles are drawn as counted clusters from a map-unit
+ * grid (O(n) per frame, at most a few hundred bubbles). Browser-only.
  */
 import Layer from "ol/layer/Layer.js";
 import type { FrameState } from "ol/Map.js";
@@ -22,6 +24,9 @@ import { clusterSprite, type Sprite, vehicleSprite } from "./icons.ts";
 
 /** Below this zoom vehicles are drawn as counted clusters. */
 export const CLUSTER_BELOW_ZOOM = 9;
+/** More vehicles than this in view are clustered at any zoom below MAX_CLUSTER_ZOOM. */
+export const MAX_ICONS = 1500;
+const MAX_CLUSTER_ZOOM = 16;
 /** Cluster cell size in CSS pixels. */
 const CELL_PX = 56;
 /** Above this resolution (m/px, about zoom 13) vehicles use the small sprites. */
@@ -215,6 +220,16 @@ export class VehicleLayers {
     this.layer.changed();
   }
 
+  /** More than MAX_ICONS vehicles inside the extent. */
+  private crowded([x0, y0, x1, y1]: number[]): boolean {
+    let k = 0;
+    for (let i = 0; i < this.imeis.length; i++) {
+      const x = this.xs[i], y = this.ys[i];
+      if (x >= x0 && x <= x1 && y >= y0 && y <= y1 && ++k > MAX_ICONS) return true;
+    }
+    return false;
+  }
+
   private render(fs: FrameState): HTMLElement {
     const [w, h] = fs.size, ratio = fs.pixelRatio, v = fs.viewState;
     const key = `${this.revision}|${v.center[0]}|${
@@ -239,16 +254,13 @@ export class VehicleLayers {
       drawn.push({ x, y, half: s.half, slot, count });
     };
     const n = this.imeis.length, margin = 40;
-    if (v.zoom < CLUSTER_BELOW_ZOOM) {
-      const cells = gridCluster(
-        this.xs.subarray(0, n),
-        this.ys.subarray(0, n),
-        v.resolution,
-        CELL_PX,
-      );
-      for (const cell of cells) {
+    // The view in map units, with a margin so icons at the edge are not cut off.
+    const m = margin * v.resolution, [x0, y0, x1, y1] = fs.extent!;
+    const within = [x0 - m, y0 - m, x1 + m, y1 + m];
+    const xs = this.xs.subarray(0, n), ys = this.ys.subarray(0, n);
+    if (v.zoom < CLUSTER_BELOW_ZOOM || (v.zoom < MAX_CLUSTER_ZOOM && this.crowded(within))) {
+      for (const cell of gridCluster(xs, ys, v.resolution, CELL_PX, within)) {
         const x = a * cell.x + cc * cell.y + e, y = b * cell.x + d * cell.y + f;
-        if (x < -margin || y < -margin || x > w + margin || y > h + margin) continue;
         if (cell.count === 1) {
           const i = cell.first;
           put(
@@ -269,12 +281,11 @@ export class VehicleLayers {
       }
     } else {
       const small = v.resolution > SMALL_ABOVE_RES;
+      const [wx0, wy0, wx1, wy1] = within;
       for (let i = 0; i < n; i++) {
-        const px = this.xs[i];
-        if (Number.isNaN(px) || i === this.selected) continue;
-        const py = this.ys[i];
+        const px = xs[i], py = ys[i];
+        if (!(px >= wx0 && px <= wx1 && py >= wy0 && py <= wy1) || i === this.selected) continue;
         const x = a * px + cc * py + e, y = b * px + d * py + f;
-        if (x < -margin || y < -margin || x > w + margin || y > h + margin) continue;
         put(
           vehicleSprite(this.type[i], this.st[i], this.bucket[i], false, small, ratio),
           x,
@@ -285,8 +296,8 @@ export class VehicleLayers {
       }
       // The selected vehicle is drawn last, on top of its neighbours.
       const i = this.selected;
-      if (i >= 0 && !Number.isNaN(this.xs[i])) {
-        const x = a * this.xs[i] + cc * this.ys[i] + e, y = b * this.xs[i] + d * this.ys[i] + f;
+      if (i >= 0 && !Number.isNaN(xs[i])) {
+        const x = a * xs[i] + cc * ys[i] + e, y = b * xs[i] + d * ys[i] + f;
         put(
           vehicleSprite(this.type[i], this.st[i], this.bucket[i], true, small, ratio),
           x,

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
+import { type ObjectsPayload, STATUS_INDEX } from "../../modules/monitor/objects.ts";
 import type { DeviceStatus } from "../../modules/devices/model.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { TrackLayers } from "../../components/monitor/tracklayers.ts";
@@ -10,7 +10,6 @@ import { formatter } from "../../components/monitor/format.ts";
 import { DeviceCard, type DeviceCardData } from "../../components/monitor/DeviceCard.tsx";
 import { type LivePosition, openLive } from "../../components/monitor/live.ts";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
-import { STATUS_COLORS } from "../../components/monitor/status.ts";
 import { columnsToTrack } from "../../components/monitor/trackdata.ts";
 import type { TrackColumns } from "../../modules/positions/columns.ts";
 
@@ -51,7 +50,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     const tr = trail.current, l = layers.current!;
     if (!tr.lat.length) return;
     l.setTrack(tr.lat, tr.lng, [], { endpoints: false });
-    const at = l.moveTo(tr.lat.length - 1, 0, course, STATUS_COLORS[status]);
+    const at = l.moveTo(tr.lat.length - 1, 0, course, STATUS_INDEX.get(status) ?? 3);
     setPoints(tr.lat.length);
     if (followRef.current) base.current!.map.getView().animate({ center: at, duration: 400 });
   };
@@ -83,6 +82,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
           )).objects
           : await api<ObjectsPayload>(`/v3/new/monitor/objects?imei=${mode.imei}`);
         const status = objects.statuses[objects.status[0]];
+        layers.current!.iconType = objects.appType[0] ?? 0;
         const d: DeviceCardData = {
           imei: objects.imei[0],
           name: objects.name[0],

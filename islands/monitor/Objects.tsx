@@ -194,35 +194,38 @@ function Objects(
     // application (on the next animation frame), and 10,000 vehicles at 1 Hz arrive in 4
     // batches a second.
     let queued: LivePosition[] = [];
+    let queuedStatus: [string, number][] = [];
     let flushTimer: ReturnType<typeof setTimeout> | 0 = 0;
     const flush = () => {
       flushTimer = 0;
       const f = fleet.current;
-      if (!f || !queued.length) return;
-      const changed = f.applyPositions(queued);
+      if (!f) return;
+      const changed = [...f.applyPositions(queued), ...f.applyStatuses(queuedStatus)];
       queued = [];
-      layers.current?.upsert(rowsOf(changed));
+      queuedStatus = [];
+      if (changed.length) layers.current?.upsert(rowsOf(changed));
+    };
+    /** Schedules the map batch and, at most once a second, the list's re-sort. */
+    const schedule = () => {
+      if (!flushTimer) flushTimer = setTimeout(flush, 500);
+      if (pending) return;
+      pending = true;
+      setTimeout(() => {
+        pending = false;
+        setVersion((v) => v + 1);
+      }, 1000);
     };
     const stop = openLive("/v3/new/monitor/stream", {
       connection: setLive,
       positions: (rows) => {
         if (!fleet.current) return;
         queued.push(...rows);
-        if (!flushTimer) flushTimer = setTimeout(flush, 500);
-        if (!pending) {
-          // The list re-sorts at most once a second; the map moves at once.
-          pending = true;
-          setTimeout(() => {
-            pending = false;
-            setVersion((v) => v + 1);
-          }, 1000);
-        }
+        schedule();
       },
       statuses: (rows) => {
-        const f = fleet.current;
-        if (!f) return;
-        layers.current?.upsert(rowsOf(f.applyStatuses(rows)));
-        setVersion((v) => v + 1);
+        if (!fleet.current) return;
+        queuedStatus.push(...rows);
+        schedule();
       },
     });
     return () => {

@@ -5,6 +5,7 @@ import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Toasts } from "../../components/ui/Toast.tsx";
 import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
 import { detectStopsIn, indexAt, type Stop } from "../../modules/monitor/track.ts";
+import { MOVING_SPEED_KMH } from "../../modules/devices/model.ts";
 import type { TrackColumns } from "../../modules/positions/columns.ts";
 import { toGpx, toKml } from "../../modules/monitor/track_export.ts";
 import { convertSpeed, speedUnit } from "../../modules/monitor/units.ts";
@@ -47,6 +48,8 @@ function Playback({ lang, settings, imei: initialImei }: {
   const mapEl = useRef<HTMLDivElement>(null);
   const base = useRef<BaseMap | null>(null);
   const layers = useRef<TrackLayers | null>(null);
+  /** Application type (icon) per device, from the objects answer. */
+  const appTypes = useRef(new Map<string, number>());
   const [devices, setDevices] = useState<{ imei: string; name: string }[]>([]);
   const [imei, setImei] = useState(initialImei);
   const now = Date.now();
@@ -78,9 +81,10 @@ function Playback({ lang, settings, imei: initialImei }: {
       raf = requestAnimationFrame(() => setHover(layers.current!.nearest(e.pixel)));
     });
     (globalThis as Record<string, unknown>).__tpPlayback = { base: b, layers: layers.current };
-    api<ObjectsPayload>("/v3/new/monitor/objects").then((d) =>
-      setDevices(d.imei.map((imei, i) => ({ imei, name: d.name[i] })))
-    ).catch(() => setDevices([]));
+    api<ObjectsPayload>("/v3/new/monitor/objects").then((d) => {
+      setDevices(d.imei.map((imei, i) => ({ imei, name: d.name[i] })));
+      appTypes.current = new Map(d.imei.map((imei, i) => [imei, d.appType[i]]));
+    }).catch(() => setDevices([]));
     return () => b.map.setTarget(undefined);
   }, []);
 
@@ -131,6 +135,7 @@ function Playback({ lang, settings, imei: initialImei }: {
     const st = detectStopsIn(tr);
     performance.measure("tp:track:prepare", "tp:track:prepare:start");
     performance.mark("tp:track:set");
+    layers.current!.iconType = appTypes.current.get(imei) ?? 0;
     layers.current!.setTrack(tr.lat, tr.lng, st);
     base.current!.map.once("postrender", () => {
       performance.measure("tp:track:draw", "tp:track:set");
@@ -155,8 +160,9 @@ function Playback({ lang, settings, imei: initialImei }: {
     const j = Math.min(tr.n - 1, i + 1);
     const span = tr.time[j] - tr.time[i];
     const frac = span > 0 ? (clamped - tr.time[i]) / span : 0;
-    const color = tr.speed[i] >= 5 ? "#1f9d55" : "#3b7aff";
-    const at2 = layers.current!.moveTo(i, frac, tr.course[i], color);
+    // Moving or stopped at this point of the track (indexes in STATUSES).
+    const status = tr.speed[i] >= MOVING_SPEED_KMH ? 0 : 2;
+    const at2 = layers.current!.moveTo(i, frac, tr.course[i], status);
     if (state.current.follow && state.current.playing) {
       base.current!.map.getView().setCenter(at2);
     }

@@ -112,4 +112,9 @@ Deno.test("grid clustering groups nearby points and skips missing ones", () => {
   const big = cells.find((c) => c.count === 3)!;
   assert.equal(big.x, 10);
   assert.equal(cells.find((c) => c.count === 1)!.first, 3);
+  // Only the points inside the view, when it is given.
+  const inView = gridCluster(xs, ys, 1, 64, [-5, -5, 15, 15]);
+  assert.deepEqual(inView.map((c) => c.count), [2]);
+  // Negative coordinates fall into their own cells.
+  assert.equal(gridCluster([-10, 10], [-10, 10], 1, 64).length, 2);
 });

@@ -77,6 +77,7 @@ try {
 
   // Log in before the load starts (the session cookie is all the page needs later).
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (e) => log(`page error: ${e.message}`));
   await login(page, server.url, "admin", ADMIN_PASSWORD);
   await page.goto("about:blank");
   sim.start();
@@ -97,8 +98,13 @@ try {
   // Navigation start → the first frame drawn with every vehicle the answer had (the page
   // marks it), the list rendered.
   const { firstRender, drawn } = await page.evaluate(() =>
-    new Promise<{ firstRender: number; drawn: number }>((resolve) => {
+    new Promise<{ firstRender: number; drawn: number }>((resolve, reject) => {
+      const give = Date.now() + 180_000;
       const check = () => {
+        if (Date.now() > give) {
+          const shown = document.querySelector(".mon-side")?.textContent?.slice(0, 200);
+          return reject(new Error(`no first render after 180 s; the list says: ${shown}`));
+        }
         const m = performance.getEntriesByName("tp:objects:drawn")[0];
         const w = (globalThis as WithHook).__tpMonitor!;
         if (m && document.querySelector(".mon-row") && w) {
@@ -133,41 +139,56 @@ try {
     } ms`,
   );
 
-  // 4. Sustained live updates: frame times and applied positions.
-  const live = await page.evaluate(
-    (seconds) =>
-      new Promise<{ frames: number[]; moved: number; draws: number[] }>((resolve) => {
-        const m = (globalThis as WithHook).__tpMonitor!;
-        const applied0 = m.layers.applied, draws0 = m.layers.drawTimes.length;
-        const frames: number[] = [];
-        let last = performance.now();
-        const end = last + seconds * 1000;
-        const tick = (now: number) => {
-          frames.push(now - last);
-          last = now;
-          if (now < end) requestAnimationFrame(tick);
-          else {
-            resolve({
-              frames,
-              moved: m.layers.applied - applied0,
-              draws: m.layers.drawTimes.slice(draws0),
-            });
-          }
-        };
-        requestAnimationFrame(tick);
-      }),
-    opts.measure,
-  );
-  const f = live.frames.slice(1);
-  log(
-    `live ${opts.measure} s: ${f.length} frames, frame time p50 ${pct(f, 50).toFixed(1)} ms, ` +
-      `p95 ${pct(f, 95).toFixed(1)} ms, max ${Math.max(...f).toFixed(1)} ms; ` +
-      `${Math.round(live.moved / opts.measure)} vehicle moves/s applied; ` +
-      `${live.draws.length} vehicle layer redraws, p50 ${pct(live.draws, 50).toFixed(1)} ms, ` +
-      `max ${Math.max(...live.draws).toFixed(1)} ms; load average ${
-        Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
-      }`,
-  );
+  // 4. Sustained live updates: frame times and applied positions, first with the whole
+  // fleet in view (fitted), then zoomed in on one vehicle (individual icons).
+  const measureLive = async (label: string, seconds: number) => {
+    const live = await page.evaluate(
+      (seconds) =>
+        new Promise<{ frames: number[]; moved: number; draws: number[]; zoom: number }>(
+          (resolve) => {
+            const m = (globalThis as WithHook).__tpMonitor!;
+            const applied0 = m.layers.applied, draws0 = m.layers.drawTimes.length;
+            const frames: number[] = [];
+            let last = performance.now();
+            const end = last + seconds * 1000;
+            const tick = (now: number) => {
+              frames.push(now - last);
+              last = now;
+              if (now < end) requestAnimationFrame(tick);
+              else {
+                resolve({
+                  frames,
+                  moved: m.layers.applied - applied0,
+                  draws: m.layers.drawTimes.slice(draws0),
+                  zoom: m.base.map.getView().getZoom() ?? 0,
+                });
+              }
+            };
+            requestAnimationFrame(tick);
+          },
+        ),
+      seconds,
+    );
+    const f = live.frames.slice(1);
+    log(
+      `live ${label} (zoom ${live.zoom.toFixed(1)}) ${seconds} s: ${f.length} frames, frame time ` +
+        `p50 ${pct(f, 50).toFixed(1)} ms, p95 ${pct(f, 95).toFixed(1)} ms, max ${
+          Math.max(...f).toFixed(1)
+        } ms; ${Math.round(live.moved / seconds)} vehicle moves/s applied; ` +
+        `${live.draws.length} vehicle layer redraws, p50 ${pct(live.draws, 50).toFixed(1)} ms, ` +
+        `max ${Math.max(...live.draws).toFixed(1)} ms; load average ${
+          Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+        }`,
+    );
+    return f;
+  };
+  const f = await measureLive("whole fleet", opts.measure);
+  await page.evaluate((imei) => {
+    const m = (globalThis as WithHook).__tpMonitor!;
+    m.base.map.getView().setCenter(m.layers.coordinateOf(imei));
+    m.base.map.getView().setZoom(14);
+  }, sim.imeis[0]);
+  const zoomed = await measureLive("zoomed in", Math.max(5, opts.measure / 2));
 
   // 5. Playback of the long trip, with the live load stopped (it measures the track alone).
   await sim.stop();
@@ -203,7 +224,9 @@ try {
   console.log(
     `\nRESULT devices=${opts.devices} interval=${opts.interval}s firstRender=${
       firstRender.toFixed(0)
-    }ms frameP95=${pct(f, 95).toFixed(1)}ms trackPoints=${points} trackDraw=${
+    }ms frameP95=${pct(f, 95).toFixed(1)}ms frameP95Zoomed=${
+      pct(zoomed, 95).toFixed(1)
+    }ms trackPoints=${points} trackDraw=${
       measures["tp:track:draw"]?.toFixed(0)
     }ms (2 cores shared by server, simulator and Chromium)`,
   );

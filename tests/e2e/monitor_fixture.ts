@@ -213,7 +213,17 @@ export interface MonitorHook {
     drawTimes: number[];
     coordinateOf(imei: string): number[] | undefined;
   };
-  base: { map: { once(type: string, fn: () => void): void; render(): void } };
+  base: {
+    map: {
+      once(type: string, fn: () => void): void;
+      render(): void;
+      getView(): {
+        getZoom(): number | undefined;
+        setZoom(z: number): void;
+        setCenter(c: number[] | undefined): void;
+      };
+    };
+  };
   fleet: { current: { data: { imei: string[]; appType: number[]; appTypes: string[] } } | null };
 }
 export type WithHook = { __tpMonitor?: MonitorHook };
