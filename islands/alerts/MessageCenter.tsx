@@ -5,7 +5,12 @@ import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Pagination } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { formatTime } from "../../components/alerts/format.ts";
-import { MESSAGE_TYPES, type PlatformMessage } from "../../modules/notifications/messages.ts";
+import {
+  BALANCE_REMINDERS,
+  type BalanceReminder,
+  MESSAGE_TYPES,
+  type PlatformMessage,
+} from "../../modules/notifications/messages.ts";
 
 /** Message center (/settingMessages): platform messages with read state. */
 function MessageCenter({ lang }: { lang: Lang }) {
@@ -17,6 +22,7 @@ function MessageCenter({ lang }: { lang: Lang }) {
     { total: number; unread: number; list: PlatformMessage[] } | null
   >(null);
   const [loading, setLoading] = useState(true);
+  const [reminder, setReminder] = useState<BalanceReminder | null>(null);
   const fail = (e: unknown) =>
     toast(e instanceof ApiError ? e.message : t("ui.requestFailed"), "error");
   const load = async () => {
@@ -38,6 +44,19 @@ function MessageCenter({ lang }: { lang: Lang }) {
   useEffect(() => {
     load();
   }, [type, read, page.pageNum, page.pageSize]);
+  useEffect(() => {
+    api<{ balanceReminder: BalanceReminder }>("/v3/new/message/prefs/get", {})
+      .then((p) => setReminder(p.balanceReminder)).catch(fail);
+  }, []);
+  const saveReminder = async (value: BalanceReminder) => {
+    try {
+      await api("/v3/new/message/prefs/save", { balanceReminder: value });
+      setReminder(value);
+      toast(t("ui.saved"));
+    } catch (e) {
+      fail(e);
+    }
+  };
   const mark = async (value: 0 | -1, ids?: string[]) => {
     try {
       await api("/v3/new/message/mark", { read: value, ...(ids ? { ids } : {}) });
@@ -78,6 +97,22 @@ function MessageCenter({ lang }: { lang: Lang }) {
           <option value="0">{t("alerts.center.readOnly")}</option>
         </select>
         <span class="grow" />
+        {reminder && (
+          <label class="inline-row msg-reminder">
+            <span class="muted">{t("alerts.messages.balanceReminder")}</span>
+            <select
+              class="input"
+              name="balanceReminder"
+              value={reminder}
+              onChange={(e) =>
+                saveReminder((e.target as HTMLSelectElement).value as BalanceReminder)}
+            >
+              {BALANCE_REMINDERS.map((r) => (
+                <option key={r} value={r}>{t(`alerts.messages.reminders.${r}`)}</option>
+              ))}
+            </select>
+          </label>
+        )}
         <button type="button" class="btn" disabled={!data?.unread} onClick={() => mark(0)}>
           {t("alerts.center.markAllRead")}
         </button>
@@ -90,6 +125,11 @@ function MessageCenter({ lang }: { lang: Lang }) {
             <span class="badge">{t(`alerts.messages.type.${m.type}`)}</span>
             <span class="grow">{t(`alerts.messages.text.${m.type}`, m.params)}</span>
             <span class="muted">{formatTime(m.createdAt)}</span>
+            {m.imei && (
+              <a class="link-btn" href={`/monitorObject?imei=${m.imei}`}>
+                {t("alerts.messages.showOnMap")}
+              </a>
+            )}
             <button
               type="button"
               class="link-btn"

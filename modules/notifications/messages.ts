@@ -6,6 +6,14 @@
 export const MESSAGE_TYPES = [1, 2, 4, 5, 6, 7, 8, 9, 10, 11] as const;
 export type MessageType = typeof MESSAGE_TYPES[number];
 
+/** Spec §9: balance reminders at 10:00 daily, on Mondays weekly, or on the 1st monthly. */
+export const BALANCE_REMINDERS = ["off", "daily", "weekly", "monthly"] as const;
+export type BalanceReminder = typeof BALANCE_REMINDERS[number];
+export interface MessagePrefs {
+  balanceReminder: BalanceReminder;
+}
+export const DEFAULT_PREFS: MessagePrefs = { balanceReminder: "weekly" };
+
 export interface PlatformMessage {
   id: string;
   userId: string;
@@ -23,7 +31,8 @@ const ONCE_TTL_MS = 400 * 86_400_000;
 
 /**
  * Keys: ["messages", userId, createdAt, id] PlatformMessage (kept 180 days);
- * ["messageOnce", ...key] id of the message a once-only reminder posted (kept 400 days).
+ * ["messageOnce", ...key] id of the message a once-only reminder posted (kept 400 days);
+ * ["messagePrefs", userId] MessagePrefs.
  */
 export class MessageStore {
   constructor(private readonly kv: Deno.Kv) {}
@@ -69,6 +78,15 @@ export class MessageStore {
       .set(["messages", userId, m.createdAt, m.id], m, { expireIn: MESSAGE_TTL_MS })
       .commit();
     return r.ok ? m : null;
+  }
+
+  async prefs(userId: string): Promise<MessagePrefs> {
+    const e = await this.kv.get<MessagePrefs>(["messagePrefs", userId]);
+    return { ...DEFAULT_PREFS, ...e.value };
+  }
+
+  async savePrefs(userId: string, prefs: MessagePrefs): Promise<void> {
+    await this.kv.set(["messagePrefs", userId], prefs);
   }
 
   async list(

@@ -4,7 +4,7 @@ import type { DeviceAlertSettings } from "../alerts/schemas.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { activationState, type Device, effectiveExpiry } from "../devices/model.ts";
 import type { LedgerEntry } from "../wallet/model.ts";
-import type { MessageStore } from "./messages.ts";
+import type { BalanceReminder, MessageStore } from "./messages.ts";
 
 const DAY_MS = 86_400_000;
 /** Reminder dates (licence, insurance, SIM card) are announced this many days ahead, and again at 7. */
@@ -192,21 +192,19 @@ export class PlatformNotices {
 
   /**
    * Type 6, spec §9 "balance reminders at 10:00 daily, Monday weekly, 1st monthly": accounts
-   * that pay (recharge permission) and own devices are reminded weekly, on the first check of
-   * each ISO week from Monday 10:00 UTC, while they have fewer than LOW_COINS Mi coins and no
-   * recharge cards.
+   * that pay (recharge permission) and own devices are reminded in the period their message
+   * preference names (weekly unless changed), once, from its 10:00 UTC, while they have fewer
+   * than LOW_COINS Mi coins and no recharge cards.
    */
   private async lowBalances(now: number): Promise<number> {
-    const week = isoWeek(now);
-    const monday10 = dayStart(now) - ((new Date(now).getUTCDay() + 6) % 7) * DAY_MS +
-      10 * 3_600_000;
-    if (now < monday10) return 0;
     let n = 0;
     for (const userId of this.d.directory.owners()) {
       const a = await this.d.accounts.get(userId);
       if (!a || a.virtual || a.parentId === "" || a.permissions.rechargeFlag !== 1) continue;
       if (a.coinNumber >= LOW_COINS || a.rechargeCards > 0) continue;
-      const m = await this.d.messages.postOnce(["lowBalance", a.id, week], a.id, 6, {
+      const period = reminderPeriod((await this.d.messages.prefs(a.id)).balanceReminder, now);
+      if (!period) continue;
+      const m = await this.d.messages.postOnce(["lowBalance", a.id, period], a.id, 6, {
         coins: a.coinNumber,
         cards: a.rechargeCards,
       });
@@ -214,6 +212,25 @@ export class PlatformNotices {
     }
     return n;
   }
+}
+
+/**
+ * The reminder period a time falls in ("2026-11-21", "2026-W47", "2026-11"), or null before
+ * the period's reminder time (10:00 UTC of the day, the Monday, the 1st) or when off.
+ */
+export function reminderPeriod(every: BalanceReminder, now: number): string | null {
+  const d = new Date(now);
+  const at10 = (day: number) => now >= day + 10 * 3_600_000;
+  if (every === "daily") return at10(dayStart(now)) ? isoDay(now) : null;
+  if (every === "weekly") {
+    const monday = dayStart(now) - ((d.getUTCDay() + 6) % 7) * DAY_MS;
+    return at10(monday) ? isoWeek(now) : null;
+  }
+  if (every === "monthly") {
+    const first = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    return at10(first) ? isoDay(now).slice(0, 7) : null;
+  }
+  return null;
 }
 
 /** "2026-W47": the ISO week of a time (UTC). */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
-import { isoWeek, PlatformNotices } from "./notices.ts";
+import { isoWeek, PlatformNotices, reminderPeriod } from "./notices.ts";
 import type { MessageType, PlatformMessage } from "./messages.ts";
 
 const DAY = 86_400_000;
@@ -191,6 +191,27 @@ Deno.test("message center: every platform message type is raised where its event
       assert.equal(isoWeek(Date.parse("2027-01-01T12:00:00Z")), "2026-W53");
     });
 
+    await t.step("6 balance reminder: the account's own cadence (monthly, off)", async () => {
+      const prefs = (body: unknown) => app.call("/v3/new/message/prefs/save", body, b.token);
+      assert.equal((await prefs({ balanceReminder: "hourly" })).json.data.field, "balanceReminder");
+      assert.equal((await prefs({ balanceReminder: "monthly" })).json.code, 10000);
+      const got = await app.call("/v3/new/message/prefs/get", {}, b.token);
+      assert.equal(got.json.data.balanceReminder, "monthly");
+      const base = (await messages(app, b.token, 6)).total;
+      const first = Date.parse("2027-09-01T10:30:00Z");
+      await n.daily(first);
+      await n.daily(first + 6 * DAY); // a Tuesday, Monday passed: weekly would post again
+      assert.equal((await messages(app, b.token, 6)).total, base + 1);
+      await prefs({ balanceReminder: "off" });
+      await n.daily(Date.parse("2027-10-01T10:30:00Z"));
+      assert.equal((await messages(app, b.token, 6)).total, base + 1);
+      // nt_a never changed it: weekly.
+      assert.equal(
+        (await app.call("/v3/new/message/prefs/get", {}, a.token)).json.data.balanceReminder,
+        "weekly",
+      );
+    });
+
     await t.step("read state: mark one read, then all", async () => {
       const before = await messages(app, a.token);
       assert.ok(before.unread > 0);
@@ -204,4 +225,16 @@ Deno.test("message center: every platform message type is raised where its event
   } finally {
     await app.close();
   }
+});
+
+Deno.test("reminderPeriod: 10:00 UTC daily, on Mondays, on the 1st", () => {
+  const at = (iso: string) => Date.parse(iso);
+  assert.equal(reminderPeriod("daily", at("2026-11-21T09:59:00Z")), null);
+  assert.equal(reminderPeriod("daily", at("2026-11-21T10:00:00Z")), "2026-11-21");
+  assert.equal(reminderPeriod("weekly", at("2026-11-23T09:00:00Z")), null); // Monday 09:00
+  assert.equal(reminderPeriod("weekly", at("2026-11-23T10:00:00Z")), "2026-W48");
+  assert.equal(reminderPeriod("weekly", at("2026-11-29T23:00:00Z")), "2026-W48"); // Sunday
+  assert.equal(reminderPeriod("monthly", at("2026-12-01T09:00:00Z")), null);
+  assert.equal(reminderPeriod("monthly", at("2026-12-15T09:00:00Z")), "2026-12");
+  assert.equal(reminderPeriod("off", at("2026-12-15T12:00:00Z")), null);
 });

@@ -3,7 +3,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
 import { pageFields, password } from "../accounts/schemas.ts";
-import { MESSAGE_TYPES, type MessageType } from "./messages.ts";
+import { BALANCE_REMINDERS, MESSAGE_TYPES, type MessageType } from "./messages.ts";
 import { PasswordRecovery } from "./recovery.ts";
 
 export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
@@ -45,6 +45,26 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
     handler: async ({ body, c }) => ({
       changed: await s.messages.mark(await self(c.var.session), body.read, body.ids),
     }),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/message/prefs/get",
+    tag,
+    summary: "Message preferences of the caller (balance reminder: off, daily, weekly, monthly)",
+    body: z.object({}).strict(),
+    handler: async ({ c }) => s.messages.prefs(await self(c.var.session)),
+  });
+  api.add({
+    method: "post",
+    path: "/v3/new/message/prefs/save",
+    tag,
+    summary: "Save message preferences (balance reminders at 10:00: daily, Mondays, or the 1st)",
+    body: z.object({ balanceReminder: z.enum(BALANCE_REMINDERS) }).strict(),
+    handler: async ({ body, c }) => {
+      const id = await self(c.var.session);
+      await s.messages.savePrefs(id, body);
+      return await s.messages.prefs(id);
+    },
   });
   api.add({
     method: "post",

@@ -257,6 +257,21 @@ Deno.test({
       assert.equal(rules[0].minSpeed, 90);
       await page.screenshot({ path: `${SHOTS}broadcast_rules.png` });
 
+      // Device thresholds carry the reminder dates the message center announces.
+      await page.click("[role=tab] >> text=Device thresholds");
+      await page.fill("input[name=thresholdImei]", IMEI);
+      await page.click(".form-section .toolbar button[type=submit]");
+      await page.waitForSelector("input[name=licenceExpiry]");
+      await page.fill("input[name=licenceExpiry]", "2027-03-31");
+      await page.fill("input[name=simCardExpiry]", "2027-01-15");
+      await page.click(".form-grid .form-actions .btn-primary");
+      await page.waitForSelector(".toast >> text=Saved");
+      const thresholds = await api.call("/v3/new/alarm/device/get", { imei: IMEI });
+      assert.equal(thresholds.licenceExpiry, "2027-03-31");
+      assert.equal(thresholds.simCardExpiry, "2027-01-15");
+      assert.equal(thresholds.insuranceExpiry, null);
+      await page.screenshot({ path: `${SHOTS}alert_device_thresholds.png`, fullPage: true });
+
       // Landmarks: a circle and a polygon POI drawn on the monitor map under the vehicles.
       const poi = { lat: 29.06, lng: 106.16 };
       await api.call("/v3/new/geofence/save", {
@@ -396,6 +411,17 @@ Deno.test({
       const text = await page.locator(".msg-list li.unread").first().innerText();
       assert.match(text, /Device allocation/);
       assert.match(text, new RegExp(`Devices allocated to your account by admin \\(1\\): ${IMEI}`));
+      assert.equal(
+        await page.locator(".msg-list li.unread a >> text=Show on map").getAttribute("href"),
+        `/monitorObject?imei=${IMEI}`,
+      );
+      await page.selectOption("select[name=balanceReminder]", "daily");
+      await page.waitForSelector(".toast >> text=Saved");
+      const dealerApi = await ApiClient.login(server.url, "dealer_e2e", "Passw0rd11");
+      assert.equal(
+        (await dealerApi.call("/v3/new/message/prefs/get", {})).balanceReminder,
+        "daily",
+      );
       await page.screenshot({ path: `${SHOTS}message_center.png` });
       await page.click(".msg-list li.unread button >> text=Mark read");
       await page.waitForSelector(".msg-list li:not(.unread)");
