@@ -5,7 +5,8 @@ interface Operation {
   tags: string[];
   summary: string;
   security: unknown[];
-  requestBody?: { content: { "application/json": { schema: unknown } } };
+  /** application/json, or multipart/form-data for file uploads. */
+  requestBody?: { content: Record<string, { schema: unknown }> };
   parameters?: { name: string; required: boolean; schema: unknown }[];
 }
 
@@ -45,9 +46,10 @@ export function registerApiDocs({ publicPage, renderer }: PageKit, api: ApiRegis
                   )}
                 </summary>
                 {op.parameters && <pre>{JSON.stringify(op.parameters, null, 2)}</pre>}
-                {op.requestBody && (
-                  <pre>{JSON.stringify(op.requestBody.content["application/json"].schema, null, 2)}</pre>
-                )}
+                {op.requestBody &&
+                  Object.entries(op.requestBody.content).map(([type, body]) => (
+                    <pre key={type}>{type}: {JSON.stringify(body.schema, null, 2)}</pre>
+                  ))}
               </details>
             ))}
           </section>

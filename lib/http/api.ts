@@ -17,6 +17,13 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   access?: Access;
   body?: B;
   query?: Q;
+  /**
+   * Multipart form parts (z.file() for files), documented as multipart/form-data in the
+   * OpenAPI document; the handler reads the form itself.
+   */
+  form?: z.ZodType;
+  /** Content type of a file answer (e.g. an xlsx download), documented beside the envelope. */
+  produces?: string;
   /** Returns the `data` of a success answer, or a Response for files and redirects. */
   handler: (
     input: { body: z.infer<B>; query: z.infer<Q>; c: Context<AppEnv> },
@@ -64,6 +71,20 @@ export class ApiRegistry {
           401: { description: "Missing, invalid, expired or revoked token." },
         },
       };
+      if (def.form) {
+        op.requestBody = {
+          required: true,
+          content: { "multipart/form-data": { schema: toSchema(def.form) } },
+        };
+      }
+      if (def.produces) {
+        const ok = (op.responses as Record<number, { description: string; content: object }>)[200];
+        ok.description = `The file (${def.produces}); a refusal is the JSON envelope.`;
+        ok.content = {
+          [def.produces]: { schema: { type: "string", format: "binary" } },
+          ...ok.content,
+        };
+      }
       if (def.body) {
         op.requestBody = {
           required: true,

@@ -61,6 +61,8 @@ Deno.test("API registry and middleware", async (s) => {
             // Strict bodies refuse unknown fields: the document says so.
             assert.equal(schema.additionalProperties, false, `${path} is strict`);
           }
+        } else if (def.form) {
+          assert.ok(op.requestBody?.content?.["multipart/form-data"]?.schema, `${path} form`);
         } else {
           assert.equal(op.requestBody, undefined, path);
         }

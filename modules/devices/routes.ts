@@ -38,6 +38,7 @@ import {
   userRefBody,
 } from "./schemas.ts";
 import { DeviceSheets, type Translate, XLSX_TYPE } from "./sheets.ts";
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_OPERATION, MAX_RINGTONE_BYTES } from "./files.ts";
 
 const EQ = "/v3/new/newEquipment";
 
@@ -50,7 +51,8 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     summary: string,
     body: B,
     handler: (input: { body: z.infer<B>; c: Context<AppEnv> }) => unknown,
-  ) => api.add({ method: "post", path: `${EQ}/${name}`, tag, summary, body, handler });
+    extra: { produces?: string } = {},
+  ) => api.add({ method: "post", path: `${EQ}/${name}`, tag, summary, body, handler, ...extra });
 
   post(
     "importEquipment",
@@ -260,6 +262,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     path: `${EQ}/importTemplate`,
     tag,
     summary: "The xlsx import template (IMEI, device name, SIM)",
+    produces: XLSX_TYPE,
     handler: async ({ c }) => xlsx(await sheets.template(tr(c)), "devices-import-template.xlsx"),
   });
   api.add({
@@ -268,6 +271,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     tag,
     summary:
       "Import devices from an xlsx file (multipart: file, userId, mcType, activationMode); one result per row",
+    form: importMeta.extend({ file: xlsxFile }),
     handler: async ({ c }) => {
       const form = await c.req.formData();
       const meta = importMeta.safeParse(Object.fromEntries(
@@ -282,6 +286,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     "The filtered device list as xlsx (at most 30000 rows)",
     filterBody,
     async ({ body, c }) => xlsx(await sheets.export(c.var.session, body, tr(c)), "devices.xlsx"),
+    { produces: XLSX_TYPE },
   );
   post(
     "batchEditTemplate",
@@ -289,12 +294,14 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     imeisBody,
     async ({ body, c }) =>
       xlsx(await sheets.editSheet(c.var.session, body.imeis, tr(c)), "devices-batch-edit.xlsx"),
+    { produces: XLSX_TYPE },
   );
   api.add({
     method: "post",
     path: `${EQ}/batchEditUpload`,
     tag,
     summary: "Apply an edited batch sheet (multipart: file); one result per row",
+    form: z.object({ file: xlsxFile }),
     handler: async ({ c }) =>
       sheets.applyEdit(c.var.session, await fileBytes(await c.req.formData()), tr(c)),
   });
@@ -306,6 +313,12 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     tag,
     summary:
       "Upload install images named IMEI(n).jpg/png (multipart: files); ≤ 9 per device, 200 per operation",
+    form: z.object({
+      files: z.array(
+        z.file().mime(["image/jpeg", "image/png"]).max(MAX_IMAGE_BYTES)
+          .describe("Named IMEI(n).jpg or IMEI(n).png; the type is read from the content"),
+      ).min(1).max(MAX_IMAGES_PER_OPERATION),
+    }),
     handler: async ({ c }) => {
       const files = (await c.req.formData()).getAll("files").filter((f) => f instanceof File);
       const results = await s.deviceFiles.uploadImages(c.var.session, files as File[]);
@@ -335,6 +348,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     path: `${EQ}/installImage`,
     tag,
     summary: "One install image of a device",
+    produces: "image/jpeg",
     query: z.object({ imei, name: z.string().max(40) }).strict(),
     handler: ({ query, c }) => s.deviceFiles.readImage(c.var.session, query.imei, query.name),
   });
@@ -350,6 +364,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     tag,
     summary:
       "Upload a ringtone (multipart: imei, file; mp3 or wav under 512 KB; models that play one)",
+    form: z.object({
+      imei,
+      file: z.file().mime(["audio/mpeg", "audio/wav"]).max(MAX_RINGTONE_BYTES - 1),
+    }),
     handler: async ({ c }) => {
       const form = await c.req.formData();
       const parsed = imei.safeParse(form.get("imei"));
@@ -381,6 +399,8 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     handler: ({ body, c }) => s.deviceOps.setModelAliases(c.var.session, body.aliases),
   });
 }
+
+const xlsxFile = z.file().mime([XLSX_TYPE]).describe("An .xlsx workbook (first sheet)");
 
 const importMeta = z.object({
   userId: accountId,
