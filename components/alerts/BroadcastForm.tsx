@@ -5,6 +5,7 @@ import { type Form, FormDialog, Input, Select, useForm, type Values } from "../a
 import { type Check, length, optional, type Reason, required } from "../accounts/validate.ts";
 import { DevicePicker } from "../commands/DevicePicker.tsx";
 import { Field } from "../ui/Field.tsx";
+import { CheckBox } from "./CheckBox.tsx";
 import type { AccountRef } from "../accounts/types.ts";
 import type { BroadcastRule } from "../../modules/alerts/broadcast.ts";
 import { DEVICE_ALARM_TYPES, ENGINE_TYPES } from "../../modules/alerts/types.ts";
@@ -180,15 +181,13 @@ export function BroadcastForm({ t, root, rule, onClose, onSaved }: {
           maxLength={100}
           hint={t("alerts.broadcast.hints.content")}
         />
-        <label class="check span2">
-          <input
-            type="checkbox"
-            name="enabled"
-            checked={enabled}
-            onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)}
-          />
-          {label("enabled")}
-        </label>
+        <CheckBox
+          class="span2"
+          name="enabled"
+          label={label("enabled")}
+          checked={enabled}
+          onChange={setEnabled}
+        />
         <fieldset class="span2 broadcast-devices">
           <legend class="field-label">{label("devices")}</legend>
           <div class="checks">

@@ -6,6 +6,7 @@ import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { DeviceThresholds } from "../../components/alerts/DeviceThresholds.tsx";
 import { TypeChecks } from "../../components/alerts/TypeChecks.tsx";
+import { CheckBox } from "../../components/alerts/CheckBox.tsx";
 import { BroadcastRules } from "../../components/alerts/BroadcastRules.tsx";
 import type { AccountRef } from "../../components/accounts/types.ts";
 import type { AccountAlertSettings } from "../../modules/alerts/schemas.ts";
@@ -118,24 +119,18 @@ function AlertSettings({ lang, root }: { lang: Lang; root: AccountRef }) {
           <form class="form-section" onSubmit={save}>
             <h3>{t("alerts.settings.console")}</h3>
             <div class="checks">
-              <label class="check">
-                <input
-                  type="checkbox"
-                  name="popup"
-                  checked={s.popup}
-                  onChange={(e) => setS({ ...s, popup: (e.target as HTMLInputElement).checked })}
-                />
-                {t("alerts.settings.popup")}
-              </label>
-              <label class="check">
-                <input
-                  type="checkbox"
-                  name="sound"
-                  checked={s.sound}
-                  onChange={(e) => setS({ ...s, sound: (e.target as HTMLInputElement).checked })}
-                />
-                {t("alerts.settings.sound")}
-              </label>
+              <CheckBox
+                name="popup"
+                label={t("alerts.settings.popup")}
+                checked={s.popup}
+                onChange={(v) => setS({ ...s, popup: v })}
+              />
+              <CheckBox
+                name="sound"
+                label={t("alerts.settings.sound")}
+                checked={s.sound}
+                onChange={(v) => setS({ ...s, sound: v })}
+              />
             </div>
             <Field label={t("alerts.settings.silence")} hint={t("alerts.settings.silenceHint")}>
               <input
@@ -157,19 +152,16 @@ function AlertSettings({ lang, root }: { lang: Lang; root: AccountRef }) {
             />
 
             <h3>{t("alerts.settings.mail")}</h3>
-            <label class="check">
-              <input
-                type="checkbox"
-                name="emailEnabled"
-                checked={s.email.enabled}
-                onChange={(e) =>
-                  setS({
-                    ...s,
-                    email: { ...s.email, enabled: (e.target as HTMLInputElement).checked },
-                  })}
-              />
-              {t("alerts.settings.mailEnabled")}
-            </label>
+            <CheckBox
+              name="emailEnabled"
+              label={t("alerts.settings.mailEnabled")}
+              checked={s.email.enabled}
+              onChange={(v) =>
+                setS({
+                  ...s,
+                  email: { ...s.email, enabled: v },
+                })}
+            />
             <Field
               label={t("alerts.settings.address")}
               error={errors.email}
@@ -231,19 +223,16 @@ function AlertSettings({ lang, root }: { lang: Lang; root: AccountRef }) {
             )}
 
             <h3>{t("alerts.settings.webhook")}</h3>
-            <label class="check">
-              <input
-                type="checkbox"
-                name="webhookEnabled"
-                checked={s.webhook.enabled}
-                onChange={(e) =>
-                  setS({
-                    ...s,
-                    webhook: { ...s.webhook, enabled: (e.target as HTMLInputElement).checked },
-                  })}
-              />
-              {t("alerts.settings.webhookEnabled")}
-            </label>
+            <CheckBox
+              name="webhookEnabled"
+              label={t("alerts.settings.webhookEnabled")}
+              checked={s.webhook.enabled}
+              onChange={(v) =>
+                setS({
+                  ...s,
+                  webhook: { ...s.webhook, enabled: v },
+                })}
+            />
             <Field
               label={t("alerts.settings.url")}
               error={errors.webhook}

@@ -245,39 +245,16 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
               <div class="gf-item-actions">
                 {!(z.kind === "blackCar" && z.review === "passed") && (
                   <>
-                    <button
-                      type="button"
-                      class="link-btn"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        setEditing(z);
-                      }}
-                    >
-                      {t("ui.edit")}
-                    </button>
-                    <button
-                      type="button"
-                      class="link-btn gf-shape-link"
+                    <ItemAction label={t("ui.edit")} onClick={() => setEditing(z)} />
+                    <ItemAction
+                      label={t("geofences.reshape.shapeLink")}
+                      class="gf-shape-link"
                       disabled={!!drawing || !!reshaping}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        reshape(z);
-                      }}
-                    >
-                      {t("geofences.reshape.shapeLink")}
-                    </button>
+                      onClick={() => reshape(z)}
+                    />
                   </>
                 )}
-                <button
-                  type="button"
-                  class="link-btn danger"
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    setConfirm(z);
-                  }}
-                >
-                  {t("ui.delete")}
-                </button>
+                <ItemAction label={t("ui.delete")} class="danger" onClick={() => setConfirm(z)} />
               </div>
             </li>
           ))}
@@ -406,6 +383,25 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
       )}
       <Toasts />
     </div>
+  );
+}
+
+/** A link button in a zone row; it does not also select the row. */
+function ItemAction(
+  p: { label: string; class?: string; disabled?: boolean; onClick: () => void },
+) {
+  return (
+    <button
+      type="button"
+      class={`link-btn${p.class ? ` ${p.class}` : ""}`}
+      disabled={p.disabled}
+      onClick={(e) => {
+        e.stopPropagation();
+        p.onClick();
+      }}
+    >
+      {p.label}
+    </button>
   );
 }
 

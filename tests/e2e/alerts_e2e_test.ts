@@ -39,6 +39,18 @@ async function drive(port: number, points: LatLng[]) {
   }
 }
 
+/** The administrator's API client, with the test's GT06 device imported into its account. */
+async function adminWithDevice(url: string) {
+  const api = await ApiClient.login(url, "admin", ADMIN_PASSWORD);
+  const me = await api.call("/v3/new/account/current");
+  await api.call("/v3/new/newEquipment/importEquipment", {
+    userId: me.userId,
+    mcType: "GT06N",
+    imeis: [IMEI],
+  });
+  return { api, me };
+}
+
 async function hydrated(page: Page, url: string) {
   await page.goto(url);
   await page.waitForSelector("html[data-islands='hydrated']");
@@ -66,13 +78,7 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD, GT06_PORT: String(gt06) });
     const browser = await launchBrowser();
     try {
-      const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const me = await api.call("/v3/new/account/current");
-      await api.call("/v3/new/newEquipment/importEquipment", {
-        userId: me.userId,
-        mcType: "GT06N",
-        imeis: [IMEI],
-      });
+      const { api, me } = await adminWithDevice(server.url);
       // Every crossing should pop up here, so no silence between two fence alerts.
       const settings = await api.call("/v3/new/alarm/settings/get", {});
       await api.call("/v3/new/alarm/settings/save", {
@@ -202,13 +208,7 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD });
     const browser = await launchBrowser();
     try {
-      const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const me = await api.call("/v3/new/account/current");
-      await api.call("/v3/new/newEquipment/importEquipment", {
-        userId: me.userId,
-        mcType: "GT06N",
-        imeis: [IMEI],
-      });
+      const { api, me } = await adminWithDevice(server.url);
       let page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(String(e)));
