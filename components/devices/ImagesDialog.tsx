@@ -180,6 +180,21 @@ function StatePill({ t, state }: { t: TFunction; state: TaskState }) {
   );
 }
 
+/** One file's task; `time` adds the time column of the task list. */
+function TaskRow({ t, time, ...r }: UploadRow & { t: TFunction; time?: string }) {
+  return (
+    <tr data-task={r.state} class={r.state === "failure" ? "row-bad" : ""}>
+      {time !== undefined && <td>{time}</td>}
+      <td class="mono">{r.name}</td>
+      <td class="mono">{r.imei ?? "—"}</td>
+      <td>
+        <StatePill t={t} state={r.state} />
+      </td>
+      <td class="bad-text">{r.reason}</td>
+    </tr>
+  );
+}
+
 /** This upload: a progress bar over the files and one line per file. */
 function UploadProgress({ t, rows }: { t: TFunction; rows: UploadRow[] }) {
   const done = rows.filter((r) => r.state !== "uploading").length;
@@ -216,16 +231,7 @@ function UploadProgress({ t, rows }: { t: TFunction; rows: UploadRow[] }) {
             </tr>
           </thead>
           <tbody>
-            {rows.map((r, i) => (
-              <tr key={i} data-task={r.state} class={r.state === "failure" ? "row-bad" : ""}>
-                <td class="mono">{r.name}</td>
-                <td class="mono">{r.imei ?? "—"}</td>
-                <td>
-                  <StatePill t={t} state={r.state} />
-                </td>
-                <td class="bad-text">{r.reason}</td>
-              </tr>
-            ))}
+            {rows.map((r, i) => <TaskRow key={i} t={t} {...r} />)}
           </tbody>
         </table>
       </div>
@@ -266,31 +272,17 @@ function TaskList(
             </tr>
           </thead>
           <tbody>
-            {uploading.map((r, i) => (
-              <tr key={`u${i}`} data-task="uploading">
-                <td>—</td>
-                <td class="mono">{r.name}</td>
-                <td class="mono">{r.imei ?? "—"}</td>
-                <td>
-                  <StatePill t={t} state="uploading" />
-                </td>
-                <td />
-              </tr>
-            ))}
+            {uploading.map((r, i) => <TaskRow key={`u${i}`} t={t} time="—" {...r} />)}
             {list.map((task) => (
-              <tr
+              <TaskRow
                 key={task.id}
-                data-task={task.ok ? "success" : "failure"}
-                class={task.ok ? "" : "row-bad"}
-              >
-                <td>{formatTime(task.time)}</td>
-                <td class="mono">{task.name}</td>
-                <td class="mono">{task.imei ?? "—"}</td>
-                <td>
-                  <StatePill t={t} state={task.ok ? "success" : "failure"} />
-                </td>
-                <td class="bad-text">{task.reason}</td>
-              </tr>
+                t={t}
+                time={formatTime(task.time)}
+                name={task.name}
+                imei={task.imei}
+                state={task.ok ? "success" : "failure"}
+                reason={task.reason}
+              />
             ))}
           </tbody>
         </table>

@@ -1,21 +1,11 @@
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
 import { testApp } from "../../tests/helpers/harness.ts";
-import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
+import { asAdmin, type Call, code, ok, PASSWORD } from "./test_support.ts";
 import { MAX_IMAGE_TASKS } from "./store.ts";
 
-const PASSWORD = "Passw0rd11";
 const EQ = "/v3/new/newEquipment";
 const imeiOf = (n: number) => String(868120300000000 + n);
-
-type Call = Awaited<ReturnType<Awaited<ReturnType<typeof testApp>>["call"]>>;
-function code(r: Call, name: ErrorName) {
-  assert.equal(r.json?.code, CATALOGUE[name], `expected ${name}, got ${JSON.stringify(r.json)}`);
-}
-function ok(r: Call) {
-  assert.equal(r.json?.code, 10000, JSON.stringify(r.json));
-  return r.json.data;
-}
 
 /**
  * admin → dist (8) → ent (9) → user (12); dist → sibling (12); admin → other (8, node 2);
@@ -24,19 +14,7 @@ function ok(r: Call) {
  */
 async function setup() {
   const app = await testApp();
-  const admin = await app.adminToken();
-  const adminId = (await app.services.accountStore.findIdByLogin("admin"))!;
-  const add = async (account: string, parentId: string, type: number, extra = {}) =>
-    ok(
-      await app.call("/v3/new/account/add", {
-        account,
-        nickName: `${account} nick`,
-        password: PASSWORD,
-        accountType: type,
-        parentId,
-        ...extra,
-      }, admin),
-    ).id as string;
+  const { admin, adminId, add } = await asAdmin(app);
   const dist = await add("mg_dist", adminId, 8);
   const ent = await add("mg_ent", dist, 9);
   const user = await add("mg_user", ent, 12);

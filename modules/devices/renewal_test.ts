@@ -1,23 +1,13 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
-import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
+import { CATALOGUE } from "../../lib/errors.ts";
+import { asAdmin, code, ok, PASSWORD } from "./test_support.ts";
 import { addMonths } from "./renewal.ts";
 
-const PASSWORD = "Passw0rd11";
 const EQ = "/v3/new/newEquipment";
 const W = "/v3/new/wallet";
 const imeiOf = (n: number) => String(868120400000000 + n);
 const today = () => new Date().toISOString().slice(0, 10);
-
-type App = Awaited<ReturnType<typeof testApp>>;
-type Call = Awaited<ReturnType<App["call"]>>;
-function code(r: Call, name: ErrorName) {
-  assert.equal(r.json?.code, CATALOGUE[name], `expected ${name}, got ${JSON.stringify(r.json)}`);
-}
-function ok(r: Call) {
-  assert.equal(r.json?.code, 10000, JSON.stringify(r.json));
-  return r.json.data;
-}
 
 Deno.test("addMonths clamps to the month's end and crosses years", () => {
   assert.equal(addMonths("2025-01-31", 1), "2025-02-28");
@@ -29,19 +19,7 @@ Deno.test("addMonths clamps to the month's end and crosses years", () => {
 /** admin → dist (8, discount 0.5) → ent (9); admin → other (8); dist → noPay (rechargeFlag 0). */
 async function setup() {
   const app = await testApp();
-  const admin = await app.adminToken();
-  const adminId = (await app.services.accountStore.findIdByLogin("admin"))!;
-  const add = async (account: string, parentId: string, type: number, extra = {}) =>
-    ok(
-      await app.call("/v3/new/account/add", {
-        account,
-        nickName: `${account} nick`,
-        password: PASSWORD,
-        accountType: type,
-        parentId,
-        ...extra,
-      }, admin),
-    ).id as string;
+  const { admin, adminId, add } = await asAdmin(app);
   const dist = await add("rn_dist", adminId, 8, { discount: 0.5 });
   const ent = await add("rn_ent", dist, 9);
   const other = await add("rn_other", adminId, 8);

@@ -37,6 +37,19 @@ async function rows(page: Page): Promise<string[]> {
   );
 }
 
+/** Logs in and opens /devices, dismissing the first visit's notice when it shows. */
+async function openDevices(page: Page, base: string, account: string) {
+  await page.goto(`${base}/login`);
+  await page.waitForSelector("html[data-islands='hydrated']");
+  await page.fill("input[name=account]", account);
+  await page.fill("input[name=password]", PASSWORD);
+  await page.click("#login-submit");
+  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+  await page.goto(`${base}/devices`);
+  await page.waitForSelector("html[data-islands='hydrated']");
+  await page.locator(".modal .modal-foot .btn-primary").click({ timeout: 2000 }).catch(() => {});
+}
+
 async function pickAccount(page: Page, nick: string) {
   await page.locator(".devices > .tree-panel [data-tree-id]", { hasText: nick }).first().click();
   await page.waitForFunction(
@@ -72,17 +85,7 @@ Deno.test({
       page = await context.newPage();
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
-      await page.goto(`${base}/login`);
-      await page.waitForSelector("html[data-islands='hydrated']");
-      await page.fill("input[name=account]", "dev_dist");
-      await page.fill("input[name=password]", PASSWORD);
-      await page.click("#login-submit");
-      await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
-      await page.goto(`${base}/devices`);
-      await page.waitForSelector("html[data-islands='hydrated']");
-      await page.locator(".modal .modal-foot .btn-primary").click({ timeout: 2000 }).catch(
-        () => {},
-      );
+      await openDevices(page, base, "dev_dist");
       await page.waitForSelector(".devices-table");
       assert.deepEqual(await rows(page), []);
       await page.waitForSelector(".empty");
@@ -295,18 +298,7 @@ Deno.test({
       await page.waitForSelector(".toast");
       const alpha = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const alphaPage = await alpha.newPage();
-      await alphaPage.goto(`${base}/login`);
-      await alphaPage.waitForSelector("html[data-islands='hydrated']");
-      await alphaPage.fill("input[name=account]", "fleet_a");
-      await alphaPage.fill("input[name=password]", PASSWORD);
-      await alphaPage.click("#login-submit");
-      await alphaPage.waitForURL(/\/monitorObject/, { timeout: 15_000 });
-      await alphaPage.goto(`${base}/devices`);
-      await alphaPage.waitForSelector("html[data-islands='hydrated']");
-      // The first visit's notice, as for the distributor above.
-      await alphaPage.locator(".modal .modal-foot .btn-primary").click({ timeout: 2000 }).catch(
-        () => {},
-      );
+      await openDevices(alphaPage, base, "fleet_a");
       assert.deepEqual(await rows(alphaPage), [IMEI(3), IMEI(4)]);
       assert.equal(
         await alphaPage.locator(`tr[data-imei="${IMEI(3)}"] .col-expiration`).innerText(),
