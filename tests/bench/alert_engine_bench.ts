@@ -33,6 +33,9 @@ for (const imei of imeis) {
     currentMileage: 0,
     accOnHours: 5000,
     currentAccOnHours: 0,
+    licenceExpiry: null,
+    insuranceExpiry: null,
+    simCardExpiry: null,
     nightRanges: [{ start: "00:00", end: "05:00" }, { start: "22:00", end: "23:59" }],
   });
 }
