@@ -119,7 +119,10 @@ export function DeviceTable(
                 </span>
               </td>
               <td>{formatTime(r.activationTime)}</td>
-              <td class="col-expiration">{formatDate(r.expiration)}</td>
+              <td class="col-expiration">
+                {formatDate(r.expiration)}
+                {r.autoRenew && <span class="auto-renew" title={t("devices.renew.autoOn")}>↻</span>}
+              </td>
               <td>{formatDate(r.userExpiration)}</td>
               <td class="mono">{r.sim || "-"}</td>
               <td class="col-actions">

@@ -180,6 +180,20 @@ function StatePill({ t, state }: { t: TFunction; state: TaskState }) {
   );
 }
 
+function TaskHead({ t, withTime }: { t: TFunction; withTime?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {withTime && <th>{t("devices.imagesDialog.time")}</th>}
+        <th>{t("devices.imagesDialog.file")}</th>
+        <th>{t("devices.col.imei")}</th>
+        <th>{t("devices.imagesDialog.status")}</th>
+        <th>{t("devices.import.reason")}</th>
+      </tr>
+    </thead>
+  );
+}
+
 /** One file's task; `time` adds the time column of the task list. */
 function TaskRow({ t, time, ...r }: UploadRow & { t: TFunction; time?: string }) {
   return (
@@ -222,14 +236,7 @@ function UploadProgress({ t, rows }: { t: TFunction; rows: UploadRow[] }) {
       </p>
       <div class="table-wrap result-wrap">
         <table class="data" id="upload-rows">
-          <thead>
-            <tr>
-              <th>{t("devices.imagesDialog.file")}</th>
-              <th>{t("devices.col.imei")}</th>
-              <th>{t("devices.imagesDialog.status")}</th>
-              <th>{t("devices.import.reason")}</th>
-            </tr>
-          </thead>
+          <TaskHead t={t} />
           <tbody>
             {rows.map((r, i) => <TaskRow key={i} t={t} {...r} />)}
           </tbody>
@@ -262,15 +269,7 @@ function TaskList(
       {error && <div class="form-error" role="alert">{error}</div>}
       <div class={`table-wrap result-wrap${loading ? " is-loading" : ""}`} aria-busy={loading}>
         <table class="data">
-          <thead>
-            <tr>
-              <th>{t("devices.imagesDialog.time")}</th>
-              <th>{t("devices.imagesDialog.file")}</th>
-              <th>{t("devices.col.imei")}</th>
-              <th>{t("devices.imagesDialog.status")}</th>
-              <th>{t("devices.import.reason")}</th>
-            </tr>
-          </thead>
+          <TaskHead t={t} withTime />
           <tbody>
             {uploading.map((r, i) => <TaskRow key={`u${i}`} t={t} time="—" {...r} />)}
             {list.map((task) => (

@@ -74,6 +74,7 @@ export function BasicTab({ t, detail, readOnly, onSaved, canBindApp, modelName }
         idPrefix="basic"
       />
       <TabFooter t={t} form={form} readOnly={readOnly} onSave={save} />
+      <AutoRenewal t={t} detail={detail} readOnly={readOnly} onSaved={onSaved} />
       <AppBinding t={t} detail={detail} readOnly={readOnly || !canBindApp} onSaved={onSaved} />
       <Ringtone t={t} detail={detail} readOnly={readOnly} onSaved={onSaved} />
       <AllocationLog t={t} imei={b.imei} />
@@ -110,6 +111,45 @@ function AllocationLog({ t, imei }: { t: TFunction; imei: string }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/** Auto renewal state (spec §4); it is turned on from the renew dialog and off here. */
+function AutoRenewal({ t, detail, readOnly, onSaved }: TabProps) {
+  const { error, run } = useAction();
+  const auto = detail.basic.autoRenew;
+  return (
+    <section class="sub-section" id="auto-renewal">
+      <h3>{t("devices.renew.autoTitle")}</h3>
+      <div class="inline-form">
+        {auto
+          ? (
+            <span class="pill ok" data-auto="on">
+              {t("devices.renew.autoState", {
+                term: t(`devices.renew.terms.${auto.term}`),
+                pay: t(`devices.renew.pay.${auto.payWith}`),
+              })}
+            </span>
+          )
+          : <span class="pill muted" data-auto="off">{t("devices.renew.autoOff")}</span>}
+        {auto && !readOnly && (
+          <button
+            type="button"
+            class="btn"
+            id="auto-renew-off"
+            onClick={() =>
+              run(async () => {
+                await api(`${EQ}/setAutoRenew`, { imeis: [detail.basic.imei], autoRenew: null });
+                toast(t("devices.detail.saved"));
+                onSaved();
+              })}
+          >
+            {t("devices.renew.turnOff")}
+          </button>
+        )}
+      </div>
+      {error && <div class="form-error" role="alert">{error}</div>}
     </section>
   );
 }

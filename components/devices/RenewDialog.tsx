@@ -30,6 +30,7 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
   const [term, setTerm] = useState<typeof TERMS[number]>(12);
   const [payWith, setPayWith] = useState<"card" | "coin">("card");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [auto, setAuto] = useState(false);
   const a = useAction();
   const { data: quote, loading } = useLatest(
     () => api<Quote & { plans: Line[] }>(`${EQ}/renewQuote`, { imeis, term, payWith }),
@@ -45,6 +46,10 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
   const submit = () =>
     a.run(async () => {
       const r = await api<Outcome>(`${EQ}/renewEquipment`, { imeis, term, payWith });
+      const renewed = r.results.filter((x) => x.ok).map((x) => x.imei);
+      if (auto && renewed.length) {
+        await api(`${EQ}/setAutoRenew`, { imeis: renewed, autoRenew: { term, payWith } });
+      }
       setOutcome(r);
       toast(t("devices.renew.renewed", { count: r.renewed }));
       onDone();
@@ -122,6 +127,17 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
               : <p class="empty">{t("ui.loading")}</p>}
           </div>
         )}
+      {!outcome && (
+        <label class="renew-auto">
+          <input
+            type="checkbox"
+            id="renew-auto"
+            checked={auto}
+            onChange={(e) => setAuto((e.target as HTMLInputElement).checked)}
+          />
+          {t("devices.renew.auto")}
+        </label>
+      )}
       {quote && !outcome && (
         <p class={`renew-total${short ? " bad-text" : ""}`} id="renew-total">
           {t("devices.renew.total")}:{" "}

@@ -68,6 +68,7 @@ export class DeviceOperations {
         userExpiration: d.userExpiration,
         bindUserAccount: d.bindUserAccount ?? null,
         appBindable: d.appBindable !== false,
+        autoRenew: d.autoRenew ? { term: d.autoRenew.term, payWith: d.autoRenew.payWith } : null,
         installImages: d.installImages ?? [],
         ringtone: d.ringtone ?? null,
         supportsRingtone: model?.ringtone ?? false,

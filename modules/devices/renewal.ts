@@ -1,4 +1,4 @@
-import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
+import { BizError, CATALOGUE, type ErrorName } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { Account } from "../accounts/model.ts";
@@ -154,6 +154,72 @@ export class DeviceRenewal {
       results: await this.present(session, plans),
       balance: await this.wallet.balance(session),
     };
+  }
+
+  /**
+   * Turns auto renewal on (with the term and payment to use, paid by the caller's account) or
+   * off. Each device's model must offer the term, so the automatic run cannot fail on it.
+   */
+  async setAutoRenew(
+    session: Session,
+    imeis: string[],
+    on: { term: Term; payWith: PayWith } | null,
+  ) {
+    const payer = await this.wallet.payer(session);
+    const devices = await this.devices.visibleDevices(session, imeis);
+    if (on) {
+      for (const d of devices) {
+        const rate = await this.wallet.rateFor(d.mcType);
+        if (!rate) throw new BizError("noRateConfigured", { imei: d.imei }, { imei: d.imei });
+        if (!RENEWAL_OPTIONS[rate.option].includes(on.term)) {
+          throw new BizError("renewalTypeWrong", { imei: d.imei }, { imei: d.imei });
+        }
+      }
+    }
+    const autoRenew = on ? { ...on, payerId: payer.id } : null;
+    await this.devices.save(devices.map((d) => ({ before: d, after: { ...d, autoRenew } })));
+  }
+
+  /**
+   * The daily run: devices with auto renewal whose platform expiry is at most a day away (or
+   * past) are renewed by the account that turned it on, as if it had asked itself; it stays
+   * on. Returns the payers whose renewal was refused (e.g. not enough balance).
+   */
+  async autoRenewDue(now = new Date()) {
+    const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+    const groups = new Map<string, { payerId: string; input: RenewInput }>();
+    for (const userId of this.directory.owners()) {
+      for (const d of this.directory.ownedBy(userId)) {
+        const a = d.autoRenew;
+        if (!a || !d.expiration || d.expiration.slice(0, 10) > tomorrow) continue;
+        const key = `${a.payerId}|${a.term}|${a.payWith}`;
+        const g = groups.get(key) ??
+          { payerId: a.payerId, input: { imeis: [], term: a.term, payWith: a.payWith } };
+        g.input.imeis.push(d.imei);
+        groups.set(key, g);
+      }
+    }
+    let renewed = 0;
+    const refused: { payerId: string; imeis: string[]; error: string }[] = [];
+    for (const { payerId, input } of groups.values()) {
+      const session: Session = {
+        accountId: payerId,
+        cAccountId: payerId,
+        isVirtual: false,
+        jti: "auto-renewal",
+        via: "bearer",
+      };
+      try {
+        renewed += (await this.renew(session, input)).renewed;
+      } catch (e) {
+        refused.push({
+          payerId,
+          imeis: input.imeis,
+          error: e instanceof BizError ? e.key : String(e),
+        });
+      }
+    }
+    return { renewed, refused };
   }
 
   private async present(session: Session, plans: RenewPlan[]) {

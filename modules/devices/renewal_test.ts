@@ -355,6 +355,53 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
       );
       assert.equal(device(1).bindUserAccount, "rn_end");
     });
+
+    await t.step(
+      "auto renewal: on with a term the model offers, renewed a day before expiry",
+      async () => {
+        const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+        await setExpiry(4, tomorrow);
+        const set = (token: string, n: number, autoRenew: unknown) =>
+          call(`${EQ}/setAutoRenew`, { imeis: [imeiOf(n)], autoRenew }, token);
+        code(await set(tokens.dist, 4, { term: 3, payWith: "coin" }), "renewalTypeWrong");
+        code(await set(tokens.noPay, 10, { term: 12, payWith: "coin" }), "permissionDenied");
+        ok(await set(tokens.dist, 4, { term: 12, payWith: "coin" }));
+        const row = ok(
+          await call(
+            `${EQ}/queryEquipmentList`,
+            { imeis: [imeiOf(4)], pageNum: 1, pageSize: 10 },
+            tokens.dist,
+          ),
+        ).list[0];
+        assert.equal(row.autoRenew, true);
+        const detail = ok(await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(4) }, tokens.dist));
+        assert.deepEqual(detail.basic.autoRenew, { term: 12, payWith: "coin" });
+        const coins = ok(await call(`${W}/balance`, {}, tokens.dist)).coins;
+        // Not yet due for a device a year away; due for the one expiring tomorrow.
+        const run = await app.services.deviceRenewal.autoRenewDue();
+        assert.deepEqual(run, { renewed: 1, refused: [] });
+        assert.equal(device(4).expiration, addMonths(tomorrow, 12));
+        assert.equal(ok(await call(`${W}/balance`, {}, tokens.dist)).coins, coins - 5);
+        assert.deepEqual(await app.services.deviceRenewal.autoRenewDue(), {
+          renewed: 0,
+          refused: [],
+        });
+        // A payer without the balance is reported (the daily job posts a balance reminder).
+        await setExpiry(10, today());
+        ok(await set(tokens.ent, 10, { term: 120, payWith: "coin" }));
+        const refused = await app.services.deviceRenewal.autoRenewDue();
+        assert.deepEqual(refused.refused, [
+          { payerId: ids.ent, imeis: [imeiOf(10)], error: "miCoinsInsufficient" },
+        ]);
+        assert.equal(device(10).expiration, today());
+        ok(await set(tokens.ent, 10, null));
+        assert.equal(device(10).autoRenew, null);
+        assert.deepEqual(await app.services.deviceRenewal.autoRenewDue(), {
+          renewed: 0,
+          refused: [],
+        });
+      },
+    );
   } finally {
     await app.close();
   }

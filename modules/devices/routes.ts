@@ -12,6 +12,7 @@ import {
   alertsBody,
   aliasBody,
   appBindableBody,
+  autoRenewBody,
   basicBody,
   bindBody,
   customerBody,
@@ -230,6 +231,12 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
     "Bind an app account to a device",
     bindBody,
     ({ body, c }) => s.deviceOps.bindApp(c.var.session, body.imei, body.appAccount),
+  );
+  post(
+    "setAutoRenew",
+    "Auto renewal on (term and payment, paid by the caller's account) or off (null)",
+    autoRenewBody,
+    ({ body, c }) => s.deviceRenewal.setAutoRenew(c.var.session, body.imeis, body.autoRenew),
   );
   post(
     "setAppBindable",

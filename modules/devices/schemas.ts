@@ -132,9 +132,14 @@ export const aliasBody = z.object({
 
 export const statsBody = z.object({ userId: accountId.optional() }).strict();
 
+const term = z.union([z.literal(3), z.literal(6), z.literal(12), z.literal(120)]);
+const payWith = z.enum(["card", "coin"]);
+
 /** Renewal (spec §3 renewal terms): months 3, 6, 12 or 120; paid with cards or Mi coins. */
-export const renewBody = z.object({
+export const renewBody = z.object({ imeis: imeiList, term, payWith }).strict();
+
+/** Auto renewal on (with its term and payment) or off. */
+export const autoRenewBody = z.object({
   imeis: imeiList,
-  term: z.union([z.literal(3), z.literal(6), z.literal(12), z.literal(120)]),
-  payWith: z.enum(["card", "coin"]),
+  autoRenew: z.object({ term, payWith }).strict().nullable(),
 }).strict();

@@ -208,6 +208,7 @@ export class DeviceService {
         userExpiration: d.userExpiration,
         bindUserAccount: d.bindUserAccount ?? null,
         appBindable: d.appBindable !== false,
+        autoRenew: !!d.autoRenew,
         followed: followed.has(d.imei),
         status,
         hbTime: state?.hbTime ? new Date(state.hbTime).toISOString() : null,

@@ -32,6 +32,21 @@ export function scheduleJobs(s: Services): void {
     await s.notices.daily();
   });
 
+  // Auto renewal (modules/devices/renewal.ts): devices are renewed a day before their platform
+  // expiry by the account that turned it on; a refused payer (e.g. too few coins) gets one
+  // balance reminder (type 6) that day.
+  Deno.cron("device auto renewal", "30 0 * * *", async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    for (const r of (await s.deviceRenewal.autoRenewDue()).refused) {
+      const a = await s.accountStore.get(r.payerId);
+      if (!a) continue;
+      await s.messages.postOnce(["autoRenewRefused", a.id, day], a.id, 6, {
+        coins: a.coinNumber,
+        cards: a.rechargeCards,
+      });
+    }
+  });
+
   // Devices go offline by silence, not by a message: announce those transitions.
   const lastStatus = new Map<string, string>();
   Deno.cron("device status sweep", "* * * * *", () => {

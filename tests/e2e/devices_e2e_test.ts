@@ -263,6 +263,8 @@ Deno.test({
         document.querySelectorAll("#renew-quote tr[data-renew=ok]").length === 3 &&
         document.querySelector("#renew-total")?.textContent?.includes("30")
       );
+      // Auto renewal from now on, with the same term and payment.
+      await page.check("#renew-auto");
       await page.screenshot({ path: SHOT("renew_quote") });
       await page.click("#renew-submit");
       await page.waitForSelector("#renew-result");
@@ -274,10 +276,24 @@ Deno.test({
       nextYear.setUTCFullYear(nextYear.getUTCFullYear() + 1);
       await page.waitForFunction(
         ([imei, date]) =>
-          document.querySelector(`tr[data-imei="${imei}"] .col-expiration`)?.textContent === date,
+          document.querySelector(`tr[data-imei="${imei}"] .col-expiration`)?.textContent ===
+            `${date}↻`,
         [IMEI(3), nextYear.toISOString().slice(0, 10)],
       );
       await page.uncheck(`tr[data-imei="${IMEI(6)}"] .col-check input`);
+      // The details show auto renewal; it is turned off there.
+      await page.locator(`tr[data-imei="${IMEI(6)}"] .dev-name .link-btn`).click();
+      await page.waitForSelector("#auto-renewal [data-auto=on]");
+      assert.match(await page.locator("#auto-renewal").innerText(), /1 year, paid with Mi coins/);
+      await page.locator("#auto-renewal").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: SHOT("details_auto_renewal") });
+      await page.click("#auto-renew-off");
+      await page.waitForSelector("#auto-renewal [data-auto=off]");
+      await page.click(".modal-head .icon-btn");
+      await page.waitForFunction(
+        (imei) => !document.querySelector(`tr[data-imei="${imei}"] .auto-renew`),
+        IMEI(6),
+      );
 
       // Transfer two devices to Fleet Alpha: there, and not in Fleet Bravo.
       for (const n of [3, 4]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
@@ -302,14 +318,14 @@ Deno.test({
       assert.deepEqual(await rows(alphaPage), [IMEI(3), IMEI(4)]);
       assert.equal(
         await alphaPage.locator(`tr[data-imei="${IMEI(3)}"] .col-expiration`).innerText(),
-        "-",
+        "-↻",
       );
       assert.equal(await alphaPage.locator("#action-renew").count(), 1);
       await alphaPage.screenshot({ path: SHOT("list_expiry_hidden") });
       await alpha.close();
       assert.equal(
         await page.locator(`tr[data-imei="${IMEI(3)}"] .col-expiration`).innerText(),
-        nextYear.toISOString().slice(0, 10),
+        `${nextYear.toISOString().slice(0, 10)}↻`,
       );
       const tab = await context.newPage();
       await tab.goto(page.url());
