@@ -60,6 +60,7 @@ export function vehicleStyleFor(type: number, status: number, course: number): S
     const sprite = vehicleSprite(type, status, bucket, true, false, ratio);
     s = new Style({
       image: new Icon({ img: sprite.canvas, width: sprite.half * 2, height: sprite.half * 2 }),
+      zIndex: 100, // above the stop and end markers it passes
     });
     VEHICLE_STYLES.set(key, s);
   }

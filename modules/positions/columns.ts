@@ -2,7 +2,7 @@
  * The compact playback answer (`format: "columns"`): one array per field instead of one
  * object per point, numbers as scaled integers, and the slowly changing fields
  * delta-encoded (first value absolute, then differences). A month of one device (≈ 268,000
- * points at 1 Hz) is ~45 MB as objects and ~7 MB like this, and the browser parses it into
+ * points at 1 Hz) is ~45 MB as objects and ~8 MB like this, and the browser parses it into
  * typed arrays without building an object per point. Pure; shared by server and browser.
  */
 import type { StoredPosition } from "../devices/model.ts";

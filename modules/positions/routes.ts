@@ -26,7 +26,7 @@ export function registerPositionRoutes(api: ApiRegistry, s: Services) {
     path: "/v3/new/monitor/playback",
     tag: "Monitor",
     summary:
-      "A device's track in time order (at most 31 days per query); speeds in km/h, times ISO-8601 UTC. format=columns answers one delta-encoded integer array per field (about 1/6 of the size)",
+      "A device's track in time order (at most 31 days per query); speeds in km/h, times ISO-8601 UTC. format=columns answers one delta-encoded integer array per field (about a fifth of the size)",
     body: playbackBody,
     handler: async ({ body, c }) => {
       const from = Date.parse(body.startTime), to = Date.parse(body.endTime);

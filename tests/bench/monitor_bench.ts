@@ -215,6 +215,11 @@ try {
     })
   );
   const points = Number(await page.getAttribute("[data-points]", "data-points"));
+  const bytes = await page.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((e) => e.name.includes("/monitor/playback")).at(-1)?.decodedBodySize ?? NaN
+  );
+  log(`playback answer: ${(bytes / 1e6).toFixed(1)} MB (format=columns)`);
   log(
     `playback ${points} points: request → data ${measures["tp:query:data"]?.toFixed(0)} ms, ` +
       `data → arrays ${measures["tp:track:prepare"]?.toFixed(0)} ms, ` +
