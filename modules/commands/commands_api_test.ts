@@ -129,7 +129,7 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
     });
 
     await t.step(
-      "JT/T 808 echoes 16-bit serials: ids past 65,535 match, out of order",
+      "JT/T 808 echoes 16-bit serials: ids past 65,535 match, out of order, strays ignored",
       async () => {
         s.connections.detach(jt.conn);
         const held = testConnection(s.commands, {
@@ -166,7 +166,10 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
         await answer(jt808GeneralReply(terminal, 1, 0x0009, 0x8105, 0));
         assert.equal((await status(b.id)).status, "succeeded");
         assert.equal((await status(a.id)).status, "sending");
-        await answer(jt808LocationReply(terminal, 2, 0x0007, sampleFix()));
+        // A late answer to a query no longer in flight settles nothing.
+        await answer(jt808LocationReply(terminal, 2, 0x0006, sampleFix()));
+        assert.equal((await status(a.id)).status, "sending");
+        await answer(jt808LocationReply(terminal, 3, 0x0007, sampleFix()));
         const doneA = await status(a.id);
         assert.equal(doneA.status, "succeeded");
         assert.match(doneA.reply!, /^Lat:22\.543096,/);

@@ -42,14 +42,22 @@ export function advance(
 /**
  * The in-flight ref a reply answers. JT/T 808 echoes only a WORD serial (the ref's low 16 bits),
  * so once command ids pass 65,535 its replies match on those bits. Without a ref, or with one
- * no command in flight has, the oldest command in flight is taken (devices that answer in order).
+ * no command in flight has, the oldest command in flight is taken (devices that answer in
+ * order, GT06 units that answer an SMS-style flag) — except on JT/T 808, whose terminals
+ * always echo the serial: there such a reply (e.g. a 0x0201 after its query timed out)
+ * answers nothing in flight and settles nothing (undefined).
  */
-function matchRef(refs: Map<number, string>, commandRef: number | undefined): number {
+function matchRef(
+  refs: Map<number, string>,
+  commandRef: number | undefined,
+  echoesSerial: boolean,
+): number | undefined {
   if (commandRef !== undefined) {
     if (refs.has(commandRef)) return commandRef;
     if (commandRef <= 0xffff) {
       for (const ref of refs.keys()) if ((ref & 0xffff) === commandRef) return ref;
     }
+    if (echoesSerial) return undefined;
   }
   return refs.keys().next().value!;
 }
@@ -201,7 +209,8 @@ export class CommandService {
   ) {
     const refs = this.inFlight.get(conn.imei);
     if (!refs?.size) return;
-    const ref = matchRef(refs, reply.commandRef);
+    const ref = matchRef(refs, reply.commandRef, conn.protocol.name === "jt808");
+    if (ref === undefined) return;
     await this.finish(conn.imei, ref, reply.success === false ? "failed" : "succeeded", reply.text);
   }
 
