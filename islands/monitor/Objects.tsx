@@ -17,6 +17,7 @@ import { VirtualList } from "../../components/monitor/VirtualList.tsx";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
+import { glyphOf } from "../../components/monitor/icons.ts";
 
 const TABS: CountKey[] = ["all", "moving", "idling", "stopped", "offline"];
 /** Spec §9: map refresh options include 5 seconds. 0 = live stream only. */
@@ -388,7 +389,15 @@ function Objects(
                     style={{ height: `${ROW_HEIGHT}px` }}
                     onClick={() => choose(imei)}
                   >
-                    <i class="mon-dot" style={{ background: STATUS_COLORS[st] }} />
+                    <i
+                      class="mon-dot mon-badge"
+                      style={{ background: STATUS_COLORS[st] }}
+                      aria-hidden="true"
+                    >
+                      <svg viewBox="0 0 24 24">
+                        <path d={glyphOf(d.appType[i])} />
+                      </svg>
+                    </i>
                     <div class="mon-row-main">
                       <div class="mon-row-name">{d.name[i]}</div>
                       <div class="mon-row-sub mono">{imei}</div>

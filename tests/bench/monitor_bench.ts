@@ -9,7 +9,8 @@
  *    `--interval` seconds (default 1).
  * 3. Opens /monitorObject logged in: first full render = navigation start → every vehicle
  *    in the map source, the list drawn and the next frame the map drew.
- * 4. Sustained live updates for `--measure` seconds: requestAnimationFrame deltas in the
+ * 4. Sustained live updates for `--measure` seconds (whole fleet in view), then half as long
+ *    zoomed in to zoom 16 on one vehicle (individual icons): requestAnimationFrame deltas in the
  *    page (p50/p95/max frame time) and the positions the page applied per second.
  * 5. Stops the simulator, then /monitorPlayback of the trip: request → data, and data → the frame with the track drawn.
  *
@@ -183,12 +184,15 @@ try {
     return f;
   };
   const f = await measureLive("whole fleet", opts.measure);
+  await page.screenshot({ path: "/tmp/monitor-bench-fleet.png" });
   await page.evaluate((imei) => {
     const m = (globalThis as WithHook).__tpMonitor!;
     m.base.map.getView().setCenter(m.layers.coordinateOf(imei));
-    m.base.map.getView().setZoom(14);
+    m.base.map.getView().setZoom(16);
   }, sim.imeis[0]);
   const zoomed = await measureLive("zoomed in", Math.max(5, opts.measure / 2));
+  await page.screenshot({ path: "/tmp/monitor-bench-zoomed.png" });
+  log("screenshots: /tmp/monitor-bench-fleet.png, /tmp/monitor-bench-zoomed.png");
 
   // 5. Playback of the long trip, with the live load stopped (it measures the track alone).
   await sim.stop();
