@@ -13,6 +13,9 @@ import { EventBus } from "../../modules/gateway/bus.ts";
 import { bbox } from "../../modules/geofences/geometry.ts";
 import type { Zone } from "../../modules/geofences/model.ts";
 import type { GeofenceService, IndexedZone } from "../../modules/geofences/service.ts";
+import type { AccountStore } from "../../modules/accounts/store.ts";
+import { MessageStore } from "../../modules/notifications/messages.ts";
+import { PlatformNotices } from "../../modules/notifications/notices.ts";
 
 const DEVICES = 10_000, FENCES = 20, ROUNDS = 20;
 const dir = await Deno.makeTempDir({ prefix: "tp-engine-bench-" });
@@ -123,5 +126,17 @@ console.log(
       Math.round(n / (totalMs / 1000)).toLocaleString("en")
     } positions/s`,
 );
+
+// The message center counts every stored position too (the "fewer than 50 reports" check).
+const notices = new PlatformNotices({
+  messages: new MessageStore(kv),
+  accounts: {} as AccountStore,
+  directory: {} as DeviceDirectory,
+  deviceSettings: () => [],
+});
+const t1 = performance.now();
+for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < DEVICES; i++) notices.countPosition(imeis[i]);
+const countMs = performance.now() - t1;
+console.log(`message center position count: ${((countMs * 1e6) / n).toFixed(0)} ns per position`);
 kv.close();
 await Deno.remove(dir, { recursive: true });
