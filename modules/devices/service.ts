@@ -43,6 +43,10 @@ export interface ImportFailure {
 
 /** The minimal device registry: import, list with live state, lookups with visibility checks. */
 export class DeviceService {
+  /** Told after devices were imported into an account (the message center: "device allocation"). */
+  readonly onImported:
+    ((userId: string, devices: Device[], operatorId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly directory: DeviceDirectory,
     private readonly accounts: AccountStore,
@@ -107,6 +111,10 @@ export class DeviceService {
     for (const d of fresh) {
       if (raced.has(d.imei)) fail(d.imei, "imeiExists");
       else this.directory.remember(d);
+    }
+    const added = fresh.filter((d) => !raced.has(d.imei));
+    for (const fn of this.onImported) {
+      await fn(owner.id, added, session.accountId).catch((e) => console.error(e));
     }
     return { succeeded: fresh.length - raced.size, failed };
   }

@@ -9,6 +9,12 @@ export function wirePlatformNotices(s: Services): void {
   s.deviceTransfer.onTransferred.push((targetId, moved, operatorId) =>
     s.notices.devicesAllocated(targetId, moved, operatorId)
   );
+  // Importing into one's own account is stocking up, not an allocation.
+  s.devices.onImported.push(async (userId, added, operatorId) => {
+    const operator = await s.accountStore.get(operatorId);
+    if (!operator || operator.id === userId || operator.virtual?.masterId === userId) return;
+    await s.notices.devicesAllocated(userId, added, operatorId);
+  });
   s.wallet.onApplied.push((entries, balances) =>
     s.notices.cardsConsumed(entries, (id) => {
       const cards: Record<string, number> = balances.get(id)?.cards ?? {};

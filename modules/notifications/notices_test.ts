@@ -50,6 +50,18 @@ Deno.test("message center: every platform message type is raised where its event
       assert.equal(got[0].params.from, "admin");
       assert.equal(got[0].imei, D1);
       assert.equal((await messages(app, a.token, 5)).total, 0);
+      // The administrator importing straight into nt_c's account allocates too; nt_a
+      // importing into its own account (accountWithDevices above) did not.
+      const imported = await app.call("/v3/new/newEquipment/importEquipment", {
+        userId: c.id,
+        mcType: "GT06N",
+        imeis: ["359710049800007", "359710049800008"],
+      }, a.admin);
+      assert.equal(imported.json.data.succeeded, 2, JSON.stringify(imported.json));
+      const toC = (await messages(app, c.token, 5)).list;
+      assert.equal(toC.length, 1);
+      assert.equal(toC[0].params.count, 2);
+      assert.equal(toC[0].imei, null);
     });
 
     await t.step("10 card consumption: a renewal paid with a recharge card", async () => {
