@@ -27,8 +27,8 @@ export function tabOf(status: DeviceStatus): Exclude<CountKey, "all"> {
 export class Fleet {
   data: ObjectsPayload;
   private index = new Map<string, number>();
-  /** Positions in name ("letter", natural) order and IMEI order; built on first use. */
-  private rank: { name: Int32Array; imei: Int32Array } | null = null;
+  /** Indexes in name ("letter", natural) and IMEI order, and each index's IMEI rank. */
+  private rank: { imei: Int32Array; order: { name: number[]; imei: number[] } } | null = null;
 
   constructor(data: ObjectsPayload) {
     this.data = data;
@@ -120,20 +120,26 @@ export class Fleet {
   }): number[] {
     const d = this.data;
     const q = opts.search.trim().toLowerCase();
-    const out: number[] = [];
-    for (let i = 0; i < this.size; i++) {
-      if (opts.tab !== "all" && tabOf(this.status(i)) !== opts.tab) continue;
-      if (opts.group !== undefined && d.group[i] !== opts.group) continue;
-      if (q && !d.imei[i].includes(q) && !d.name[i].toLowerCase().includes(q)) continue;
-      out.push(i);
-    }
+    const keep = (i: number) =>
+      (opts.tab === "all" || tabOf(this.status(i)) === opts.tab) &&
+      (opts.group === undefined || d.group[i] === opts.group) &&
+      (!q || d.imei[i].includes(q) || d.name[i].toLowerCase().includes(q));
     const dir = opts.sortRule === "desc" ? -1 : 1;
-    // Names and IMEIs compare by precomputed rank: the list re-sorts every second while
+    // Names and IMEIs are ranked once per answer: the list is rebuilt every second while
     // positions stream in, and a collator over 10,000 names took longer than a frame.
     const rank = this.ranks();
+    if (opts.sortType === "name" || opts.sortType === "imei") {
+      // Already in order: walk it (O(n), no sort), followed devices first.
+      const order = rank.order[opts.sortType], followed: number[] = [], rest: number[] = [];
+      for (let k = 0; k < order.length; k++) {
+        const i = order[dir === 1 ? k : order.length - 1 - k];
+        if (keep(i)) (d.followed[i] ? followed : rest).push(i);
+      }
+      return followed.concat(rest);
+    }
+    const out: number[] = [];
+    for (let i = 0; i < this.size; i++) if (keep(i)) out.push(i);
     const key: (i: number) => number = {
-      name: (i: number) => rank.name[i],
-      imei: (i: number) => rank.imei[i],
       status: (i: number) => STATUS_ORDER[this.status(i)],
       speed: (i: number) => d.speed[i],
       time: (i: number) => d.gpsTime[i] ?? 0,
@@ -146,7 +152,7 @@ export class Fleet {
     return out;
   }
 
-  private ranks(): { name: Int32Array; imei: Int32Array } {
+  private ranks() {
     if (this.rank) return this.rank;
     const d = this.data, n = this.size;
     const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
@@ -156,12 +162,13 @@ export class Fleet {
       return r;
     };
     const all = () => Array.from({ length: n }, (_, i) => i);
-    const imei = rankOf(
-      all().sort((a, b) => (d.imei[a] < d.imei[b] ? -1 : d.imei[a] > d.imei[b] ? 1 : 0)),
+    const imeiOrder = all().sort((a, b) =>
+      d.imei[a] < d.imei[b] ? -1 : d.imei[a] > d.imei[b] ? 1 : 0
     );
-    const name = rankOf(
-      all().sort((a, b) => collator.compare(d.name[a], d.name[b]) || imei[a] - imei[b]),
+    const imei = rankOf(imeiOrder);
+    const nameOrder = all().sort((a, b) =>
+      collator.compare(d.name[a], d.name[b]) || imei[a] - imei[b]
     );
-    return this.rank = { name, imei };
+    return this.rank = { imei, order: { name: nameOrder, imei: imeiOrder } };
   }
 }

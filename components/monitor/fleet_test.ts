@@ -48,6 +48,18 @@ Deno.test("fleet: followed devices first, then natural name order; tab, group an
     "Truck 2",
     "Bus",
   ]);
+  assert.deepEqual(names(f.view({ ...all, sortType: "imei" })), [
+    "Van",
+    "Truck 10",
+    "Truck 2",
+    "Bus",
+  ]);
+  assert.deepEqual(names(f.view({ ...all, sortType: "imei", sortRule: "desc" })), [
+    "Van",
+    "Bus",
+    "Truck 2",
+    "Truck 10",
+  ]);
   assert.deepEqual(names(f.view({ ...all, tab: "offline" })), ["Bus"]);
   assert.deepEqual(names(f.view({ ...all, group: "North" })), ["Van", "Truck 2"]);
   assert.deepEqual(names(f.view({ ...all, group: "" })), ["Bus", "Truck 10"]);

@@ -66,19 +66,22 @@ export function vehicleSprite(
         (small ? 1 : 0)) * 64 + Math.min(63, Math.round(ratio * 4));
   let s = sprites.get(key);
   if (!s) {
-    sprites.set(key, s = drawVehicle(type, status, heading ? bucket : -1, selected, small, ratio));
+    const look = { type, status, bucket: heading ? bucket : -1, selected, small };
+    sprites.set(key, s = drawVehicle(look, ratio));
   }
   return s;
 }
 
-function drawVehicle(
-  type: number,
-  status: number,
-  bucket: number,
-  selected: boolean,
-  small: boolean,
-  ratio: number,
-): Sprite {
+/** One vehicle look; bucket -1 draws no heading pointer. */
+interface Look {
+  type: number;
+  status: number;
+  bucket: number;
+  selected: boolean;
+  small: boolean;
+}
+
+function drawVehicle({ type, status, bucket, selected, small }: Look, ratio: number): Sprite {
   const r = (small ? 8 : 11) * (selected ? 1.25 : 1);
   const half = Math.ceil(r + (bucket >= 0 ? 10 : 3));
   const c = document.createElement("canvas");
