@@ -7,6 +7,7 @@ import {
   CARD_OF_TERM,
   type CardType,
   type LedgerEntry,
+  type Rate,
   RENEWAL_OPTIONS,
   type Term,
   toCents,
@@ -106,22 +107,22 @@ export class DeviceRenewal {
     if (ok.length) {
       const time = new Date().toISOString();
       const card = CARD_OF_TERM[input.term];
-      const entries: LedgerEntry[] = ok.map((p) => ({
+      const coinCents = -ok.reduce((s, p) => s + toCents(p.coins), 0);
+      const cards = input.payWith === "card" ? ok.length : 0;
+      const entry: LedgerEntry = {
         id: crypto.randomUUID(),
         accountId: payer.id,
         time,
         kind: "renew",
-        coinCents: -toCents(p.coins),
-        cards: p.card ? { [card]: -1 } : {},
-        imei: p.imei,
+        coinCents,
+        cards: cards ? { [card]: -cards } : {},
+        devices: ok.map((p) => ({ imei: p.imei, coinCents: toCents(p.coins) })),
         term: input.term,
         operatorId: session.accountId,
-      }));
-      const coinCents = entries.reduce((s, e) => s + e.coinCents, 0);
-      const cards = input.payWith === "card" ? ok.length : 0;
+      };
       await this.wallet.apply(
         [{ accountId: payer.id, coinCents, cards: { [card]: -cards } }],
-        entries,
+        [entry],
         payer,
       );
       try {
@@ -137,13 +138,13 @@ export class DeviceRenewal {
         // The devices were not extended: give the payment back, logged as a refund.
         await this.wallet.apply(
           [{ accountId: payer.id, coinCents: -coinCents, cards: { [card]: cards } }],
-          entries.map((x) => ({
-            ...x,
+          [{
+            ...entry,
             id: crypto.randomUUID(),
             kind: "refund",
-            coinCents: -x.coinCents,
-            cards: x.cards[card] ? { [card]: 1 } : {},
-          })),
+            coinCents: -coinCents,
+            cards: cards ? { [card]: cards } : {},
+          }],
           payer,
         );
         throw e;
@@ -246,6 +247,11 @@ export class DeviceRenewal {
     };
     const now = today();
     const max = addMonths(now, MAX_PLATFORM_YEARS * 12);
+    const rates = new Map<string, Promise<Rate | null>>();
+    const rateFor = (mcType: string) => {
+      if (!rates.has(mcType)) rates.set(mcType, this.wallet.rateFor(mcType));
+      return rates.get(mcType)!;
+    };
     const out: RenewPlan[] = [];
     for (const imei of new Set(input.imeis)) {
       const d = this.directory.get(imei);
@@ -269,7 +275,7 @@ export class DeviceRenewal {
         plan.expiration = null;
         continue;
       }
-      const rate = await this.wallet.rateFor(d.mcType);
+      const rate = await rateFor(d.mcType);
       if (!rate) {
         plan.error = "noRateConfigured";
         continue;

@@ -165,9 +165,14 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
         assert.equal(device(3).userExpiration, addMonths(today(), 12));
         assert.equal(r.balance.cards["1y"], 0);
         const log = ok(await call(`${W}/ledger`, { pageNum: 1, pageSize: 10 }, tokens.dist));
+        // One consumption entry for the operation, naming each device.
         const renewals = log.list.filter((e: { kind: string }) => e.kind === "renew");
-        assert.equal(renewals.length, 3);
-        assert.deepEqual(renewals[0].cards, { "1y": -1 });
+        assert.equal(renewals.length, 1);
+        assert.deepEqual(renewals[0].cards, { "1y": -3 });
+        assert.deepEqual(
+          renewals[0].devices.map((x: { imei: string }) => x.imei),
+          [1, 2, 3].map(imeiOf),
+        );
       },
     );
 
@@ -402,6 +407,32 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
         });
       },
     );
+
+    await t.step("one operation renews up to 1000 devices (KV commit limits)", async () => {
+      const many = Array.from({ length: 1000 }, (_, i) => String(868120410000000 + i));
+      ok(
+        await call(
+          `${EQ}/importEquipment`,
+          { userId: ids.dist, mcType: "GT06N", imeis: many },
+          tokens.admin,
+        ),
+      );
+      ok(
+        await call(
+          `${W}/allocate`,
+          { targetUserId: ids.dist, cards: { "1y": 1000 } },
+          tokens.admin,
+        ),
+      );
+      const started = performance.now();
+      const r = ok(
+        await call(`${EQ}/renewEquipment`, { imeis: many, term: 12, payWith: "card" }, tokens.dist),
+      );
+      assert.equal(r.renewed, 1000);
+      assert.equal(r.balance.cards["1y"], 1);
+      assert.equal(app.services.directory.get(many[999])!.expiration, addMonths(today(), 12));
+      console.log(`renewed 1000 devices in ${Math.round(performance.now() - started)} ms`);
+    });
   } finally {
     await app.close();
   }

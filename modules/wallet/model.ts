@@ -61,8 +61,11 @@ export interface LedgerEntry {
   kind: "renew" | "allocateIn" | "allocateOut" | "issue" | "refund";
   coinCents: number;
   cards: Partial<Record<CardType, number>>;
-  /** Renewals: the device and its term. */
-  imei?: string;
+  /**
+   * Renewals: one entry per operation (a commit holds at most 1000 mutations, and an operation
+   * up to 1000 devices), with each device and its price in hundredths of a coin.
+   */
+  devices?: { imei: string; coinCents: number }[];
   term?: Term;
   /** Allocations: the other account. */
   counterpartId?: string;
