@@ -4,6 +4,7 @@
  *   - filtered, paged list queries (queryEquipmentList): p95 target ≤ 50 ms
  *   - importing 1,000 IMEIs in one call: target ≤ 2 s
  *   - transferring 1,000 devices in one call: target ≤ 3 s
+ *   - renewing 1,000 devices in one call, paid with recharge cards (no target in the spec)
  */
 import { startServer } from "../helpers/server.ts";
 import { asAdmin, login, post } from "../e2e/devices_fixture.ts";
@@ -27,7 +28,11 @@ const pct = (xs: number[], p: number) => {
 };
 
 try {
-  const { adminId, add: addAccount } = await asAdmin(base, ADMIN_PASSWORD, PASSWORD);
+  const { adminId, add: addAccount, token: adminToken } = await asAdmin(
+    base,
+    ADMIN_PASSWORD,
+    PASSWORD,
+  );
   const add = (account: string, parentId: string, type: number) =>
     addAccount(account, `${account} nick`, parentId, type);
   const dist = await add("bench_dist", adminId, 8);
@@ -102,6 +107,11 @@ try {
     call("/v3/new/newEquipment/transferEquipment", { imeis: moving, targetUserId: target }, token)
   );
 
+  await call("/v3/new/wallet/allocate", { targetUserId: dist, cards: { "1y": 1000 } }, adminToken);
+  const [renewed, renewMs] = await timed(() =>
+    call("/v3/new/newEquipment/renewEquipment", { imeis: moving, term: 12, payWith: "card" }, token)
+  );
+
   const f = (n: number) => n.toFixed(1);
   console.log(`devices in the subtree: ${total}`);
   console.log(
@@ -117,6 +127,7 @@ try {
   console.log(
     `transfer 1,000 devices: ${f(transferMs)} ms, moved ${moved.moved} (target ≤ 3000 ms)`,
   );
+  console.log(`renew 1,000 devices (recharge cards): ${f(renewMs)} ms, renewed ${renewed.renewed}`);
 } finally {
   await server.stop();
 }
