@@ -12,6 +12,7 @@ import VectorSource from "ol/source/Vector.js";
 import Control from "ol/control/Control.js";
 import { Fill, Stroke, Style, Text } from "ol/style.js";
 import type { FeatureLike } from "ol/Feature.js";
+import type { TFunction } from "i18next";
 import { api } from "../../lib/client/api.ts";
 import type { Zone } from "../../modules/geofences/model.ts";
 import type { BaseMap } from "./basemap.ts";
@@ -117,4 +118,14 @@ export class LandmarkLayer {
     el.appendChild(button);
     return new Control({ element: el });
   }
+}
+
+/** Adds the caller's landmarks to a monitor map (with its show/hide button) and loads them. */
+export function addLandmarks(base: BaseMap, t: TFunction): LandmarkLayer {
+  const layer = new LandmarkLayer(base, {
+    show: t("geofences.landmarkLayer.show"),
+    hide: t("geofences.landmarkLayer.hide"),
+  });
+  layer.load();
+  return layer;
 }

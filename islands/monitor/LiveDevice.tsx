@@ -6,6 +6,7 @@ import { type ObjectsPayload, STATUS_INDEX } from "../../modules/monitor/objects
 import type { DeviceStatus } from "../../modules/devices/model.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { TrackLayers } from "../../components/monitor/tracklayers.ts";
+import { addLandmarks } from "../../components/monitor/landmarks.ts";
 import { formatter } from "../../components/monitor/format.ts";
 import { DeviceCard, type DeviceCardData } from "../../components/monitor/DeviceCard.tsx";
 import { type LivePosition, openLive } from "../../components/monitor/live.ts";
@@ -72,6 +73,10 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     const b = createBaseMap(mapEl.current!, settings, { zoom: 15 });
     base.current = b;
     layers.current = new TrackLayers(b);
+    // A share-page visitor has no account, hence no landmarks.
+    if (mode.kind !== "share") {
+      addLandmarks(b, t);
+    }
     (globalThis as Record<string, unknown>).__tpLive = { base: b, layers: layers.current, trail };
     let stop = () => {};
     const start = async () => {

@@ -6,7 +6,7 @@ import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import type { CountKey, ObjectsPayload } from "../../modules/monitor/objects.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { VehicleLayers } from "../../components/monitor/vehicles.ts";
-import { LandmarkLayer } from "../../components/monitor/landmarks.ts";
+import { addLandmarks } from "../../components/monitor/landmarks.ts";
 import { Fleet, type SortRule, type SortType } from "../../components/monitor/fleet.ts";
 import { type LivePosition, openLive } from "../../components/monitor/live.ts";
 import { formatter } from "../../components/monitor/format.ts";
@@ -136,11 +136,7 @@ function Objects(
     const b = createBaseMap(mapEl.current!, settings, { onTilesFailing: setTilesFailing });
     base.current = b;
     layers.current = new VehicleLayers(b);
-    new LandmarkLayer(b, {
-      show: t("geofences.landmarkLayer.show"),
-      hide: t("geofences.landmarkLayer.hide"),
-    })
-      .load();
+    addLandmarks(b, t);
     // For e2e tests and the benchmark: the live objects behind the page.
     (globalThis as Record<string, unknown>).__tpMonitor = {
       base: b,

@@ -12,6 +12,7 @@ import { convertSpeed, speedUnit } from "../../modules/monitor/units.ts";
 import { parseLocal, toLocalInput } from "../../modules/monitor/time.ts";
 import { type BaseMap, createBaseMap, type MapSettings } from "../../components/monitor/basemap.ts";
 import { TrackLayers } from "../../components/monitor/tracklayers.ts";
+import { addLandmarks } from "../../components/monitor/landmarks.ts";
 import { allPoints, columnsToTrack, type Track } from "../../components/monitor/trackdata.ts";
 import { SpeedChart } from "../../components/monitor/SpeedChart.tsx";
 import { formatter } from "../../components/monitor/format.ts";
@@ -74,6 +75,7 @@ function Playback({ lang, settings, imei: initialImei }: {
     const b = createBaseMap(mapEl.current!, settings);
     base.current = b;
     layers.current = new TrackLayers(b);
+    addLandmarks(b, t);
     let raf = 0;
     b.map.on("pointermove", (e) => {
       if (e.dragging) return;
