@@ -240,6 +240,26 @@ Deno.test({
         );
       });
 
+      await t.step("Google tiles carry the user's key; without one the map says so", async () => {
+        await page.goto(`${base}/monitorObject`);
+        await hydrated(page);
+        const provider = page.locator(".mon-toolbar select").first();
+        await provider.selectOption("Google");
+        await page.locator(".mon-toolbar-note").waitFor({ timeout: 5000 });
+        await page.screenshot({ path: `${SHOTS}monitor-google-nokey.png` });
+        const key = "AIza-e2e-monitor-key";
+        await fleet.api.call("/v3/new/account/updateProfile", { googleMapKey: key });
+        const keyed = page.waitForRequest(
+          (r) => r.url().includes("google.com/vt") && r.url().includes(`key=${key}`),
+          { timeout: 10_000 },
+        );
+        await page.reload(); // the provider choice is remembered by this browser
+        await hydrated(page);
+        await keyed;
+        assert.equal(await page.locator(".mon-toolbar-note").count(), 0);
+        await page.locator(".mon-toolbar select").first().selectOption("OpenStreetMap");
+      });
+
       await t.step("the alerts tab shows the alert centre's list (empty: no alarms)", async () => {
         await page.goto(`${base}/monitorEvent`);
         await hydrated(page);
