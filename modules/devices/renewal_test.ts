@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import ExcelJS from "exceljs";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { CATALOGUE } from "../../lib/errors.ts";
 import { asAdmin, code, ok, PASSWORD } from "./test_support.ts";
@@ -292,6 +293,15 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
         const page = await expOf(tokens.ent);
         assert.equal(page.showPlatformExpiration, 0);
         assert.equal(page.list[0].expiration, null);
+        // The export leaves the cell empty too.
+        const sheet = await exported(tokens.ent);
+        const col = sheet[0].indexOf("Platform expiry");
+        assert.ok(col > 0);
+        assert.equal(sheet.find((r) => r[0] === imeiOf(10))![col], "");
+        assert.equal(
+          (await exported(tokens.dist)).find((r) => r[0] === imeiOf(10))![col],
+          "2031-05-01",
+        );
         const detail = ok(await call(`${EQ}/getDeviceDetail`, { imei: imeiOf(10) }, tokens.ent));
         assert.equal(detail.basic.expiration, null);
         assert.equal(detail.basic.showPlatformExpiration, 0);
@@ -435,5 +445,17 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
     });
   } finally {
     await app.close();
+  }
+
+  /** The caller's export (xlsx) as rows of cell texts. */
+  async function exported(token: string): Promise<string[][]> {
+    const res = await call(`${EQ}/exportEquipment`, { imeis: [imeiOf(10)] }, token);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.res.arrayBuffer());
+    const out: string[][] = [];
+    wb.worksheets[0].eachRow((row) =>
+      out.push((row.values as unknown[]).slice(1).map((v) => String(v ?? "")))
+    );
+    return out;
   }
 });

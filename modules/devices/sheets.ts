@@ -115,6 +115,8 @@ export class DeviceSheets {
       "expiration",
       "userExpiration",
       "enabled",
+      "appBindable",
+      "autoRenew",
     ] as const;
     return await book(t("devices.sheet.exportSheet"), [
       cols.map((c) => t(`devices.col.${c}`)),
@@ -126,6 +128,10 @@ export class DeviceSheets {
             ? t(`devices.activation.${d.activation}`)
             : c === "enabled"
             ? t(d.enabled ? "devices.enabled" : "devices.disabled")
+            : c === "appBindable"
+            ? t(`devices.appBindable.filter.${d.appBindable}`)
+            : c === "autoRenew"
+            ? t(d.autoRenew ? "devices.renew.autoOnShort" : "devices.renew.autoOff")
             : String(d[c] ?? "")
         )
       ),
