@@ -256,6 +256,27 @@ Deno.test({
       assert.deepEqual(rules[0].imeis, [IMEI]);
       assert.equal(rules[0].minSpeed, 90);
       await page.screenshot({ path: `${SHOTS}broadcast_rules.png` });
+      // Eleven rules: the pager appears (spec: from 10 rows) and page 2 holds the last one.
+      for (let i = 2; i <= 11; i++) {
+        await api.call("/v3/new/alarm/broadcast/save", {
+          rule: {
+            name: `Rule ${String(i).padStart(2, "0")}`,
+            alarmType: "vibration",
+            count: 3,
+            unitMinutes: 60,
+            content: "Vehicle disturbed",
+          },
+        });
+      }
+      await hydrated(page, `${server.url}/settingAlert`);
+      await page.click("[role=tab] >> text=Auto broadcast");
+      await page.waitForSelector(".broadcast-rules .pagination");
+      assert.match(await page.locator("[data-testid=rule-count]").innerText(), /11 \/ 20/);
+      assert.equal(await page.locator(".broadcast-table tbody tr").count(), 10);
+      await page.click(".broadcast-rules .pagination button >> text=2");
+      await page.waitForFunction(() =>
+        document.querySelectorAll(".broadcast-table tbody tr").length === 1
+      );
 
       // Device thresholds carry the reminder dates the message center announces.
       await page.click("[role=tab] >> text=Device thresholds");
