@@ -85,37 +85,20 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
       )}
       {!outcome && (
         <div class="renew-options">
-          <fieldset class="choice-row">
-            <legend>{t("devices.renew.term")}</legend>
-            {TERMS.map((m) => (
-              <label key={m} class={`choice${term === m ? " on" : ""}`}>
-                <input
-                  type="radio"
-                  name="renew-term"
-                  id={`renew-term-${m}`}
-                  checked={term === m}
-                  onChange={() => setTerm(m)}
-                />
-                {t(`devices.renew.terms.${m}`)}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset class="choice-row">
-            <legend>{t("devices.renew.payWith")}</legend>
-            {(["card", "coin"] as const).map((p) => (
-              <label key={p} class={`choice${payWith === p ? " on" : ""}`}>
-                <input
-                  type="radio"
-                  name="renew-pay"
-                  id={`renew-pay-${p}`}
-                  checked={payWith === p}
-                  onChange={() =>
-                    setPayWith(p)}
-                />
-                {t(`devices.renew.pay.${p}`)}
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceRow
+            name="renew-term"
+            legend={t("devices.renew.term")}
+            options={TERMS.map((m) => [m, t(`devices.renew.terms.${m}`)])}
+            value={term}
+            onChange={setTerm}
+          />
+          <ChoiceRow
+            name="renew-pay"
+            legend={t("devices.renew.payWith")}
+            options={(["card", "coin"] as const).map((p) => [p, t(`devices.renew.pay.${p}`)])}
+            value={payWith}
+            onChange={setPayWith}
+          />
         </div>
       )}
       {outcome
@@ -150,6 +133,33 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
         </p>
       )}
     </ActionModal>
+  );
+}
+
+/** One choice among a few, as a row of radio buttons (ids: `${name}-${value}`). */
+function ChoiceRow<T extends string | number>({ name, legend, options, value, onChange }: {
+  name: string;
+  legend: string;
+  options: [T, string][];
+  value: T;
+  onChange: (v: T) => void;
+}) {
+  return (
+    <fieldset class="choice-row">
+      <legend>{legend}</legend>
+      {options.map(([v, label]) => (
+        <label key={v} class={`choice${value === v ? " on" : ""}`}>
+          <input
+            type="radio"
+            name={name}
+            id={`${name}-${v}`}
+            checked={value === v}
+            onChange={() => onChange(v)}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 
