@@ -78,7 +78,7 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD, GT06_PORT: String(gt06) });
     const browser = await launchBrowser();
     try {
-      const { api, me } = await adminWithDevice(server.url);
+      const { api } = await adminWithDevice(server.url);
       // Every crossing should pop up here, so no silence between two fence alerts.
       const settings = await api.call("/v3/new/alarm/settings/get", {});
       await api.call("/v3/new/alarm/settings/save", {
