@@ -162,21 +162,23 @@ function DeviceManager({ lang, me, initial }: Props) {
       <section class="panel devices-main">
         <div class="panel-title">
           <h1>{t("devices.title")}</h1>
-          <span class="scope-chip" data-scope-id={selected.id}>
-            {t("devices.tree.selected", { name: selected.nickName })}
-            <a
-              class="link-btn"
-              href={urlFor(selected)}
-              target="_blank"
-              rel="noopener"
-              title={t("devices.actions.openTab")}
-            >
-              ↗
-            </a>
-          </span>
-          {me.canEdit && selected.id !== me.id && (
-            <ExpiryVisibility t={t} userId={selected.id} onChanged={changed} />
-          )}
+          <div class="scope-tools">
+            {me.canEdit && selected.id !== me.id && (
+              <ExpiryVisibility t={t} userId={selected.id} onChanged={changed} />
+            )}
+            <span class="scope-chip" data-scope-id={selected.id}>
+              {t("devices.tree.selected", { name: selected.nickName })}
+              <a
+                class="link-btn"
+                href={urlFor(selected)}
+                target="_blank"
+                rel="noopener"
+                title={t("devices.actions.openTab")}
+              >
+                ↗
+              </a>
+            </span>
+          </div>
         </div>
         <StatsBar t={t} stats={stats} filters={filters} onPick={set} />
         <div class="toolbar dev-search">
