@@ -123,7 +123,12 @@ function MessageCenter({ lang }: { lang: Lang }) {
         {data?.list.map((m) => (
           <li key={m.id} class={m.read === -1 ? "unread" : ""}>
             <span class="badge">{t(`alerts.messages.type.${m.type}`)}</span>
-            <span class="grow">{t(`alerts.messages.text.${m.type}`, m.params)}</span>
+            <span class="grow">
+              {t(
+                `alerts.messages.text.${m.type}${m.params.variant ? `_${m.params.variant}` : ""}`,
+                m.params,
+              )}
+            </span>
             <span class="muted">{formatTime(m.createdAt)}</span>
             {m.imei && (
               <a class="link-btn" href={`/monitorObject?imei=${m.imei}`}>

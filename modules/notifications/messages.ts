@@ -19,7 +19,10 @@ export interface PlatformMessage {
   userId: string;
   type: MessageType;
   imei: string | null;
-  /** Values for the type's i18n text (alerts.messages.text.<type>). */
+  /**
+   * Values for the type's i18n text: alerts.messages.text.<type>, or
+   * alerts.messages.text.<type>_<variant> when params.variant is set.
+   */
   params: Record<string, string | number>;
   /** Spec read filter: 0 read, -1 unread. */
   read: 0 | -1;

@@ -13,8 +13,13 @@ export const REMIND_DAYS = [30, 7] as const;
 export const FEW_REPORTS = 50;
 /** Below this many Mi coins and without recharge cards an account's balance is low (one device-year costs 10 at the built-in rate). */
 export const LOW_COINS = 10;
-/** An expired device is announced if it expired at most this long ago (a first run does not flood). */
-const EXPIRED_LOOKBACK_DAYS = 7;
+/** Spec §9: a device offline for more than 3 days triggers a reminder. */
+export const LONG_OFFLINE_DAYS = 3;
+/**
+ * A device is announced as expired, or offline for over 3 days, only within this many days of
+ * that happening: a first run on an old installation does not flood the message center.
+ */
+const LOOKBACK_DAYS = 7;
 
 const DATE_TYPES = [
   ["licenceExpiry", 7],
@@ -115,6 +120,7 @@ export class PlatformNotices {
   async daily(now = Date.now()): Promise<number> {
     let posted = 0;
     posted += await this.expiredDevices(now);
+    posted += await this.longOffline(now);
     posted += await this.reminderDates(now);
     posted += await this.fewReports(now);
     posted += await this.lowBalances(now);
@@ -127,7 +133,7 @@ export class PlatformNotices {
       for (const dev of this.d.directory.ownedBy(userId)) {
         const exp = effectiveExpiry(dev);
         if (!exp || activationState(dev, now) !== "expired") continue;
-        if (Date.parse(`${exp.slice(0, 10)}T23:59:59Z`) < now - EXPIRED_LOOKBACK_DAYS * DAY_MS) {
+        if (Date.parse(`${exp.slice(0, 10)}T23:59:59Z`) < now - LOOKBACK_DAYS * DAY_MS) {
           continue;
         }
         const m = await this.d.messages.postOnce(
@@ -135,6 +141,38 @@ export class PlatformNotices {
           dev.userId,
           1,
           { imei: dev.imei, name: label(dev), date: exp.slice(0, 10) },
+          dev.imei,
+        );
+        if (m) n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Type 2 ("device offline"), spec §9 "over 3 days triggers a reminder": once per silence
+   * (keyed by the last message time), beside the offline alert's own message.
+   */
+  private async longOffline(now: number): Promise<number> {
+    let n = 0;
+    for (const userId of this.d.directory.owners()) {
+      for (const dev of this.d.directory.ownedBy(userId)) {
+        const last = this.d.directory.state(dev.imei)?.hbTime;
+        if (!last) continue;
+        const silent = now - last;
+        if (silent <= LONG_OFFLINE_DAYS * DAY_MS) continue;
+        if (silent > (LONG_OFFLINE_DAYS + LOOKBACK_DAYS) * DAY_MS) continue;
+        const m = await this.d.messages.postOnce(
+          ["longOffline", dev.imei, last],
+          dev.userId,
+          2,
+          {
+            variant: "days",
+            imei: dev.imei,
+            name: label(dev),
+            days: Math.floor(silent / DAY_MS),
+            since: isoDay(last),
+          },
           dev.imei,
         );
         if (m) n++;

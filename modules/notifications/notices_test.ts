@@ -108,6 +108,46 @@ Deno.test("message center: every platform message type is raised where its event
       assert.equal(await expired(), 1);
     });
 
+    await t.step("2 offline: a reminder once a silence passes 3 days", async () => {
+      const last = Date.parse("2027-02-01T08:00:00Z");
+      app.services.directory.rememberState({
+        imei: D2,
+        hbTime: last,
+        gpsTime: last,
+        position: null,
+        acc: null,
+        battery: null,
+        signal: null,
+        sleeping: false,
+        poweredOff: false,
+        lastMovingAt: null,
+      });
+      const offline = async () =>
+        (await messages(app, a.token, 2)).list.filter((m) => m.params.variant === "days");
+      await n.daily(last + 3 * DAY - 60_000);
+      assert.equal((await offline()).length, 0, "not yet 3 days");
+      await n.daily(last + 3 * DAY + 60_000);
+      await n.daily(last + 5 * DAY);
+      const got = await offline();
+      assert.equal(got.length, 1, "once per silence");
+      assert.equal(got[0].params.days, 3);
+      assert.equal(got[0].params.since, "2027-02-01");
+      // The device reported again and fell silent again: a new reminder.
+      app.services.directory.rememberState({
+        ...app.services.directory.state(D2)!,
+        hbTime: last + 10 * DAY,
+      });
+      await n.daily(last + 14 * DAY);
+      assert.equal((await offline()).length, 2);
+      // Silent for longer than 3 + 7 days before any check saw it: not announced.
+      app.services.directory.rememberState({
+        ...app.services.directory.state(D2)!,
+        hbTime: last + 20 * DAY,
+      });
+      await n.daily(last + 31 * DAY);
+      assert.equal((await offline()).length, 2);
+    });
+
     await t.step("7 licence, 8 insurance, 9 SIM card: 30 and 7 days ahead", async () => {
       const bad = await app.call("/v3/new/alarm/device/save", {
         imei: D2,
