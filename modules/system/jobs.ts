@@ -25,9 +25,9 @@ export function scheduleJobs(s: Services): void {
     s.alertDelivery.prune();
   });
 
-  // Message center (modules/notifications/notices.ts): expired devices, licence / insurance /
-  // SIM card dates, yesterday's few-report devices and (Mondays) low balances. Spec §9 sends
-  // balance reminders at 10:00.
+  // Message center (modules/notifications/notices.ts): expired devices, devices silent for over
+  // 3 days, licence / insurance / SIM card dates, yesterday's few-report devices and low
+  // balances (daily, Mondays or the 1st). Spec §9 sends balance reminders at 10:00.
   Deno.cron("message center daily check", "0 10 * * *", async () => {
     await s.notices.daily();
   });
