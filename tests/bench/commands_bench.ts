@@ -3,6 +3,8 @@
  * connections to a real server process: the batch call encodes and writes a 0x80 frame per
  * device, every device answers with 0x21, and the time runs until every one of the 1,000
  * command records is stored as "succeeded". Target: ≤ 5 s.
+ * PROTOCOL=jt808 runs it on JT/T 808 terminals instead: "locate now" is 0x8201, each answer a
+ * 0x0201 whose position is stored before its command is settled.
  */
 import { startServer } from "../helpers/server.ts";
 import { PlatformApi } from "../../modules/simulator/api.ts";
@@ -11,19 +13,23 @@ import { Simulator } from "../../modules/simulator/simulator.ts";
 const N = Number(Deno.env.get("DEVICES") ?? 1000);
 const PASSWORD = "Admin12345";
 const TARGET_MS = 5000;
+const PROTOCOL = Deno.env.get("PROTOCOL") === "jt808" ? "jt808" : "gt06";
+const MODEL = { gt06: "JM-VL01", jt808: "JT808" }[PROTOCOL];
+const PORT_LABEL = { gt06: "GT06", jt808: "JT/T 808" }[PROTOCOL];
 
 const server = await startServer({ ADMIN_PASSWORD: PASSWORD });
 let fleet: Simulator | null = null;
 try {
   let port = 0;
   for (let i = 0; i < 200 && !port; i++) {
-    port = Number(server.output().match(/Device gateway: GT06 (\d+)/)?.[1] ?? 0);
+    const ports = server.output().match(/Device gateway: .*/)?.[0] ?? "";
+    port = Number(ports.match(new RegExp(`${PORT_LABEL} (\\d+)`))?.[1] ?? 0);
     if (!port) await new Promise((r) => setTimeout(r, 50));
   }
   const api = await PlatformApi.login(server.url, "admin", PASSWORD);
   const userId = await api.currentUserId();
   fleet = new Simulator({
-    protocol: "gt06",
+    protocol: PROTOCOL,
     devices: N,
     port,
     imeiPrefix: "86400000",
@@ -31,7 +37,7 @@ try {
     alarmScale: 0,
     reconnectsPerHour: 0,
   });
-  await api.importDevices(userId, "JM-VL01", fleet.imeis);
+  await api.importDevices(userId, MODEL, fleet.imeis);
   fleet.start();
   // Every device has logged in and reported once (hbTime set) before the clock starts.
   for (let i = 0;; i++) {
@@ -60,7 +66,7 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   const tAll = performance.now() - t0;
-  console.log(`devices:                     ${N} (GT06, JM-VL01, real TCP, one process)`);
+  console.log(`devices:                     ${N} (${PORT_LABEL}, ${MODEL}, real TCP, one process)`);
   console.log(`batch call (encode+write):   ${tSent.toFixed(0)} ms`);
   console.log(`all replies recorded:        ${tAll.toFixed(0)} ms (${polls} status polls)`);
   console.log(`result:                      ${JSON.stringify(counts)}`);
