@@ -3,7 +3,8 @@
  * JT/T 808 device on the gateway's JT/T 808 port, and the command API. The platform sends
  * 0x8201 (position query); the terminal answers 0x0201 (the query's serial + its location);
  * the command turns "succeeded" with the location as its reply, and that location is stored
- * as a position of the device (playback shows it).
+ * as a position of the device (playback shows it). Then a 0x8103 settles through the
+ * terminal's 0x0001 general reply.
  */
 import assert from "node:assert/strict";
 import { PlatformApi } from "../../modules/simulator/api.ts";
@@ -51,7 +52,8 @@ async function track(api: PlatformApi, imei: string) {
 }
 
 Deno.test({
-  name: "commands: JT/T 808 locate now over TCP — 0x8201 → 0x0201 → succeeded, position stored",
+  name:
+    "commands: JT/T 808 over TCP — locate now 0x8201 → 0x0201 → succeeded, position stored; 0x8103 → 0x0001",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -87,15 +89,17 @@ Deno.test({
       );
       assert.equal(sent.status, "sending");
       assert.equal(sent.content, "0x8201");
-      const row = await waitFor("the command to settle", async () => {
-        const { list } = await api.call<{ list: StatusRow[] }>("/v3/new/command/status", {
-          imei,
-          pageNum: 1,
-          pageSize: 10,
+      const settled = (id: string) =>
+        waitFor(`command ${id} to settle`, async () => {
+          const { list } = await api.call<{ list: StatusRow[] }>("/v3/new/command/status", {
+            imei,
+            pageNum: 1,
+            pageSize: 10,
+          });
+          const c = list.find((c) => c.id === id);
+          return c && c.status !== "sending" && c;
         });
-        const c = list.find((c) => c.id === sent.id);
-        return c && c.status !== "sending" && c;
-      });
+      const row = await settled(sent.id);
       assert.equal(row.status, "succeeded", JSON.stringify(row));
       assert.deepEqual(row.phases.map((p) => p.status), ["toBeSent", "sending", "succeeded"]);
       const m = row.reply?.match(
@@ -119,6 +123,17 @@ Deno.test({
       assert.ok(Math.abs(point.lat - Number(lat)) < 1e-6, `${point.lat} vs ${lat}`);
       assert.ok(Math.abs(point.lng - Number(lng)) < 1e-6, `${point.lng} vs ${lng}`);
       assert.equal(after.length, before.length + 1);
+
+      // The 0x0001 general reply settles the other JT/T 808 commands: 0x8103 report interval.
+      const interval = await api.call<{ id: string; content: string }>(
+        "/v3/new/command/sendInstruction",
+        { imei, code: "reportInterval", sendType: "online", params: { seconds: 60 } },
+      );
+      assert.equal(interval.content, "0x8103 0x0029=60");
+      const set = await settled(interval.id);
+      assert.equal(set.status, "succeeded", JSON.stringify(set));
+      assert.equal(set.reply, "0x8103 success");
+      assert.equal(heard.at(-1)?.text, "set parameters 000000290400" + "00003c");
     } finally {
       await fleet?.stop();
       await server.stop();
