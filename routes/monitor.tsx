@@ -74,12 +74,16 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
   privatePage(
     "/monitorObject",
     inShell("object", (c, ctx, settings) => (
-      <Objects
-        lang={ctx.lang}
-        settings={settings}
-        focus={imeiParam(c.req.query("imei"))}
-        canCommand={ctx.user?.instructionsFlag === 1}
-      />
+      <>
+        {/* The objects answer is fetched while the scripts load, not after hydration. */}
+        <link rel="preload" href="/v3/new/monitor/objects" as="fetch" crossorigin="anonymous" />
+        <Objects
+          lang={ctx.lang}
+          settings={settings}
+          focus={imeiParam(c.req.query("imei"))}
+          canCommand={ctx.user?.instructionsFlag === 1}
+        />
+      </>
     )),
   );
 

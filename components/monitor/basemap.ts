@@ -16,7 +16,7 @@ import { defaults as defaultControls } from "ol/control/defaults.js";
 import ScaleLine from "ol/control/ScaleLine.js";
 import { fromLonLat, toLonLat } from "ol/proj.js";
 import type { Coordinate } from "ol/coordinate.js";
-import { type Datum, fromDatum, toDatum } from "../../modules/monitor/geo.ts";
+import { type Datum, fromDatum, mercatorInto, toDatum } from "../../modules/monitor/geo.ts";
 import {
   type MapType,
   provider,
@@ -50,6 +50,13 @@ export interface BaseMap {
   datum(): Datum;
   /** WGS-84 lng/lat → view coordinates in the current provider's datum. */
   project(lng: number, lat: number): Coordinate;
+  /** `project` for whole tracks, into typed arrays (no array per point: 268,000 points). */
+  projectInto(
+    lng: ArrayLike<number>,
+    lat: ArrayLike<number>,
+    xs: Float64Array,
+    ys: Float64Array,
+  ): void;
   /** View coordinates → WGS-84 [lng, lat]. */
   unproject(c: Coordinate): [number, number];
   setProvider(id: ProviderId, type: MapType): void;
@@ -131,6 +138,7 @@ export function createBaseMap(
     map,
     datum: () => def.datum,
     project: (lng, lat) => fromLonLat(toDatum(def.datum, lng, lat)),
+    projectInto: (lng, lat, xs, ys) => mercatorInto(def.datum, lng, lat, xs, ys),
     unproject: (c) => {
       const [lng, lat] = toLonLat(c);
       return fromDatum(def.datum, lng, lat);

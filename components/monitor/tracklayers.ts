@@ -94,15 +94,13 @@ export class TrackLayers {
     opts: { endpoints?: boolean } = {},
   ): void {
     const n = lat.length;
-    const flat = new Array<number>(n * 2);
     this.xs = new Float64Array(n);
     this.ys = new Float64Array(n);
+    this.base.projectInto(lng, lat, this.xs, this.ys);
+    const flat = new Array<number>(n * 2);
     for (let i = 0; i < n; i++) {
-      const [x, y] = this.base.project(lng[i], lat[i]);
-      flat[2 * i] = x;
-      flat[2 * i + 1] = y;
-      this.xs[i] = x;
-      this.ys[i] = y;
+      flat[2 * i] = this.xs[i];
+      flat[2 * i + 1] = this.ys[i];
     }
     this.source.clear(true);
     if (!n) return;

@@ -7,12 +7,14 @@ import {
   gcj02ToBd09,
   gcj02ToWgs84,
   haversine,
+  mercatorInto,
   outOfChina,
   toDatum,
   wgs84ToGcj02,
 } from "./geo.ts";
 import { quadKey, tileTemplates, tileUrl } from "./providers.ts";
 import { gridCluster } from "./cluster.ts";
+import { fromLonLat } from "ol/proj.js";
 
 const close = (a: number, b: number, eps: number) =>
   assert.ok(Math.abs(a - b) < eps, `${a} vs ${b} (±${eps})`);
@@ -117,4 +119,17 @@ Deno.test("grid clustering groups nearby points and skips missing ones", () => {
   assert.deepEqual(inView.map((c) => c.count), [2]);
   // Negative coordinates fall into their own cells.
   assert.equal(gridCluster([-10, 10], [-10, 10], 1, 64).length, 2);
+});
+
+Deno.test("mercatorInto matches OpenLayers' fromLonLat in every datum", () => {
+  const lng = [114.0579, -0.1276, 180, 116.397];
+  const lat = [22.5431, 51.5072, 89.9, 39.909];
+  for (const datum of ["WGS84", "GCJ02", "BD09"] as const) {
+    const xs = new Float64Array(4), ys = new Float64Array(4);
+    mercatorInto(datum, lng, lat, xs, ys);
+    lng.forEach((_, i) => {
+      const [x, y] = fromLonLat(toDatum(datum, lng[i], lat[i]));
+      assert.ok(Math.abs(xs[i] - x) < 1e-6 && Math.abs(ys[i] - y) < 1e-6, `${datum} ${i}`);
+    });
+  }
 });

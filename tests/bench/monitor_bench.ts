@@ -204,7 +204,10 @@ try {
   await page.fill("input[name=to]", fmt(tripEnd + 120_000));
   t0 = performance.now();
   await page.click("#playback-query");
-  await page.waitForSelector("[data-points]", { timeout: 120_000 });
+  await page.waitForSelector("[data-points]", { timeout: 120_000 }).catch(async (e) => {
+    const side = await page.locator(".mon-side").innerText().catch(() => "");
+    throw new Error(`no track drawn: ${e.message}\nthe panel says: ${side.slice(0, 400)}`);
+  });
   const measures = await page.evaluate(() =>
     new Promise<Record<string, number>>((resolve) => {
       const read = () => {
