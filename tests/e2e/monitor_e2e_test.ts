@@ -253,9 +253,18 @@ Deno.test({
           (r) => r.url().includes("google.com/vt") && r.url().includes(`key=${key}`),
           { timeout: 10_000 },
         );
+        const objectRequests: string[] = [];
+        const count = (r: { url(): string }) => {
+          if (r.url().includes("/v3/new/monitor/objects")) objectRequests.push(r.url());
+        };
+        page.on("request", count);
         await page.reload(); // the provider choice is remembered by this browser
         await hydrated(page);
         await keyed;
+        await page.waitForSelector(".mon-row");
+        page.off("request", count);
+        // The preloaded objects answer is the one the page uses: one request, not two.
+        assert.equal(objectRequests.length, 1, objectRequests.join(", "));
         assert.equal(await page.locator(".mon-toolbar-note").count(), 0);
         await page.locator(".mon-toolbar select").first().selectOption("OpenStreetMap");
       });
