@@ -91,6 +91,8 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const workModeStore = new WorkModeStore(kv);
   const devices = new DeviceService(directory, accountStore, access, offlineMs);
   const wallet = new WalletService(new WalletStore(kv), accountStore, access);
+  // The wallet's ledger is what counts, whatever copy an account record carries.
+  accounts.deletionGuards.push((a) => wallet.deletionRefusal(a));
   const monitor = new MonitorService(kv, access, accountStore, directory, devices, bus, offlineMs);
   const ingestor = new Ingestor(kv, directory, positions, alerts, bus, offlineMs);
   await ingestor.recover();

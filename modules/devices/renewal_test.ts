@@ -126,6 +126,37 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
       },
     );
 
+    await t.step(
+      "the ledger, not the account record's copy, blocks deleting an account",
+      async () => {
+        const leaf = ok(
+          await call("/v3/new/account/add", {
+            account: "rn_leaf",
+            nickName: "rn_leaf",
+            password: PASSWORD,
+            accountType: 12,
+            parentId: ids.dist,
+          }, tokens.admin),
+        ).id as string;
+        ok(await call(`${W}/allocate`, { targetUserId: leaf, cards: { "3m": 1 } }, tokens.admin));
+        // A stale copy on the record (an edit saved over it) does not let the account go.
+        const record = (await app.services.accountStore.get(leaf))!;
+        await app.services.accountStore.update({ ...record, coinNumber: 0, rechargeCards: 0 });
+        code(
+          await call("/v3/new/account/delete", { id: leaf }, tokens.dist),
+          "contactServiceProvider",
+        );
+        const shell = ok(
+          await call(
+            "/v3/new/homepage/queryMiCoinsBalance",
+            {},
+            await app.login("rn_leaf", PASSWORD),
+          ),
+        );
+        assert.equal(shell.rechargeCards, 1);
+      },
+    );
+
     await t.step("renewing needs rechargeFlag and a real user", async () => {
       code(await renew(tokens.noPay, [10], 12, "card"), "permissionDenied");
       code(await renew(tokens.virt, [1], 12, "card"), "permissionDenied");

@@ -66,9 +66,11 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
     body: z.object({}).strict(),
     handler: async ({ c }) => {
       const { owner } = await s.access.caller(c.var.session);
+      // The wallet's ledger is authoritative (modules/wallet); cards of every length together.
+      const b = await s.wallet.balance(c.var.session);
       return {
-        coinNumber: owner.coinNumber,
-        rechargeCards: owner.rechargeCards,
+        coinNumber: b.coins,
+        rechargeCards: Object.values(b.cards).reduce((sum, n) => sum + n, 0),
         credits: owner.credits,
       };
     },

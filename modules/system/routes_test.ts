@@ -79,7 +79,15 @@ Deno.test("system routes", async (s) => {
     await s.step("balances are the caller's (the master's for a virtual user)", async () => {
       const store = t.services.accountStore;
       const a = (await store.get(distA))!;
-      await store.update({ ...a, coinNumber: 12, rechargeCards: 3, credits: 70 });
+      await store.update({ ...a, credits: 70 });
+      // Coins and cards come from the wallet's ledger (modules/wallet).
+      assertOk(
+        await t.call("/v3/new/wallet/allocate", {
+          targetUserId: distA,
+          coins: 12,
+          cards: { "1y": 2, "3m": 1 },
+        }, admin),
+      );
       for (const token of [distAToken, virtual]) {
         const r = await t.call("/v3/new/homepage/queryMiCoinsBalance", {}, token);
         assertOk(r);

@@ -52,6 +52,13 @@ export class WalletService {
     return owner;
   }
 
+  /** Deletion rule (spec: accounts with Mi coins or recharge cards cannot be deleted). */
+  async deletionRefusal(a: Account): Promise<"miCoinsInBalance" | "contactServiceProvider" | null> {
+    const b = await this.store.balance(a.id);
+    if (b.coinCents > 0) return "miCoinsInBalance";
+    return Object.values(b.cards).some((n) => n > 0) ? "contactServiceProvider" : null;
+  }
+
   async balance(session: Session, userId?: string) {
     const { owner } = await this.access.caller(session);
     const a = userId ? await this.access.visibleAccount(session, userId) : owner;
