@@ -142,5 +142,7 @@ export function BroadcastRules({ t, root }: { t: TFunction; root: AccountRef }) 
 
 function speedRange(t: TFunction, r: BroadcastRule): string {
   if (r.minSpeed === null && r.maxSpeed === null) return t("alerts.broadcast.anySpeed");
-  return `${r.minSpeed ?? 0}–${r.maxSpeed ?? "∞"} km/h`;
+  if (r.maxSpeed === null) return `≥ ${r.minSpeed} km/h`;
+  if (r.minSpeed === null) return `≤ ${r.maxSpeed} km/h`;
+  return `${r.minSpeed}–${r.maxSpeed} km/h`;
 }
