@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { isoWeek, PlatformNotices, reminderPeriod } from "./notices.ts";
+import { emptyState } from "../gateway/device_state.ts";
 import type { MessageType, PlatformMessage } from "./messages.ts";
 
 const DAY = 86_400_000;
@@ -110,18 +111,7 @@ Deno.test("message center: every platform message type is raised where its event
 
     await t.step("2 offline: a reminder once a silence passes 3 days", async () => {
       const last = Date.parse("2027-02-01T08:00:00Z");
-      app.services.directory.rememberState({
-        imei: D2,
-        hbTime: last,
-        gpsTime: last,
-        position: null,
-        acc: null,
-        battery: null,
-        signal: null,
-        sleeping: false,
-        poweredOff: false,
-        lastMovingAt: null,
-      });
+      app.services.directory.rememberState({ ...emptyState(D2), hbTime: last, gpsTime: last });
       const offline = async () =>
         (await messages(app, a.token, 2)).list.filter((m) => m.params.variant === "days");
       await n.daily(last + 3 * DAY - 60_000);

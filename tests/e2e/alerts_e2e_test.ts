@@ -4,7 +4,7 @@
  * the enter/exit pop-ups; the alert centre lists them. Screenshots go to tests/screenshots/.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { freePort, startServer } from "../helpers/server.ts";
 import { ApiClient } from "../helpers/api_client.ts";
@@ -36,6 +36,24 @@ async function drive(port: number, points: LatLng[]) {
     }
   } finally {
     conn.close();
+  }
+}
+
+/** Runs `body` against a real server process and a headless browser; prints the server log on failure. */
+async function withServerAndBrowser(
+  env: Record<string, string>,
+  body: (server: Awaited<ReturnType<typeof startServer>>, browser: Browser) => Promise<void>,
+) {
+  const server = await startServer({ ADMIN_PASSWORD, ...env });
+  const browser = await launchBrowser();
+  try {
+    await body(server, browser);
+  } catch (e) {
+    console.log(server.output().slice(-3000));
+    throw e;
+  } finally {
+    await browser.close();
+    await server.stop();
   }
 }
 
@@ -75,9 +93,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const gt06 = freePort();
-    const server = await startServer({ ADMIN_PASSWORD, GT06_PORT: String(gt06) });
-    const browser = await launchBrowser();
-    try {
+    await withServerAndBrowser({ GT06_PORT: String(gt06) }, async (server, browser) => {
       const { api } = await adminWithDevice(server.url);
       // Every crossing should pop up here, so no silence between two fence alerts.
       const settings = await api.call("/v3/new/alarm/settings/get", {});
@@ -172,13 +188,7 @@ Deno.test({
       await hydrated(page, `${server.url}/settingAlert`);
       await page.waitForSelector("input[name=silenceMinutes]");
       await page.screenshot({ path: `${SHOTS}alert_settings.png`, fullPage: true });
-    } catch (e) {
-      console.log(server.output().slice(-3000));
-      throw e;
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
+    });
   },
 });
 
@@ -205,9 +215,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const server = await startServer({ ADMIN_PASSWORD });
-    const browser = await launchBrowser();
-    try {
+    await withServerAndBrowser({}, async (server, browser) => {
       const { api, me } = await adminWithDevice(server.url);
       let page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       const errors: string[] = [];
@@ -449,12 +457,6 @@ Deno.test({
       assert.equal(await page.locator(".msg-list li.unread").count(), 0);
 
       assert.deepEqual(errors, []);
-    } catch (e) {
-      console.log(server.output().slice(-3000));
-      throw e;
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
+    });
   },
 });
