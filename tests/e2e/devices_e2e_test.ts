@@ -339,6 +339,17 @@ Deno.test({
       await tab.waitForSelector("tr[data-imei]");
       assert.match(await tab.locator(".panel-title h1").innerText(), /设备/);
       await tab.screenshot({ path: SHOT("list_zh") });
+      // The renew dialog in Chinese, and the upload task list.
+      await tab.check(`tr[data-imei="${IMEI(4)}"] .col-check input`);
+      await tab.click("#action-renew");
+      await tab.waitForSelector("#renew-quote tr[data-renew]");
+      assert.match(await tab.locator(".modal-head h2").innerText(), /续费 1 台设备/);
+      await tab.screenshot({ path: SHOT("renew_zh") });
+      await tab.click(".modal-head .icon-btn");
+      await tab.click("#action-images");
+      await tab.click("#images-tab-tasks");
+      await tab.waitForSelector("#image-tasks tr[data-task]");
+      assert.match(await tab.locator("#image-tasks").innerText(), /成功/);
       assert.deepEqual(errors, []);
     } catch (e) {
       // The state the page was in helps more than the timeout alone.
