@@ -80,18 +80,26 @@ function frameEnd(buf: Uint8Array, start: number): number {
   const header = buf[start] === LONG_START ? 4 : 3;
   if (buf.length - start < header) return -1;
   if (confirmedAt(buf, start)) return declaredEnd(buf, start);
-  // The declared end is not there (yet), or the length field is wrong: the frame ends at
-  // the first stop marker. Devices with a too-large length field (seen on logins) would
-  // otherwise stall until their next packet; the cost is that a partially received frame
-  // whose data happens to contain 0D0A is cut there (and then decodes as truncated).
+  // The declared end is not there (yet), or the length field is wrong: the frame ends at a
+  // stop marker that ends the bytes received so far or is followed by the next frame's start.
+  // Devices with a too-large length field (seen on logins) would otherwise stall until their
+  // next packet; requiring one of those two places keeps a frame split across reads whose
+  // data happens to contain 0D0A from being cut there.
   const limit = Math.min(buf.length, start + MAX_FRAME_BYTES);
   for (let i = start + header + 1; i + 1 < limit; i++) {
-    if (buf[i] === 0x0d && buf[i + 1] === 0x0a) return i + 2;
+    if (buf[i] === 0x0d && buf[i + 1] === 0x0a && endsPlausibly(buf, i + 2)) return i + 2;
   }
   if (buf.length - start >= MAX_FRAME_BYTES) {
     throw new FrameError(`GT06 frame exceeds ${MAX_FRAME_BYTES} bytes without a stop marker`);
   }
   return -1;
+}
+
+/** A frame may end at `end`: the received bytes end there or the next frame starts there. */
+function endsPlausibly(buf: Uint8Array, end: number): boolean {
+  if (end === buf.length) return true;
+  if (end + 1 >= buf.length) return buf[end] === SHORT_START || buf[end] === LONG_START;
+  return (buf[end] === SHORT_START || buf[end] === LONG_START) && buf[end + 1] === buf[end];
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -74,3 +74,15 @@ Deno.test("garbage without start markers does not accumulate", () => {
   for (let i = 0; i < 10; i++) assert.deepEqual(splitter.push(noise), []);
   assert.deepEqual(splitter.push(fromHex(LOGIN)).map(hex), [LOGIN]);
 });
+
+Deno.test("a frame whose data holds 0D0A is not cut there when it arrives in two reads", () => {
+  // Heartbeat-shaped frame (length 0x0a) with 0D0A inside its content, then a login.
+  const inner = "78780a13400d0a0001000fdcee0d0a";
+  const stream = fromHex(inner + LOGIN);
+  // (A read ending exactly after the inner 0D0A, at 7, is still cut: indistinguishable from a
+  // device with a wrong length field sending one frame per packet.)
+  for (let cut = 8; cut < inner.length / 2; cut++) {
+    const frames = pushAll(new Gt06Splitter(), [stream.subarray(0, cut), stream.subarray(cut)]);
+    assert.deepEqual(frames, [inner, LOGIN], `cut at ${cut}`);
+  }
+});
