@@ -143,13 +143,11 @@ export function clusterSprite(count: number, ratio: number): Sprite {
   const g = c.getContext("2d")!;
   g.scale(ratio, ratio);
   g.translate(half, half);
-  g.beginPath();
-  g.arc(0, 0, r + 4, 0, Math.PI * 2);
-  g.fillStyle = "rgba(59,122,255,0.25)";
-  g.fill();
+  // The margin around the bubble is left for the status ring the layer draws (see
+  // vehicles.ts), which changes too often to be part of a cached sprite.
   g.beginPath();
   g.arc(0, 0, r, 0, Math.PI * 2);
-  g.fillStyle = "#3b7aff";
+  g.fillStyle = "#2b3a55"; // neutral: the ring around it carries the status colours
   g.fill();
   g.lineWidth = 2;
   g.strokeStyle = "#ffffff";

@@ -16,11 +16,12 @@ import type { FrameState } from "ol/Map.js";
 import type { Coordinate } from "ol/coordinate.js";
 import type { Extent } from "ol/extent.js";
 import { compassBucket } from "../../modules/monitor/geo.ts";
-import { gridCluster } from "../../modules/monitor/cluster.ts";
-import { STATUS_INDEX } from "../../modules/monitor/objects.ts";
+import { type ClusterCell, gridCluster } from "../../modules/monitor/cluster.ts";
+import { STATUS_INDEX, STATUSES } from "../../modules/monitor/objects.ts";
 import type { DeviceStatus } from "../../modules/devices/model.ts";
 import type { BaseMap } from "./basemap.ts";
 import { clusterSprite, type Sprite, vehicleSprite } from "./icons.ts";
+import { STATUS_COLORS } from "./status.ts";
 
 /** Below this zoom vehicles are drawn as counted clusters. */
 export const CLUSTER_BELOW_ZOOM = 9;
@@ -259,7 +260,11 @@ export class VehicleLayers {
     const within = [x0 - m, y0 - m, x1 + m, y1 + m];
     const xs = this.xs.subarray(0, n), ys = this.ys.subarray(0, n);
     if (v.zoom < CLUSTER_BELOW_ZOOM || (v.zoom < MAX_CLUSTER_ZOOM && this.crowded(within))) {
-      for (const cell of gridCluster(xs, ys, v.resolution, CELL_PX, within)) {
+      const cells = gridCluster(xs, ys, v.resolution, CELL_PX, {
+        within,
+        classOf: this.st.subarray(0, n),
+      });
+      for (const cell of cells) {
         const x = a * cell.x + cc * cell.y + e, y = b * cell.x + d * cell.y + f;
         if (cell.count === 1) {
           const i = cell.first;
@@ -277,7 +282,11 @@ export class VehicleLayers {
             i,
             1,
           );
-        } else put(clusterSprite(cell.count, ratio), x, y, -1, cell.count);
+        } else {
+          const s = clusterSprite(cell.count, ratio);
+          put(s, x, y, -1, cell.count);
+          statusRing(g, Math.round(x - s.half) + s.half, Math.round(y - s.half) + s.half, s, cell);
+        }
       }
     } else {
       const small = v.resolution > SMALL_ABOVE_RES;
@@ -312,4 +321,25 @@ export class VehicleLayers {
     if (this.drawTimes.length > 600) this.drawTimes.splice(0, 300);
     return c;
   }
+}
+
+/** The cluster's members by status, as coloured arcs around its bubble (moving first). */
+function statusRing(
+  g: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  s: Sprite,
+  cell: ClusterCell,
+) {
+  let from = -Math.PI / 2;
+  g.lineWidth = 4;
+  cell.byClass!.forEach((members, status) => {
+    if (!members) return;
+    const to = from + (2 * Math.PI * members) / cell.count;
+    g.beginPath();
+    g.arc(x, y, s.half - 2.5, from, to);
+    g.strokeStyle = STATUS_COLORS[STATUSES[status]] ?? STATUS_COLORS.offline;
+    g.stroke();
+    from = to;
+  });
 }

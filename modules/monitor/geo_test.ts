@@ -115,8 +115,12 @@ Deno.test("grid clustering groups nearby points and skips missing ones", () => {
   assert.equal(big.x, 10);
   assert.equal(cells.find((c) => c.count === 1)!.first, 3);
   // Only the points inside the view, when it is given.
-  const inView = gridCluster(xs, ys, 1, 64, [-5, -5, 15, 15]);
+  const inView = gridCluster(xs, ys, 1, 64, { within: [-5, -5, 15, 15] });
   assert.deepEqual(inView.map((c) => c.count), [2]);
+  // Members per class (the map's status ring).
+  const byStatus = gridCluster(xs, ys, 1, 64, { classOf: [0, 3, 0, 2, 1] });
+  assert.deepEqual(byStatus[0].byClass, [2, 0, 0, 1, 0, 0, 0, 0]);
+  assert.deepEqual(byStatus[1].byClass, [0, 0, 1, 0, 0, 0, 0, 0]);
   // Negative coordinates fall into their own cells.
   assert.equal(gridCluster([-10, 10], [-10, 10], 1, 64).length, 2);
 });
