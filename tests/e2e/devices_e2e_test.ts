@@ -31,7 +31,10 @@ async function xlsxFile(): Promise<string> {
 
 async function rows(page: Page): Promise<string[]> {
   await page.waitForSelector(".devices-table");
-  await page.waitForFunction(() => !document.querySelector(".table-wrap.is-loading"));
+  // Generous: the full suite runs beside this test on two shared cores.
+  await page.waitForFunction(() => !document.querySelector(".table-wrap.is-loading"), null, {
+    timeout: 60_000,
+  });
   return await page.locator("tr[data-imei]").evaluateAll((trs) =>
     trs.map((r) => r.getAttribute("data-imei")!)
   );
