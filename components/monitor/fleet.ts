@@ -91,11 +91,14 @@ export class Fleet {
   }
 
   counts(): Record<CountKey, number> {
+    // Counted per status code first (runs every second over the whole fleet).
+    const perStatus = new Array<number>(this.data.statuses.length).fill(0);
+    for (const st of this.data.status) perStatus[st]++;
     const c: Record<CountKey, number> = { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 };
-    for (let i = 0; i < this.size; i++) {
-      c.all++;
-      c[tabOf(this.status(i))]++;
-    }
+    perStatus.forEach((n, st) => {
+      c.all += n;
+      c[tabOf(this.data.statuses[st])] += n;
+    });
     return c;
   }
 

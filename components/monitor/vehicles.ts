@@ -15,7 +15,7 @@ import Layer from "ol/layer/Layer.js";
 import type { FrameState } from "ol/Map.js";
 import type { Coordinate } from "ol/coordinate.js";
 import type { Extent } from "ol/extent.js";
-import { compassBucket } from "../../modules/monitor/geo.ts";
+import { compassBucket, mercatorX, mercatorY } from "../../modules/monitor/geo.ts";
 import { type ClusterCell, gridCluster } from "../../modules/monitor/cluster.ts";
 import { STATUS_INDEX, STATUSES } from "../../modules/monitor/objects.ts";
 import type { DeviceStatus } from "../../modules/devices/model.ts";
@@ -201,6 +201,10 @@ export class VehicleLayers {
     const was = !Number.isNaN(this.xs[i]);
     if (Number.isNaN(this.lng[i])) {
       this.xs[i] = this.ys[i] = NaN;
+    } else if (this.base.datum() === "WGS84") {
+      // No array per vehicle per update on the common path.
+      this.xs[i] = mercatorX(this.lng[i]);
+      this.ys[i] = mercatorY(this.lat[i]);
     } else {
       const [x, y] = this.base.project(this.lng[i], this.lat[i]);
       this.xs[i] = x;

@@ -270,7 +270,8 @@ function Objects(
       toast((e as Error).message, "error");
     }
   };
-  const groups = useMemo(() => f ? f.groups() : [], [f, version]);
+  // Groups change only with a reload (a new answer), not with live positions.
+  const groups = useMemo(() => f ? f.groups() : [], [f, f?.data]);
   const choose = (imei: string) => {
     setSelected(imei);
     const at = layers.current?.coordinateOf(imei);

@@ -132,7 +132,11 @@ export function mercatorInto(
   for (let i = 0; i < lng.length; i++) {
     let x = lng[i], y = lat[i];
     if (datum !== "WGS84") [x, y] = toDatum(datum, x, y);
-    xs[i] = x * MERCATOR_X;
-    ys[i] = Math.log(Math.tan((90 + y) * DEG_HALF)) * EARTH_RADIUS;
+    xs[i] = mercatorX(x);
+    ys[i] = mercatorY(y);
   }
 }
+
+/** Web Mercator x of a longitude / y of a latitude (no datum shift). */
+export const mercatorX = (lng: number) => lng * MERCATOR_X;
+export const mercatorY = (lat: number) => Math.log(Math.tan((90 + lat) * DEG_HALF)) * EARTH_RADIUS;
