@@ -245,7 +245,8 @@ export class PositionStore {
     while (true) {
       const entries: Deno.KvEntry<JournalChunk>[] = [];
       const it = this.kv.list<JournalChunk>(
-        { prefix: K.journalPrefix, end: K.journal(cutoff * 1000) },
+        // Chunks committed in the cutoff's millisecond or before (seqs are clock µs).
+        { prefix: K.journalPrefix, end: K.journal((cutoff + 1) * 1000) },
         { limit: COMPACT_CHUNKS_PER_ROUND },
       );
       for await (const e of it) entries.push(e);

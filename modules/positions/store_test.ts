@@ -116,8 +116,9 @@ Deno.test("a late point inside an already packed span is merged on the next comp
 Deno.test("compaction leaves chunks committed after the cutoff in the journal", () =>
   withStore(async (s, kv) => {
     await write(s, kv, [point(0), point(1)]);
+    await new Promise((r) => setTimeout(r, 3));
     const cutoff = Date.now();
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 3));
     await write(s, kv, [point(2)]);
     const moved = await s.compactAll(cutoff);
     assert.equal(moved, 2);
