@@ -1,3 +1,4 @@
+import { concatBytes } from "../../lib/bytes.ts";
 import type { Device } from "../devices/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { EventBus } from "./bus.ts";
@@ -92,17 +93,6 @@ function identify(
     connected: true,
   });
   return live;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Promise<void> {
@@ -209,7 +199,7 @@ async function handleConnection(conn: Deno.Conn, opts: TcpListenerOptions): Prom
           if (m.type === "commandReply" && live) opts.onCommandReply(live, m);
         }
       }
-      if (replies.length) await write(concat(replies));
+      if (replies.length) await write(concatBytes(replies));
       // Queued commands go out after the login acknowledgement.
       if (identifiedNow) opts.onIdentified(identifiedNow);
       if (fatal) break;

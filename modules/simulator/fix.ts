@@ -72,12 +72,4 @@ export function latin1Text(bytes: Uint8Array): string {
   return out;
 }
 
-export function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export { concatBytes } from "../../lib/bytes.ts";

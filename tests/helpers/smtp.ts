@@ -1,4 +1,5 @@
 import { SMTPServer } from "smtp-server";
+import { concatBytes } from "../../lib/bytes.ts";
 
 export interface ReceivedMail {
   from: string;
@@ -22,7 +23,7 @@ export async function startSmtp() {
       const chunks: Uint8Array[] = [];
       stream.on("data", (c: Uint8Array) => chunks.push(c));
       stream.on("end", () => {
-        const raw = new TextDecoder().decode(concat(chunks));
+        const raw = new TextDecoder().decode(concatBytes(chunks));
         const subject = decodeSubject(raw.match(/^Subject: (.*(?:\r\n[ \t].*)*)/m)?.[1] ?? "");
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
@@ -59,16 +60,6 @@ export async function startSmtp() {
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
 }
 
 /** Decodes RFC 2047 encoded words (nodemailer encodes non-ASCII subjects). */

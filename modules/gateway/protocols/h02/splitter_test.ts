@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { concatBytes } from "../../../../lib/bytes.ts";
 import { FrameError } from "../types.ts";
 import { H02Splitter, MAX_TEXT_FRAME } from "./splitter.ts";
 
@@ -13,15 +14,7 @@ const LONG = fromHex(
   "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f",
 );
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 
 Deno.test("h02 splitter: text frames in one chunk, CR LF dropped", () => {
   const splitter = new H02Splitter();
