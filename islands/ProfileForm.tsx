@@ -19,6 +19,7 @@ type Form = {
   temperature: string;
   userMapType: string;
   googleMapKey: string;
+  shareGoogleMapKey: 0 | 1;
   alarmSoundFlag: 0 | 1;
 };
 
@@ -61,6 +62,7 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
     temperature: user.temperature,
     userMapType: user.userMapType,
     googleMapKey: user.googleMapKey,
+    shareGoogleMapKey: user.shareGoogleMapKey === 1 ? 1 : 0,
     alarmSoundFlag: user.soundFlag === 1 ? 1 : 0,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -194,6 +196,20 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
             maxLength={100}
             onInput={set("googleMapKey")}
           />
+        </Field>
+        <Field label={t("settings.profile.shareGoogleKey")}>
+          <select
+            name="shareGoogleMapKey"
+            value={String(form.shareGoogleMapKey)}
+            onChange={(e) =>
+              setForm({
+                ...form,
+                shareGoogleMapKey: (e.target as HTMLSelectElement).value === "1" ? 1 : 0,
+              })}
+          >
+            <option value="0">{t("settings.profile.off")}</option>
+            <option value="1">{t("settings.profile.on")}</option>
+          </select>
         </Field>
         <Field label={t("settings.profile.alarmSound")}>
           <select

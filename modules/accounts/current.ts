@@ -44,6 +44,7 @@ export function currentUserInfo(self: Account, owner: Account, parent: Account |
     googleMapKey: owner.googleMapKey,
     userMapType: self.userMapType || "OpenStreetMap",
     parentGoogleMapKeyFlag: parent?.shareGoogleMapKey && parent.googleMapKey ? 1 : 0,
+    shareGoogleMapKey: owner.shareGoogleMapKey ?? 0,
     timeZones: self.timeZones,
     coinNumber: owner.coinNumber,
     soundFlag: self.alarmSoundFlag,

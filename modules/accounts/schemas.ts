@@ -143,6 +143,8 @@ export const updateProfileBody = z.object({
   temperature: z.enum(["°C", "°F"]).optional(),
   userMapType: z.enum(["OpenStreetMap", "Google", "BMap", "Bing"]).optional(),
   googleMapKey: z.string().trim().max(100).optional(),
+  /** 1: sub-accounts without a key of their own use this account's key. */
+  shareGoogleMapKey: flag.optional(),
   alarmSoundFlag: flag.optional(),
 }).strict();
 

@@ -462,13 +462,17 @@ Deno.test("sessions and login", async (s) => {
       const m = (await current(distAToken)).json.data;
       assert.deepEqual([m.showUnit, m.speed], ["mi", "mph"]);
 
-      // A parent sharing its maps key sets parentGoogleMapKeyFlag.
-      const admin0 = (await t.services.accountStore.get(adminId))!;
-      await t.services.accountStore.update({
-        ...admin0,
-        googleMapKey: "AIza-test",
-        shareGoogleMapKey: 1,
-      });
+      // A parent sharing its maps key (in its profile) sets parentGoogleMapKeyFlag.
+      const adminToken = admin;
+      const share = (shareGoogleMapKey: 0 | 1) =>
+        request(t, "/v3/new/account/updateProfile", {
+          body: { googleMapKey: "AIza-test", shareGoogleMapKey },
+          token: adminToken,
+        });
+      assertOk(await share(0));
+      assert.equal((await current(distAToken)).json.data.parentGoogleMapKeyFlag, 0);
+      assertOk(await share(1));
+      assert.equal((await current(adminToken)).json.data.shareGoogleMapKey, 1);
       assert.equal((await current(distAToken)).json.data.parentGoogleMapKeyFlag, 1);
       const zh = await request(t, CURRENT, { token: distAToken, headers: { "x-locale": "zh" } });
       assertOk(zh);
