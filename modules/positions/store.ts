@@ -63,6 +63,7 @@ export class PositionStore {
   private journalIndex = new Map<string, number[]>();
   /** Each device's last block (null: none yet), learned by compaction. */
   private tails = new Map<string, TailInfo | null>();
+  private compacting: Promise<unknown> = Promise.resolve();
   private lastSeq = 0;
 
   constructor(private readonly kv: Deno.Kv) {}
@@ -240,7 +241,15 @@ export class PositionStore {
    * many points moved. Run by the scheduler every minute; also safe to run after a crash
    * mid-way (blocks are written before chunks are deleted, and merging drops duplicates).
    */
-  async compactAll(cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
+  compactAll(cutoff = Date.now() - COMPACT_AFTER_MS): Promise<number> {
+    // One compaction at a time: two rounds reopening the same last block would each write
+    // it without the other's points. A call while one runs waits for it, then runs.
+    const run = this.compacting.then(() => this.compactJournal(cutoff));
+    this.compacting = run.catch(() => {});
+    return run;
+  }
+
+  private async compactJournal(cutoff: number): Promise<number> {
     let moved = 0;
     while (true) {
       const entries: Deno.KvEntry<JournalChunk>[] = [];

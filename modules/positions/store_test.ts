@@ -232,3 +232,17 @@ Deno.test("isoTime matches Date.toISOString", () => {
     assert.equal(isoTime(ms), new Date(ms).toISOString());
   }
 });
+
+Deno.test("compactions started together run one after the other and lose nothing", () =>
+  withStore(async (s, kv) => {
+    for (let round = 0; round < 6; round++) {
+      await write(s, kv, Array.from({ length: 40 }, (_, i) => point(round * 40 + i)));
+    }
+    const moved = await Promise.all([
+      s.compactAll(Number.MAX_SAFE_INTEGER),
+      s.compactAll(Number.MAX_SAFE_INTEGER),
+    ]);
+    assert.equal(moved[0] + moved[1], 240);
+    const got = await s.range(IMEI, T0, T0 + 240 * 10_000);
+    assert.equal(got.length, 240);
+  }));
