@@ -35,11 +35,14 @@ const K = {
 /** Journal chunks older than this are packed into blocks. */
 export const COMPACT_AFTER_MS = 2 * 60_000;
 /**
- * Journal chunks compacted per round (each round reads, merges, writes and deletes). Larger
+ * A compaction round reads journal chunks until it holds this many points (or chunks), then
+ * merges, writes and deletes them. Rounds are sized by points because chunk sizes vary
+ * (a commit under light load holds a few positions, under heavy load thousands), and large
  * rounds rewrite each device's reopened last block less often; the merging yields to the
  * event loop every DEVICES_PER_SLICE devices so ingest keeps flowing meanwhile.
  */
-const COMPACT_CHUNKS_PER_ROUND = 100;
+const COMPACT_POINTS_PER_ROUND = 100_000;
+const COMPACT_CHUNKS_PER_ROUND = 20_000;
 /** Devices merged between two yields to the event loop during compaction. */
 const DEVICES_PER_SLICE = 500;
 /**
@@ -256,9 +259,17 @@ export class PositionStore {
       const it = this.kv.list<JournalChunk>(
         // Chunks committed in the cutoff's millisecond or before (seqs are clock µs).
         { prefix: K.journalPrefix, end: K.journal((cutoff + 1) * 1000) },
-        { limit: COMPACT_CHUNKS_PER_ROUND },
+        { limit: COMPACT_CHUNKS_PER_ROUND, batchSize: 500 },
       );
-      for await (const e of it) entries.push(e);
+      let points = 0, full = false;
+      for await (const e of it) {
+        entries.push(e);
+        points += e.value.block.n;
+        if (points >= COMPACT_POINTS_PER_ROUND || entries.length >= COMPACT_CHUNKS_PER_ROUND) {
+          full = true;
+          break;
+        }
+      }
       if (!entries.length) return moved;
       const byDevice = new Map<string, StoredPosition[]>();
       for (const e of entries) {
@@ -282,7 +293,7 @@ export class PositionStore {
         if (left.length) this.journalIndex.set(imei, left);
         else this.journalIndex.delete(imei);
       }
-      if (entries.length < COMPACT_CHUNKS_PER_ROUND) return moved;
+      if (!full) return moved;
     }
   }
 
