@@ -4,10 +4,11 @@ import {
   deriveStatus,
   type Device,
   type DeviceState,
+  MOVING_SPEED_KMH,
   type StoredPosition,
 } from "../devices/model.ts";
 import type { DevicePoints, JournalChunk, Readings } from "../positions/journal.ts";
-import { unpackJournal } from "../positions/journal.ts";
+import { summarizeJournal } from "../positions/journal.ts";
 import type { PositionStore } from "../positions/store.ts";
 import type { EventBus } from "./bus.ts";
 import { hasLocation, toStored } from "./convert.ts";
@@ -253,10 +254,16 @@ export class Ingestor {
    */
   async recover(): Promise<number> {
     return await this.positions.loadJournal((chunk: JournalChunk) => {
-      for (const { imei, points, readings } of unpackJournal(chunk)) {
+      for (
+        const { imei, newest, movingAt, readings } of summarizeJournal(chunk, MOVING_SPEED_KMH)
+      ) {
         const state = { ...(this.directory.state(imei) ?? emptyState(imei)) };
         heard(state, chunk.at);
-        for (const p of points) advanceToFix(state, p);
+        // Replaying only the newest fix gives the same position and readings as replaying all
+        // of them in time order; the moving time is taken from the whole chunk.
+        if (newest && advanceToFix(state, newest) && movingAt !== null) {
+          state.lastMovingAt = Math.max(state.lastMovingAt ?? movingAt, movingAt);
+        }
         if (readings) applyJournaledReadings(state, readings);
         this.directory.rememberState(state);
         this.stateChanged(imei);

@@ -141,16 +141,52 @@ export function unpackJournal(chunk: JournalChunk): DevicePoints[] {
     out.push({ imei, points });
   });
   const c = chunk.readings;
-  for (let k = 0; c && k < c.device.length; k++) {
-    out[c.device[k]].readings = {
-      hbTime: c.hbTime[k],
-      acc: c.acc[k] < 0 ? null : c.acc[k] === 1,
-      battery: c.battery[k] < 0 ? null : c.battery[k],
-      signal: c.signal[k] < 0 ? null : c.signal[k],
-      sleeping: (c.flags[k] & 1) === 1,
-      poweredOff: (c.flags[k] & 2) === 2,
-    };
-  }
+  for (let k = 0; c && k < c.device.length; k++) out[c.device[k]].readings = readingAt(c, k);
+  return out;
+}
+
+function readingAt(c: ReadingColumns, k: number): Readings {
+  return {
+    hbTime: c.hbTime[k],
+    acc: c.acc[k] < 0 ? null : c.acc[k] === 1,
+    battery: c.battery[k] < 0 ? null : c.battery[k],
+    signal: c.signal[k] < 0 ? null : c.signal[k],
+    sleeping: (c.flags[k] & 1) === 1,
+    poweredOff: (c.flags[k] & 2) === 2,
+  };
+}
+
+/** What start-up needs of a device in a chunk to rebuild its live state. */
+export interface DeviceSummary {
+  imei: string;
+  /** The point with the latest fix time (the later one on equal times), if any. */
+  newest: StoredPosition | null;
+  /** The latest fix time with a speed of at least the moving threshold. */
+  movingAt: number | null;
+  readings?: Readings;
+}
+
+/**
+ * Per device of a chunk, its newest point, when it last moved and its readings, read from the
+ * columns without building every point: a crash at full load leaves millions of journaled
+ * points, and start-up replays only what the live states need.
+ */
+export function summarizeJournal(chunk: JournalChunk, movingKmh: number): DeviceSummary[] {
+  const b = chunk.block;
+  const out: DeviceSummary[] = [];
+  let i = 0;
+  chunk.imeis.forEach((imei, d) => {
+    let best = -1, movingAt: number | null = null;
+    for (const end = i + chunk.counts[d]; i < end; i++) {
+      if (best < 0 || b.time[i] >= b.time[best]) best = i;
+      if (b.speed[i] >= movingKmh && (movingAt === null || b.time[i] > movingAt)) {
+        movingAt = b.time[i];
+      }
+    }
+    out.push({ imei, newest: best < 0 ? null : unpackPoint(b, best), movingAt });
+  });
+  const c = chunk.readings;
+  for (let k = 0; c && k < c.device.length; k++) out[c.device[k]].readings = readingAt(c, k);
   return out;
 }
 

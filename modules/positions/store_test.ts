@@ -9,7 +9,7 @@ import {
   unpackPoint,
 } from "./codec.ts";
 import { isoTime, pointJson } from "./json.ts";
-import { packJournal, unpackJournal } from "./journal.ts";
+import { packJournal, summarizeJournal, unpackJournal } from "./journal.ts";
 
 const IMEI = "359710049095095";
 const T0 = Date.UTC(2026, 10, 1);
@@ -223,6 +223,32 @@ Deno.test("journal: readings travel with their device, also for devices without 
   assert.equal(back[0].readings, undefined);
   assert.deepEqual(back[1].readings, readings);
   assert.deepEqual(back[2].readings, { ...readings, acc: true, battery: null });
+});
+
+Deno.test("journal summary: each device's newest point, last moving time and readings", () => {
+  const readings = {
+    hbTime: T0,
+    acc: true,
+    battery: 50,
+    signal: 2,
+    sleeping: false,
+    poweredOff: false,
+  };
+  const [chunk] = packJournal([
+    {
+      imei: "a",
+      points: [point(5, { speed: 60 }), point(9, { speed: 0 }), point(2, { speed: 80 })],
+    },
+    { imei: "b", points: [], readings },
+    { imei: "c", points: [point(1, { speed: 3 }), point(1, { speed: 4 })] },
+  ], 1);
+  const [a, b, c] = summarizeJournal(chunk, 10);
+  assert.equal(a.newest?.time, T0 + 90_000);
+  assert.equal(a.movingAt, T0 + 50_000);
+  assert.equal(b.newest, null);
+  assert.deepEqual(b.readings, readings);
+  assert.equal(c.newest?.speed, 4, "on equal times the later point wins");
+  assert.equal(c.movingAt, null);
 });
 
 Deno.test("isoTime matches Date.toISOString", () => {
