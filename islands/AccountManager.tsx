@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { island } from "../lib/islands/island.tsx";
 import { api } from "../lib/client/api.ts";
 import { type Lang, translator } from "../lib/i18n/i18n.ts";
-import { DEFAULT_PAGE_SIZE, Pagination } from "../components/ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../components/ui/Toast.tsx";
 import { AccountTree } from "../components/accounts/AccountTree.tsx";
 import { AccountTable, type RowAction } from "../components/accounts/AccountTable.tsx";
@@ -49,7 +49,7 @@ function AccountManager({ lang, me }: Props) {
   const keyword = useDebounced(query.trim());
   const [typeFilter, setTypeFilter] = useState("");
   const [directOnly, setDirectOnly] = useState(false);
-  const [page, setPage] = useState({ num: 1, size: DEFAULT_PAGE_SIZE });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   const [reloads, setReloads] = useState(0);
   const [treeVersion, setTreeVersion] = useState(0);
   const [checked, setChecked] = useState<Record<string, AccountRow>>({});
@@ -57,21 +57,21 @@ function AccountManager({ lang, me }: Props) {
 
   // Any change of filter starts again at page 1 with nothing ticked.
   useEffect(() => {
-    setPage((p) => ({ ...p, num: 1 }));
+    setPage((p) => ({ ...p, pageNum: 1 }));
     setChecked({});
   }, [keyword, typeFilter, directOnly, selected.id]);
 
   const { data, loading } = useLatest(
     () =>
       api<Page<AccountRow>>("/v3/new/account/children", {
-        pageNum: page.num,
-        pageSize: page.size,
+        pageNum: page.pageNum,
+        pageSize: page.pageSize,
         ...(keyword ? { keyword } : {}),
         ...(selected.id !== rootId ? { parentId: selected.id } : {}),
         ...(directOnly ? { directOnly: true } : {}),
         ...(typeFilter ? { accountType: Number(typeFilter) } : {}),
       }),
-    [page.num, page.size, keyword, typeFilter, directOnly, selected.id, rootId, reloads],
+    [page.pageNum, page.pageSize, keyword, typeFilter, directOnly, selected.id, rootId, reloads],
     (e) => toast((e as Error).message || t("ui.requestError"), "error"),
   );
 
@@ -196,13 +196,7 @@ function AccountManager({ lang, me }: Props) {
           onAction={(action, row) =>
             setDialog(action === "move" ? { kind: "move", rows: [row] } : { kind: action, row })}
         />
-        <Pagination
-          t={t}
-          total={data?.total ?? 0}
-          pageNum={page.num}
-          pageSize={page.size}
-          onChange={(num, size) => setPage({ num, size })}
-        />
+        <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
       </section>
       {dialog?.kind === "add" && (
         <AddAccountDialog t={t} me={me} superior={selected} onClose={close} onDone={changed} />

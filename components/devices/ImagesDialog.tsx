@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import { useState } from "preact/hooks";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
-import { DEFAULT_PAGE_SIZE, Pagination } from "../ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../ui/Pagination.tsx";
 import { useLatest } from "../accounts/hooks.ts";
 import { upload } from "./transfer_io.ts";
 import { formatTime } from "./types.ts";
@@ -250,15 +250,15 @@ function UploadProgress({ t, rows }: { t: TFunction; rows: UploadRow[] }) {
 function TaskList(
   { t, reloads, pending }: { t: TFunction; reloads: number; pending: UploadRow[] },
 ) {
-  const [page, setPage] = useState({ num: 1, size: DEFAULT_PAGE_SIZE });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   const [error, setError] = useState("");
   const { data, loading } = useLatest(
     () =>
       api<{ total: number; list: StoredTask[] }>(`${EQ}/installImageTasks`, {
-        pageNum: page.num,
-        pageSize: page.size,
+        pageNum: page.pageNum,
+        pageSize: page.pageSize,
       }),
-    [page.num, page.size, reloads],
+    [page.pageNum, page.pageSize, reloads],
     (e) => setError((e as Error).message),
   );
   const uploading = pending.filter((r) => r.state === "uploading");
@@ -292,13 +292,7 @@ function TaskList(
           </div>
         )}
       </div>
-      <Pagination
-        t={t}
-        total={data?.total ?? 0}
-        pageNum={page.num}
-        pageSize={page.size}
-        onChange={(num, size) => setPage({ num, size })}
-      />
+      <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
     </div>
   );
 }

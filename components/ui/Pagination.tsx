@@ -6,6 +6,13 @@ export const PAGE_SIZES = [10, 20, 30, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 const PAGER_COUNT = 7;
 
+/** A list's page, named as the list calls send it. */
+export interface PageState {
+  pageNum: number;
+  pageSize: number;
+}
+export const FIRST_PAGE: PageState = { pageNum: 1, pageSize: DEFAULT_PAGE_SIZE };
+
 interface Props {
   total: number;
   pageNum: number;
@@ -89,5 +96,23 @@ export function Pagination({ total, pageNum, pageSize, onChange, t }: Props) {
         />
       </label>
     </nav>
+  );
+}
+
+/** Pagination bound to a list's PageState (what every list page wires by hand otherwise). */
+export function PagerFor({ t, total, page, setPage }: {
+  t: TFunction;
+  total: number;
+  page: PageState;
+  setPage: (page: PageState) => void;
+}) {
+  return (
+    <Pagination
+      t={t}
+      total={total}
+      pageNum={page.pageNum}
+      pageSize={page.pageSize}
+      onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+    />
   );
 }

@@ -4,7 +4,7 @@ import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
 import { Field } from "../../components/ui/Field.tsx";
-import { Pagination } from "../../components/ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { ALERT_TYPES } from "../../modules/alerts/types.ts";
 import { alertDetail, formatTime } from "../../components/alerts/format.ts";
@@ -44,7 +44,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
     read: "all" as Read,
     processed: "all",
   });
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   /** Bumped by the search button: reloads from page 1 even when already there. */
   const [searches, setSearches] = useState(0);
   const [data, setData] = useState<{ total: number; unread: number; list: AlertRow[] } | null>(
@@ -279,15 +279,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
           </tbody>
         </table>
       </div>
-      {data && (
-        <Pagination
-          total={data.total}
-          pageNum={page.pageNum}
-          pageSize={page.pageSize}
-          t={t}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-        />
-      )}
+      <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
       {processing && (
         <ProcessDialog
           t={t}

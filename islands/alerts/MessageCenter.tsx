@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { Pagination } from "../../components/ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { formatTime } from "../../components/alerts/format.ts";
 import {
@@ -17,7 +17,7 @@ function MessageCenter({ lang }: { lang: Lang }) {
   const t = translator(lang);
   const [type, setType] = useState("");
   const [read, setRead] = useState<"all" | 0 | -1>("all");
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   const [data, setData] = useState<
     { total: number; unread: number; list: PlatformMessage[] } | null
   >(null);
@@ -145,15 +145,7 @@ function MessageCenter({ lang }: { lang: Lang }) {
           </li>
         ))}
       </ul>
-      {data && (
-        <Pagination
-          total={data.total}
-          pageNum={page.pageNum}
-          pageSize={page.pageSize}
-          t={t}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-        />
-      )}
+      <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
       <Toasts />
     </div>
   );

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { DEFAULT_PAGE_SIZE, Pagination } from "../../components/ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { AccountTree } from "../../components/accounts/AccountTree.tsx";
 import { useDebounced, useLatest } from "../../components/accounts/hooks.ts";
@@ -70,7 +70,7 @@ function DeviceManager({ lang, me, initial }: Props) {
   const [filters, setFilters] = useState<Filters>(EMPTY_FILTERS);
   const keyword = useDebounced(filters.keyword);
   const [advanced, setAdvanced] = useState(false);
-  const [page, setPage] = useState({ num: 1, size: DEFAULT_PAGE_SIZE });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   const [reloads, setReloads] = useState(0);
   const [checked, setChecked] = useState<Record<string, DeviceRow>>({});
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -89,7 +89,7 @@ function DeviceManager({ lang, me, initial }: Props) {
   const body = { ...filterBody({ ...filters, keyword }, selected.id) };
   const bodyKey = JSON.stringify(body);
   useEffect(() => {
-    setPage((p) => ({ ...p, num: 1 }));
+    setPage((p) => ({ ...p, pageNum: 1 }));
     setChecked({});
   }, [bodyKey]);
   useEffect(() => remember(selected), [selected.id]);
@@ -98,10 +98,10 @@ function DeviceManager({ lang, me, initial }: Props) {
     () =>
       api<{ total: number; list: DeviceRow[] }>(`${EQ}/queryEquipmentList`, {
         ...body,
-        pageNum: page.num,
-        pageSize: page.size,
+        pageNum: page.pageNum,
+        pageSize: page.pageSize,
       }),
-    [bodyKey, page.num, page.size, reloads],
+    [bodyKey, page.pageNum, page.pageSize, reloads],
     fail,
   );
   const { data: stats } = useLatest(
@@ -365,13 +365,7 @@ function DeviceManager({ lang, me, initial }: Props) {
             ? (r) => setDialog({ kind: "command", imei: r.imei })
             : undefined}
         />
-        <Pagination
-          t={t}
-          total={data?.total ?? 0}
-          pageNum={page.num}
-          pageSize={page.size}
-          onChange={(num, size) => setPage({ num, size })}
-        />
+        <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
       </section>
       {dialog?.kind === "detail" && (
         <DetailDialog

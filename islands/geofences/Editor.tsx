@@ -3,7 +3,7 @@ import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
-import { Pagination } from "../../components/ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { createFenceMap, type FenceMap } from "../../components/geofences/map.ts";
 import { ZoneForm, type ZoneRow } from "../../components/geofences/ZoneForm.tsx";
@@ -33,7 +33,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const [groups, setGroups] = useState<Group[]>([]);
   const [groupId, setGroupId] = useState("");
   const [keyword, setKeyword] = useState("");
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   /** Bumped by the search button: reloads from page 1 even when already there. */
   const [searches, setSearches] = useState(0);
   const [data, setData] = useState<{ total: number; limit: number; list: ZoneRow[] } | null>(null);
@@ -259,15 +259,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
             </li>
           ))}
         </ul>
-        {data && (
-          <Pagination
-            total={data.total}
-            pageNum={page.pageNum}
-            pageSize={page.pageSize}
-            t={t}
-            onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-          />
-        )}
+        <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
       </aside>
       <section class="gf-map-wrap">
         <div class="gf-map-tools">

@@ -3,7 +3,7 @@ import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
-import { Pagination } from "../../components/ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import type { AlertRecord } from "../../modules/alerts/store.ts";
 import { formatter } from "../../components/monitor/format.ts";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
@@ -26,7 +26,7 @@ function Events(
   const t = translator(lang);
   const fmt = useMemo(() => formatter(settings, t), [lang]);
   const [read, setRead] = useState<ReadFilter>("all");
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
   const [data, setData] = useState<{ total: number; unread: number; list: Row[] } | null>(null);
   const [error, setError] = useState("");
   const [tick, setTick] = useState(0);
@@ -170,15 +170,7 @@ function Events(
               </table>
             </div>
           )}
-          {data && (
-            <Pagination
-              total={data.total}
-              pageNum={page.pageNum}
-              pageSize={page.pageSize}
-              t={t}
-              onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-            />
-          )}
+          <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
         </div>
       </section>
       <Toasts />
