@@ -116,3 +116,17 @@ export function PagerFor({ t, total, page, setPage }: {
     />
   );
 }
+
+/**
+ * A searchable list's page and search counter: `search()` goes back to page 1 and bumps
+ * `searches`, so a list effect depending on both reloads even when it already was on page 1.
+ */
+export function usePagedSearch() {
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
+  const [searches, setSearches] = useState(0);
+  const search = () => {
+    setPage((p) => ({ ...p, pageNum: 1 }));
+    setSearches((n) => n + 1);
+  };
+  return { page, setPage, searches, search };
+}

@@ -4,7 +4,7 @@ import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
 import { Field } from "../../components/ui/Field.tsx";
-import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
+import { PagerFor, usePagedSearch } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { ALERT_TYPES } from "../../modules/alerts/types.ts";
 import { alertDetail, formatTime } from "../../components/alerts/format.ts";
@@ -44,9 +44,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
     read: "all" as Read,
     processed: "all",
   });
-  const [page, setPage] = useState<PageState>(FIRST_PAGE);
-  /** Bumped by the search button: reloads from page 1 even when already there. */
-  const [searches, setSearches] = useState(0);
+  const { page, setPage, searches, search } = usePagedSearch();
   const [data, setData] = useState<{ total: number; unread: number; list: AlertRow[] } | null>(
     null,
   );
@@ -113,8 +111,7 @@ function AlertCenter({ lang }: { lang: Lang }) {
         class="toolbar ac-filters"
         onSubmit={(e) => {
           e.preventDefault();
-          setPage({ ...page, pageNum: 1 });
-          setSearches((n) => n + 1);
+          search();
         }}
       >
         <select

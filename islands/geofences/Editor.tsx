@@ -3,7 +3,7 @@ import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
-import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
+import { PagerFor, usePagedSearch } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { createFenceMap, type FenceMap } from "../../components/geofences/map.ts";
 import { ZoneForm, type ZoneRow } from "../../components/geofences/ZoneForm.tsx";
@@ -33,9 +33,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const [groups, setGroups] = useState<Group[]>([]);
   const [groupId, setGroupId] = useState("");
   const [keyword, setKeyword] = useState("");
-  const [page, setPage] = useState<PageState>(FIRST_PAGE);
-  /** Bumped by the search button: reloads from page 1 even when already there. */
-  const [searches, setSearches] = useState(0);
+  const { page, setPage, searches, search } = usePagedSearch();
   const [data, setData] = useState<{ total: number; limit: number; list: ZoneRow[] } | null>(null);
   const [layer, setLayer] = useState<ZoneRow[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
@@ -184,8 +182,7 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
           class="gf-tools"
           onSubmit={(e) => {
             e.preventDefault();
-            setPage({ ...page, pageNum: 1 });
-            setSearches((n) => n + 1);
+            search();
           }}
         >
           <input
