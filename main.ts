@@ -31,7 +31,7 @@ export async function startServer(
       "This password is shown only once. Change it after logging in (Settings → Change password).",
     );
   }
-  const gateway = startGateway({ ...services, config });
+  const gateway = await startGateway({ ...services, config });
   const app = createApp(services, await mountPages(services));
   const server = Deno.serve(
     { port: config.PORT, hostname: config.HOSTNAME, onListen: () => {} },

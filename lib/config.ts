@@ -14,6 +14,15 @@ export const configSchema = z.object({
   JT808_PORT: port(5015),
   H02_PORT: port(5013),
   OSMAND_PORT: port(5055),
+  /**
+   * Worker threads serving device sockets (reading, decoding, acknowledging), sharing the
+   * ports; 0 serves them on the main thread. Default: none on 1-2 cores (handing each batch
+   * to the main thread costs more than it saves there), else one per core beyond the first
+   * (the main thread commits), at most 4. See docs/decisions.md.
+   */
+  GATEWAY_WORKERS: z.coerce.number().int().min(0).max(32).default(
+    navigator.hardwareConcurrency <= 2 ? 0 : Math.min(4, navigator.hardwareConcurrency - 1),
+  ),
   /** A device connection silent this long is closed (half-open sockets). */
   DEVICE_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Minutes without any message before a device counts as offline. */

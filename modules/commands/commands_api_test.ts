@@ -157,7 +157,7 @@ Deno.test("commands API: catalogue, typed sends, every state, offline queue, tem
         // The terminal answers the later command first; each reply names only 16 bits.
         const answer = async (frame: Uint8Array) => {
           for (const f of jt808.createSplitter().push(frame)) {
-            for (const m of jt808.decode(f, held.conn.session).messages) {
+            for (const m of jt808.decode(f, held.session).messages) {
               if (m.type === "commandReply") await s.commands.onReply(held.conn, m);
             }
           }

@@ -2,7 +2,7 @@ import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Device } from "../devices/model.ts";
 import { findModel } from "../devices/models.ts";
 import type { ConnectionRegistry, LiveConnection } from "../gateway/connections.ts";
-import { encodeNative } from "./catalogue/index.ts";
+import { CommandEncodeError } from "../gateway/outgoing.ts";
 import type { CommandRecord, CommandStatus, CommandStore } from "./store.ts";
 
 /** A sent command without an answer after this becomes "timeout". */
@@ -169,16 +169,6 @@ export class CommandService {
 
   /** Writes a command to the device and waits for its reply (or the timeout). */
   private async deliver(conn: LiveConnection, record: CommandRecord): Promise<CommandRecord> {
-    let bytes: Uint8Array;
-    try {
-      bytes = record.native
-        ? encodeNative(record.native, record.ref, conn.session)
-        : conn.protocol.encodeCommand({ content: record.content, ref: record.ref }, conn.session);
-    } catch {
-      await this.store.save(advance(record, "failed", { reply: "encode failed" }));
-      if (record.sendType === "offline") await this.store.clearPending(record.imei);
-      throw new BizError("commandMalformed");
-    }
     const sending = advance(record, "sending", { sentAt: Date.now() });
     await this.store.save(sending);
     if (record.sendType === "offline") await this.store.clearPending(record.imei);
@@ -190,8 +180,12 @@ export class CommandService {
       setTimeout(() => this.expire(record.imei, record.ref, record.id), this.timeoutMs),
     );
     try {
-      await conn.write(bytes);
-    } catch {
+      await conn.send({ ref: record.ref, content: record.content, native: record.native });
+    } catch (e) {
+      if (e instanceof CommandEncodeError) {
+        await this.finish(record.imei, record.ref, "failed", "encode failed");
+        throw new BizError("commandMalformed");
+      }
       await this.finish(record.imei, record.ref, "failed", "write failed");
     }
     return sending;
@@ -209,7 +203,7 @@ export class CommandService {
   ) {
     const refs = this.inFlight.get(conn.imei);
     if (!refs?.size) return;
-    const ref = matchRef(refs, reply.commandRef, conn.protocol.name === "jt808");
+    const ref = matchRef(refs, reply.commandRef, conn.protocol === "jt808");
     if (ref === undefined) return;
     await this.finish(conn.imei, ref, reply.success === false ? "failed" : "succeeded", reply.text);
   }

@@ -9,6 +9,7 @@ import { gt06 } from "../gateway/protocols/gt06/index.ts";
 import { jt808 } from "../gateway/protocols/jt808/index.ts";
 import { newSession, type TcpProtocol } from "../gateway/protocols/types.ts";
 import type { LiveConnection } from "../gateway/connections.ts";
+import { encodeOutgoing } from "../gateway/outgoing.ts";
 import { gt06CommandReply, Gt06StreamReader, parseGt06Command } from "../simulator/devices/gt06.ts";
 import {
   jt808GeneralReply,
@@ -37,12 +38,18 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
   let serial = 1;
   const conn: LiveConnection = {
     imei: o.imei,
-    protocol,
-    session,
+    protocol: protocol.name,
     remote: "test",
     connectedAt: Date.now(),
     close() {},
-    write(bytes) {
+    send(command) {
+      // Encoded exactly as the I/O worker encodes it, so encode errors surface the same way.
+      let bytes: Uint8Array;
+      try {
+        bytes = encodeOutgoing(protocol, session, command);
+      } catch (e) {
+        return Promise.reject(e);
+      }
       const replies: Uint8Array[] = [];
       if (o.protocol === "gt06") {
         for (const f of gtReader.push(bytes)) {
@@ -77,7 +84,7 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
       return Promise.resolve();
     },
   };
-  return { conn, seen };
+  return { conn, seen, session };
 }
 
 /** Polls until `fn` gives a truthy value (5 s at most). */

@@ -86,11 +86,10 @@ Deno.test("device management API", async (t) => {
       let closed = 0;
       app.services.connections.attach({
         imei: imeiOf(2),
-        protocol: {} as never,
-        session: { serial: 0, extra: {} },
+        protocol: "gt06",
         remote: "test",
         connectedAt: Date.now(),
-        write: () => Promise.resolve(),
+        send: () => Promise.resolve(),
         close: () => void closed++,
       });
       ok(await call(`${EQ}/enableEquipment`, { imeis: [imeiOf(2)], enabled: false }, tokens.dist));

@@ -1,13 +1,18 @@
-import type { ProtocolSession, TcpProtocol } from "./protocols/types.ts";
+import type { OutgoingCommand } from "./outgoing.ts";
+import type { TcpProtocol } from "./protocols/types.ts";
 
 /** One live device connection, as the command transport sees it. */
 export interface LiveConnection {
   imei: string;
-  protocol: TcpProtocol;
-  session: ProtocolSession;
+  protocol: TcpProtocol["name"];
   remote: string;
   connectedAt: number;
-  write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Encodes the command with the connection's protocol session and writes it; rejects with
+   * CommandEncodeError when the protocol cannot encode it, with another error when the write
+   * fails (the connection is gone).
+   */
+  send(command: OutgoingCommand): Promise<void>;
   close(): void;
 }
 

@@ -5,15 +5,18 @@ import type { EventBus } from "./bus.ts";
 import type { ConnectionRegistry } from "./connections.ts";
 import type { Ingestor } from "./ingest.ts";
 import { createOsmAndHandler } from "./osmand_server.ts";
-import { gt06 } from "./protocols/gt06/index.ts";
-import { h02 } from "./protocols/h02/index.ts";
-import { jt808 } from "./protocols/jt808/index.ts";
-import { startTcpListener, type TcpListenerHandle } from "./tcp_server.ts";
+import { serveDevices } from "./serving.ts";
 
 export interface GatewayDeps {
   config: Pick<
     Config,
-    "HOSTNAME" | "GT06_PORT" | "JT808_PORT" | "H02_PORT" | "OSMAND_PORT" | "DEVICE_IDLE_SECONDS"
+    | "HOSTNAME"
+    | "GT06_PORT"
+    | "JT808_PORT"
+    | "H02_PORT"
+    | "OSMAND_PORT"
+    | "DEVICE_IDLE_SECONDS"
+    | "GATEWAY_WORKERS"
   >;
   directory: DeviceDirectory;
   ingestor: Ingestor;
@@ -29,41 +32,37 @@ export interface GatewayHandle {
   close(): Promise<void>;
 }
 
-/** Starts every device listener: three TCP protocols and OsmAnd over HTTP. */
-export function startGateway(deps: GatewayDeps): GatewayHandle {
-  const common = {
+/**
+ * Starts every device listener: the three TCP protocols (in I/O workers when configured),
+ * OsmAnd over HTTP.
+ */
+export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
+  const log = deps.log ?? ((m: string) => console.log(m));
+  const tcp = await serveDevices({
     hostname: deps.config.HOSTNAME,
+    ports: {
+      gt06: deps.config.GT06_PORT,
+      jt808: deps.config.JT808_PORT,
+      h02: deps.config.H02_PORT,
+    },
+    workers: deps.config.GATEWAY_WORKERS,
+    idleMs: deps.idleMs ?? deps.config.DEVICE_IDLE_SECONDS * 1000,
     directory: deps.directory,
     ingestor: deps.ingestor,
     connections: deps.connections,
     bus: deps.bus,
-    idleMs: deps.idleMs ?? deps.config.DEVICE_IDLE_SECONDS * 1000,
-    log: deps.log,
-    onCommandReply: (
-      conn: Parameters<CommandService["onReply"]>[0],
-      reply: { text: string; commandRef?: number; success?: boolean },
-    ) => void deps.commands.onReply(conn, reply).catch(() => {}),
-    onIdentified: (conn: Parameters<CommandService["onConnected"]>[0]) =>
-      void deps.commands.onConnected(conn).catch(() => {}),
-  };
-  const tcp: Record<"gt06" | "jt808" | "h02", TcpListenerHandle> = {
-    gt06: startTcpListener({ ...common, protocol: gt06, port: deps.config.GT06_PORT }),
-    jt808: startTcpListener({ ...common, protocol: jt808, port: deps.config.JT808_PORT }),
-    h02: startTcpListener({ ...common, protocol: h02, port: deps.config.H02_PORT }),
-  };
+    log,
+    onCommandReply: (conn, reply) => void deps.commands.onReply(conn, reply).catch(() => {}),
+    onIdentified: (conn) => void deps.commands.onConnected(conn).catch(() => {}),
+  });
   const osmand = Deno.serve(
     { hostname: deps.config.HOSTNAME, port: deps.config.OSMAND_PORT, onListen: () => {} },
     createOsmAndHandler(deps),
   );
   return {
-    ports: {
-      gt06: tcp.gt06.port,
-      jt808: tcp.jt808.port,
-      h02: tcp.h02.port,
-      osmand: (osmand.addr as Deno.NetAddr).port,
-    },
+    ports: { ...tcp.ports, osmand: (osmand.addr as Deno.NetAddr).port },
     async close() {
-      for (const l of Object.values(tcp)) l.close();
+      await tcp.close();
       deps.connections.closeAll();
       await osmand.shutdown();
       await deps.ingestor.close();

@@ -41,6 +41,8 @@ const OPTIONS = {
   "imei-prefix": "86100000",
   /** Extra `deno run` flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
   "server-flags": "",
+  /** Append the server's stdout and stderr to this file (e.g. with --v8-flags=--trace-gc). */
+  "server-log": "",
   /** Alert engine: "off" (ALERT_ENGINE=off), "idle" (on, nothing configured), "full" (20 fences, all thresholds and types). */
   alerts: "idle",
 };
@@ -56,7 +58,9 @@ function parseOptions(args: string[]): Options {
     }
     const value = m[2] ?? args[++i];
     const key = m[1] as keyof Options;
-    if (key === "imei-prefix" || key === "server-flags" || key === "alerts") out[key] = value;
+    if (
+      key === "imei-prefix" || key === "server-flags" || key === "server-log" || key === "alerts"
+    ) out[key] = value;
     else (out as Record<string, number | string>)[key] = Number(value);
   }
   out.idle = Math.max(out.idle, out.devices);
@@ -154,9 +158,15 @@ async function startServer(dataDir: string) {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const logFile = opt["server-log"]
+    ? await Deno.open(opt["server-log"], { create: true, append: true })
+    : null;
   const keep = async (s: ReadableStream<Uint8Array>) => {
     const d = new TextDecoder();
-    for await (const c of s) serverLog = (serverLog + d.decode(c, { stream: true })).slice(-20_000);
+    for await (const c of s) {
+      serverLog = (serverLog + d.decode(c, { stream: true })).slice(-20_000);
+      await logFile?.write(c);
+    }
   };
   keep(server.stdout).catch(() => {});
   keep(server.stderr).catch(() => {});

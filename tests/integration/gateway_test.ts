@@ -7,6 +7,11 @@ import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
+import {
+  gt06CommandReply,
+  Gt06StreamReader,
+  parseGt06Command,
+} from "../../modules/simulator/devices/gt06.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const DEVICE_A = "359710049000011";
@@ -107,172 +112,225 @@ const location = (i: number) =>
     course: 90,
   }, 10 + i);
 
-Deno.test({
-  name:
-    "gateway: identity, ack after storage, one connection per device, hostile input, idle cut-off",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async (t) => {
-    const server = await startServer({ ADMIN_PASSWORD, DEVICE_IDLE_SECONDS: "2" });
-    const p = ports(server);
-    const api = await setup(server);
-    try {
-      await t.step("an unknown IMEI is refused, logged and disconnected", async () => {
-        const d = await RawDevice.open(p.gt06);
-        await d.send(gt06Login("359710049099999"));
-        await d.waitClosed();
-        assert.match(server.output(), /359710049099999 not registered in the routing table/);
-        await d.done();
-      });
+/** Device sockets served on the main thread, and by two I/O workers sharing the ports. */
+const MODES = [
+  { workers: "0", label: "sockets on the main thread" },
+  { workers: "2", label: "two I/O workers sharing the ports" },
+];
 
-      await t.step("login reply is byte-exact; a stored location shows in playback", async () => {
-        const d = await RawDevice.open(p.gt06);
-        await d.send(gt06Login(DEVICE_A, 1));
-        assert.equal(hex(await d.take(10)), LOGIN_REPLY_SERIAL_1);
-        await d.send(location(1));
-        await d.send(gt06Heartbeat(7));
-        await d.take(10); // the heartbeat is answered only after everything before it is stored
-        const points = await playback(api, DEVICE_A);
-        assert.equal(points.length, 1);
-        assert.equal(points[0].speed, 36);
-        assert.ok(Math.abs(points[0].lat - 22.5001) < 1e-5);
-        const list = await api.call("/v3/new/newEquipment/queryEquipmentList", {
+for (const mode of MODES) {
+  Deno.test({
+    name: `gateway (${mode.label}): identity, ack after storage, one connection per device, ` +
+      "commands, hostile input, idle cut-off",
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async (t) => {
+      const server = await startServer({
+        ADMIN_PASSWORD,
+        DEVICE_IDLE_SECONDS: "2",
+        GATEWAY_WORKERS: mode.workers,
+      });
+      const p = ports(server);
+      const api = await setup(server);
+      try {
+        await t.step("an unknown IMEI is refused, logged and disconnected", async () => {
+          const d = await RawDevice.open(p.gt06);
+          await d.send(gt06Login("359710049099999"));
+          await d.waitClosed();
+          assert.match(server.output(), /359710049099999 not registered in the routing table/);
+          await d.done();
+        });
+
+        await t.step("login reply is byte-exact; a stored location shows in playback", async () => {
+          const d = await RawDevice.open(p.gt06);
+          await d.send(gt06Login(DEVICE_A, 1));
+          assert.equal(hex(await d.take(10)), LOGIN_REPLY_SERIAL_1);
+          await d.send(location(1));
+          await d.send(gt06Heartbeat(7));
+          await d.take(10); // the heartbeat is answered only after everything before it is stored
+          const points = await playback(api, DEVICE_A);
+          assert.equal(points.length, 1);
+          assert.equal(points[0].speed, 36);
+          assert.ok(Math.abs(points[0].lat - 22.5001) < 1e-5);
+          const list = await api.call("/v3/new/newEquipment/queryEquipmentList", {
+            pageNum: 1,
+            pageSize: 10,
+          });
+          const row = list.list.find((r: { imei: string }) => r.imei === DEVICE_A);
+          assert.ok(row.position && row.gpsTime && row.hbTime);
+          await d.done();
+        });
+
+        await t.step("a reconnect replaces the old connection", async () => {
+          const first = await RawDevice.open(p.gt06);
+          await first.send(gt06Login(DEVICE_A, 1));
+          await first.take(10);
+          const second = await RawDevice.open(p.gt06);
+          await second.send(gt06Login(DEVICE_A, 1));
+          await second.take(10);
+          await first.waitClosed();
+          await first.done();
+          await second.done();
+        });
+
+        await t.step(
+          "a command goes out on the device's link and its reply settles it",
+          async () => {
+            const d = await RawDevice.open(p.gt06);
+            await d.send(gt06Login(DEVICE_A, 1));
+            await d.take(10);
+            const sent = await api.call("/v3/new/command/send", {
+              imei: DEVICE_A,
+              content: "WHERE#",
+              sendType: "online",
+            });
+            const head = await d.take(3);
+            const rest = await d.take(head[2] + 2);
+            const [frame] = new Gt06StreamReader().push(new Uint8Array([...head, ...rest]));
+            assert.equal(frame.type, 0x80);
+            const command = parseGt06Command(frame.content)!;
+            assert.equal(command.text, "WHERE#");
+            await d.send(gt06CommandReply(command.serverFlag, "Lat:22.5,Lon:114.0", 30));
+            const end = Date.now() + 5000;
+            for (;;) {
+              const list = await api.call("/v3/new/command/list", {
+                imei: DEVICE_A,
+                pageNum: 1,
+                pageSize: 10,
+              });
+              const row = list.list.find((r: { id: string }) => r.id === sent.id);
+              if (row?.status === "succeeded") {
+                assert.equal(row.reply, "Lat:22.5,Lon:114.0");
+                break;
+              }
+              if (Date.now() > end) throw new Error(`command not settled: ${JSON.stringify(row)}`);
+              await sleep(20);
+            }
+            await d.done();
+          },
+        );
+
+        await t.step(
+          "random, mutated and oversized input never disturbs a healthy device",
+          async () => {
+            const healthy = await RawDevice.open(p.gt06);
+            await healthy.send(gt06Login(DEVICE_B, 1));
+            await healthy.take(10);
+            const hostile: Promise<void>[] = [];
+            // Mutated logins may still parse (bad CRCs are accepted) and take over that device, as a
+            // reconnect would: use the other device so the healthy one keeps its connection.
+            const valid = [gt06Login(DEVICE_A), location(3), gt06Heartbeat()];
+            for (const port of [p.gt06, p.jt808, p.h02]) {
+              for (let k = 0; k < 6; k++) {
+                hostile.push((async () => {
+                  const d = await RawDevice.open(port).catch(() => null);
+                  if (!d) return;
+                  for (let round = 0; round < 20 && !d.closedByServer; round++) {
+                    const frame = round % 2
+                      ? crypto.getRandomValues(new Uint8Array(1 + Math.floor(Math.random() * 300)))
+                      : mutate(valid[round % 3]);
+                    await d.send(frame).catch(() => {});
+                  }
+                  await d.done();
+                })());
+              }
+            }
+            // One device sends a frame that never ends: cut by the frame size cap.
+            const flood = await RawDevice.open(p.gt06);
+            await flood.send(new Uint8Array([0x78, 0x78, 0xff, 0x12]));
+            const junk = new Uint8Array(8192).fill(0x41);
+            for (let i = 0; i < 4 && !flood.closedByServer; i++) {
+              await flood.send(junk).catch(() => {});
+            }
+            // HTTP garbage at the OsmAnd port.
+            for (const url of [`/?id=${"9".repeat(5000)}`, "/?lat=abc", "/?id=x&lat=999&lon=999"]) {
+              const r = await fetch(`http://127.0.0.1:${p.osmand}${url}`).catch(() => null);
+              await r?.body?.cancel();
+            }
+            for (let i = 0; i < 5; i++) {
+              await healthy.send(location(100 + i));
+              await healthy.send(gt06Heartbeat(200 + i));
+              await healthy.take(10);
+            }
+            await Promise.all(hostile);
+            await flood.waitClosed();
+            await flood.done();
+            const points = await playback(api, DEVICE_B);
+            assert.ok(points.length >= 5, `healthy device stored ${points.length}`);
+            assert.equal((await fetch(`${server.url}/health`).then((r) => r.json())).status, "ok");
+            await healthy.done();
+          },
+        );
+
+        await t.step("a silent (half-open) connection is closed after the idle time", async () => {
+          const d = await RawDevice.open(p.gt06);
+          await d.send(gt06Login(DEVICE_A, 1));
+          await d.take(10);
+          await d.waitClosed(6000);
+          await d.done();
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+  });
+
+  Deno.test({
+    name: `gateway (${mode.label}): a SIGKILL during ingest loses no acknowledged position`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const dataDir = await Deno.makeTempDir({ prefix: "tp-kill-" });
+      let server = await startServer({ ADMIN_PASSWORD, GATEWAY_WORKERS: mode.workers }, {
+        dataDir,
+      });
+      await setup(server);
+      const d = await RawDevice.open(ports(server).gt06);
+      await d.send(gt06Login(DEVICE_A, 1));
+      await d.take(10);
+      const acked: number[] = [];
+      // Send location i then a heartbeat; its reply proves location i is stored.
+      const sending = (async () => {
+        for (let i = 0; i < 500 && !d.closedByServer; i++) {
+          try {
+            await d.send(location(i));
+            await d.send(gt06Heartbeat(i));
+            await d.take(10, 2000);
+            acked.push(i);
+          } catch {
+            break;
+          }
+        }
+      })();
+      await sleep(700);
+      server.kill();
+      await sending;
+      await d.done();
+      assert.ok(acked.length > 0, "some positions were acknowledged before the kill");
+      server = await startServer({ ADMIN_PASSWORD }, { dataDir });
+      try {
+        const again = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+        const stored = new Set(
+          (await playback(again, DEVICE_A)).map((pt) => Date.parse(pt.gpsTime)),
+        );
+        const lost = acked.filter((i) => !stored.has(BASE + i * 1000));
+        assert.deepEqual(lost, [], `acknowledged but lost after SIGKILL (of ${acked.length})`);
+        // Device states are written lazily; start-up rebuilds them from the journal.
+        const list = await again.call("/v3/new/newEquipment/queryEquipmentList", {
           pageNum: 1,
           pageSize: 10,
         });
         const row = list.list.find((r: { imei: string }) => r.imei === DEVICE_A);
-        assert.ok(row.position && row.gpsTime && row.hbTime);
-        await d.done();
-      });
-
-      await t.step("a reconnect replaces the old connection", async () => {
-        const first = await RawDevice.open(p.gt06);
-        await first.send(gt06Login(DEVICE_A, 1));
-        await first.take(10);
-        const second = await RawDevice.open(p.gt06);
-        await second.send(gt06Login(DEVICE_A, 1));
-        await second.take(10);
-        await first.waitClosed();
-        await first.done();
-        await second.done();
-      });
-
-      await t.step(
-        "random, mutated and oversized input never disturbs a healthy device",
-        async () => {
-          const healthy = await RawDevice.open(p.gt06);
-          await healthy.send(gt06Login(DEVICE_B, 1));
-          await healthy.take(10);
-          const hostile: Promise<void>[] = [];
-          // Mutated logins may still parse (bad CRCs are accepted) and take over that device, as a
-          // reconnect would: use the other device so the healthy one keeps its connection.
-          const valid = [gt06Login(DEVICE_A), location(3), gt06Heartbeat()];
-          for (const port of [p.gt06, p.jt808, p.h02]) {
-            for (let k = 0; k < 6; k++) {
-              hostile.push((async () => {
-                const d = await RawDevice.open(port).catch(() => null);
-                if (!d) return;
-                for (let round = 0; round < 20 && !d.closedByServer; round++) {
-                  const frame = round % 2
-                    ? crypto.getRandomValues(new Uint8Array(1 + Math.floor(Math.random() * 300)))
-                    : mutate(valid[round % 3]);
-                  await d.send(frame).catch(() => {});
-                }
-                await d.done();
-              })());
-            }
-          }
-          // One device sends a frame that never ends: cut by the frame size cap.
-          const flood = await RawDevice.open(p.gt06);
-          await flood.send(new Uint8Array([0x78, 0x78, 0xff, 0x12]));
-          const junk = new Uint8Array(8192).fill(0x41);
-          for (let i = 0; i < 4 && !flood.closedByServer; i++) {
-            await flood.send(junk).catch(() => {});
-          }
-          // HTTP garbage at the OsmAnd port.
-          for (const url of [`/?id=${"9".repeat(5000)}`, "/?lat=abc", "/?id=x&lat=999&lon=999"]) {
-            const r = await fetch(`http://127.0.0.1:${p.osmand}${url}`).catch(() => null);
-            await r?.body?.cancel();
-          }
-          for (let i = 0; i < 5; i++) {
-            await healthy.send(location(100 + i));
-            await healthy.send(gt06Heartbeat(200 + i));
-            await healthy.take(10);
-          }
-          await Promise.all(hostile);
-          await flood.waitClosed();
-          await flood.done();
-          const points = await playback(api, DEVICE_B);
-          assert.ok(points.length >= 5, `healthy device stored ${points.length}`);
-          assert.equal((await fetch(`${server.url}/health`).then((r) => r.json())).status, "ok");
-          await healthy.done();
-        },
-      );
-
-      await t.step("a silent (half-open) connection is closed after the idle time", async () => {
-        const d = await RawDevice.open(p.gt06);
-        await d.send(gt06Login(DEVICE_A, 1));
-        await d.take(10);
-        await d.waitClosed(6000);
-        await d.done();
-      });
-    } finally {
-      await server.stop();
-    }
-  },
-});
-
-Deno.test({
-  name: "gateway: a SIGKILL during ingest loses no acknowledged position",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    const dataDir = await Deno.makeTempDir({ prefix: "tp-kill-" });
-    let server = await startServer({ ADMIN_PASSWORD }, { dataDir });
-    await setup(server);
-    const d = await RawDevice.open(ports(server).gt06);
-    await d.send(gt06Login(DEVICE_A, 1));
-    await d.take(10);
-    const acked: number[] = [];
-    // Send location i then a heartbeat; its reply proves location i is stored.
-    const sending = (async () => {
-      for (let i = 0; i < 500 && !d.closedByServer; i++) {
-        try {
-          await d.send(location(i));
-          await d.send(gt06Heartbeat(i));
-          await d.take(10, 2000);
-          acked.push(i);
-        } catch {
-          break;
-        }
+        assert.ok(
+          Date.parse(row.gpsTime) >= BASE + acked[acked.length - 1] * 1000,
+          `device state after restart: ${row.gpsTime}`,
+        );
+      } finally {
+        await server.stop();
       }
-    })();
-    await sleep(700);
-    server.kill();
-    await sending;
-    await d.done();
-    assert.ok(acked.length > 0, "some positions were acknowledged before the kill");
-    server = await startServer({ ADMIN_PASSWORD }, { dataDir });
-    try {
-      const again = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const stored = new Set((await playback(again, DEVICE_A)).map((pt) => Date.parse(pt.gpsTime)));
-      const lost = acked.filter((i) => !stored.has(BASE + i * 1000));
-      assert.deepEqual(lost, [], `acknowledged but lost after SIGKILL (of ${acked.length})`);
-      // Device states are written lazily; start-up rebuilds them from the journal.
-      const list = await again.call("/v3/new/newEquipment/queryEquipmentList", {
-        pageNum: 1,
-        pageSize: 10,
-      });
-      const row = list.list.find((r: { imei: string }) => r.imei === DEVICE_A);
-      assert.ok(
-        Date.parse(row.gpsTime) >= BASE + acked[acked.length - 1] * 1000,
-        `device state after restart: ${row.gpsTime}`,
-      );
-    } finally {
-      await server.stop();
-    }
-  },
-});
+    },
+  });
+}
 
 /** Flips a few bytes of a valid frame. */
 function mutate(frame: Uint8Array): Uint8Array {

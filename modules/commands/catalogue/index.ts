@@ -2,15 +2,6 @@
 import { z } from "zod";
 import { BizError } from "../../../lib/errors.ts";
 import { zodRefusal } from "../../../lib/http/validation.ts";
-import { ByteWriter } from "../../gateway/protocols/jt808/bytes.ts";
-import { MsgId } from "../../gateway/protocols/jt808/constants.ts";
-import {
-  addressOf,
-  encodeMessage,
-  positionQuery,
-  terminalControl,
-} from "../../gateway/protocols/jt808/encoder.ts";
-import type { ProtocolSession } from "../../gateway/protocols/types.ts";
 import { describe, type Encoding } from "./encoding.ts";
 import {
   INSTRUCTION_CODES,
@@ -74,21 +65,5 @@ export function buildInstruction(
   return { code, encoding, content: describe(encoding) };
 }
 
-/**
- * Frames a non-text encoding (JT/T 808 0x8105 / 0x8103 / 0x8201). The header serial is the
- * command ref (its low 16 bits), which the terminal echoes in its 0x0001 general reply or, for
- * 0x8201, in its 0x0201 location answer, so the reply is matched back to the command.
- */
-export function encodeNative(
-  e: Exclude<Encoding, { kind: "text" }>,
-  ref: number,
-  session: ProtocolSession,
-): Uint8Array {
-  const to = addressOf(session);
-  const serial = ref & 0xffff;
-  if (e.kind === "jt808Control") return terminalControl(to, serial, e.word, e.params);
-  if (e.kind === "jt808Locate") return positionQuery(to, serial);
-  const w = new ByteWriter().u8(e.params.length);
-  for (const p of e.params) w.u32(p.id).u8(4).u32(p.value);
-  return encodeMessage(to, MsgId.SET_PARAMETERS, serial, w.finish());
-}
+// Encoded where the connection lives (the gateway); re-exported for the catalogue's users.
+export { encodeNative } from "../../gateway/outgoing.ts";

@@ -1,0 +1,47 @@
+/**
+ * Messages between the main thread and the gateway's I/O workers.
+ *
+ * A worker owns device sockets: it reads, splits, decodes and writes (acknowledgements and
+ * commands). The main thread owns everything shared: the device directory, the group commit,
+ * device states, the event bus and the command records. A "link" is one device connection,
+ * numbered by its worker; the main thread names it by worker and link id.
+ */
+import type { OutgoingCommand } from "./outgoing.ts";
+import type { DeviceMessage, TcpProtocol } from "./protocols/types.ts";
+
+export type ProtocolName = TcpProtocol["name"];
+export type PortMap = Record<ProtocolName, number>;
+
+/** What a worker needs to know of an identified device. */
+export interface LinkDevice {
+  imei: string;
+  timezoneOffsetMinutes: number | null;
+  mcType: string;
+}
+
+export type ToWorker =
+  /** Listen on these ports (0: any; the first worker's real ports go to the others). */
+  | { t: "init"; hostname: string; ports: PortMap; reusePort: boolean; idleMs: number }
+  /** Answer to `login`: the device, or null to refuse and close. */
+  | { t: "login"; link: number; device: LinkDevice | null }
+  /** These links' last data is committed (write their replies) or failed (close them). */
+  | { t: "stored"; links: number[]; failed: number[] }
+  | { t: "send"; link: number; req: number; command: OutgoingCommand }
+  | { t: "close"; link: number }
+  /** Close the listeners and every connection, then answer `stopped`. */
+  | { t: "stop" };
+
+export type ToMain =
+  | { t: "listening"; ports: PortMap }
+  | { t: "listenFailed"; error: string }
+  /** A device identified itself on a new link. */
+  | { t: "login"; link: number; id: string; protocol: ProtocolName; remote: string }
+  /** The login acknowledgement is written: queued commands may go out. */
+  | { t: "ready"; link: number }
+  /** Data to store, one entry per link (each link has at most one batch outstanding). */
+  | { t: "data"; links: number[]; messages: DeviceMessage[][] }
+  | { t: "closed"; link: number }
+  /** Result of `send`: written, or why not. */
+  | { t: "sent"; req: number; error?: "encode" | "write" }
+  | { t: "log"; line: string }
+  | { t: "stopped" };

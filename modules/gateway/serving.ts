@@ -1,0 +1,223 @@
+/**
+ * Starts the device sockets' serving: on the main thread (GATEWAY_WORKERS=0), or in I/O
+ * workers that share the ports, whose questions — who is this device, store this data, a
+ * link closed — the main thread answers through a LinkTable.
+ */
+import type { LinkHost } from "./device_link.ts";
+import { listenDevices } from "./device_link.ts";
+import { type LinkServices, LinkTable } from "./link_table.ts";
+import type { PortMap, ToMain, ToWorker } from "./link_messages.ts";
+import { CommandEncodeError, type OutgoingCommand } from "./outgoing.ts";
+import type { DeviceMessage } from "./protocols/types.ts";
+
+export interface DeviceServingOptions extends LinkServices {
+  hostname: string;
+  ports: PortMap;
+  /** 0: serve sockets on the main thread. */
+  workers: number;
+  idleMs: number;
+}
+
+export interface DeviceServing {
+  ports: PortMap;
+  close(): Promise<void>;
+}
+
+/** How long a stopping worker may take to close its sockets before it is terminated. */
+const STOP_GRACE_MS = 2000;
+
+/** One I/O worker: relays its links' requests to its LinkTable and the answers back. */
+class IoWorker {
+  private readonly worker: Worker;
+  private readonly table: LinkTable;
+  private readonly sends = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private nextReq = 1;
+  /** Link ids whose data was committed / failed, sent back in one message per turn. */
+  private acks: { links: number[]; failed: number[] } | null = null;
+  private listening: { resolve(p: PortMap): void; reject(e: Error): void } | null = null;
+  private stopped: (() => void) | null = null;
+
+  constructor(private readonly o: DeviceServingOptions, private readonly onCrash: () => void) {
+    this.table = new LinkTable(o);
+    this.worker = new Worker(new URL("./io_worker.ts", import.meta.url), { type: "module" });
+    this.worker.onmessage = (e: MessageEvent<ToMain>) => this.receive(e.data);
+    this.worker.onerror = (e) => {
+      // An uncaught error in a worker would otherwise take the whole process down.
+      e.preventDefault();
+      this.o.log(`gateway I/O worker failed: ${e.message}; restarting it`);
+      this.terminate();
+      this.onCrash();
+    };
+  }
+
+  start(ports: PortMap, reusePort: boolean): Promise<PortMap> {
+    return new Promise((resolve, reject) => {
+      this.listening = { resolve, reject };
+      const { hostname, idleMs } = this.o;
+      this.post({ t: "init", hostname, ports, reusePort, idleMs });
+    });
+  }
+
+  /** Closes the listeners and connections, then the worker. */
+  async stop(): Promise<void> {
+    const done = new Promise<void>((r) => (this.stopped = r));
+    this.post({ t: "stop" });
+    await Promise.race([done, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
+    this.terminate();
+  }
+
+  /** Ends the worker; its links count as closed. */
+  terminate(): void {
+    this.worker.terminate();
+    this.table.closeAll();
+    for (const s of this.sends.values()) s.reject(new Error("gateway worker stopped"));
+    this.sends.clear();
+  }
+
+  private post(m: ToWorker) {
+    this.worker.postMessage(m);
+  }
+
+  private receive(m: ToMain): void {
+    switch (m.t) {
+      case "listening":
+        return this.listening?.resolve(m.ports);
+      case "listenFailed":
+        return this.listening?.reject(new Error(m.error));
+      case "login": {
+        const io = {
+          send: (command: OutgoingCommand) => this.send(m.link, command),
+          close: () => this.post({ t: "close", link: m.link }),
+        };
+        this.table.login(m.link, m.id, m.protocol, m.remote, io).catch((e) => {
+          this.o.log(`[${m.protocol}] ${m.remote}: login failed (${(e as Error).message})`);
+          return null;
+        }).then((device) => this.post({ t: "login", link: m.link, device }));
+        return;
+      }
+      case "ready":
+        return this.table.ready(m.link);
+      case "data":
+        for (let i = 0; i < m.links.length; i++) this.store(m.links[i], m.messages[i]);
+        return;
+      case "closed":
+        return this.table.closed(m.link);
+      case "sent": {
+        const s = this.sends.get(m.req);
+        this.sends.delete(m.req);
+        if (!m.error) s?.resolve();
+        else {
+          s?.reject(
+            m.error === "encode" ? new CommandEncodeError("") : new Error("write failed"),
+          );
+        }
+        return;
+      }
+      case "log":
+        return this.o.log(m.line);
+      case "stopped":
+        return this.stopped?.();
+    }
+  }
+
+  private store(link: number, messages: DeviceMessage[]): void {
+    this.table.store(link, messages).then(() => this.ack(link, true), (e) => {
+      this.o.log(`gateway: store failed (${(e as Error).message})`);
+      this.ack(link, false);
+    });
+  }
+
+  /** Collects acknowledgements; a commit settles many links at once, sent as one message. */
+  private ack(link: number, ok: boolean): void {
+    if (!this.acks) {
+      this.acks = { links: [], failed: [] };
+      queueMicrotask(() => {
+        const a = this.acks!;
+        this.acks = null;
+        this.post({ t: "stored", links: a.links, failed: a.failed });
+      });
+    }
+    (ok ? this.acks.links : this.acks.failed).push(link);
+  }
+
+  private send(link: number, command: OutgoingCommand): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const req = this.nextReq++;
+      this.sends.set(req, { resolve, reject });
+      this.post({ t: "send", link, req, command });
+    });
+  }
+}
+
+/** Serves device sockets on the main thread: the same links, without messages in between. */
+function serveOnMainThread(o: DeviceServingOptions): DeviceServing {
+  const table = new LinkTable(o);
+  const host: LinkHost = {
+    login: (link, id) =>
+      table.login(link.id, id, link.protocol.name, link.remote, {
+        send: (command) => link.send(command),
+        close: () => link.close(),
+      }),
+    ready: (link) => table.ready(link.id),
+    store: (link, messages) => table.store(link.id, messages),
+    closed: (link) => table.closed(link.id),
+    log: o.log,
+  };
+  const listeners = listenDevices(o.hostname, o.ports, false, o.idleMs, host);
+  return {
+    ports: listeners.ports,
+    close() {
+      listeners.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * Starts serving device sockets. With workers, the first binds the configured ports (0 picks
+ * free ones) and the others join it on the same ports. With more than one worker the ports
+ * are shared with SO_REUSEPORT; a probe first makes sure no other process holds them (which
+ * SO_REUSEPORT would otherwise let a second server instance silently share).
+ */
+export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServing> {
+  if (o.workers === 0) return serveOnMainThread(o);
+  const reusePort = o.workers > 1;
+  if (reusePort) probePorts(o.hostname, o.ports);
+  const workers: IoWorker[] = [];
+  let ports = o.ports;
+  let stopping = false;
+  const spawn = async (slot: number) => {
+    const w: IoWorker = new IoWorker(o, () => {
+      if (!stopping) spawn(slot).catch((e) => o.log(`gateway I/O worker restart failed: ${e}`));
+    });
+    workers[slot] = w;
+    try {
+      return await w.start(ports, reusePort);
+    } catch (e) {
+      w.terminate();
+      throw e;
+    }
+  };
+  try {
+    ports = await spawn(0);
+    await Promise.all(Array.from({ length: o.workers - 1 }, (_, i) => spawn(i + 1)));
+  } catch (e) {
+    for (const w of workers) w?.terminate();
+    throw e;
+  }
+  return {
+    ports,
+    async close() {
+      stopping = true;
+      await Promise.all(workers.map((w) => w.stop()));
+    },
+  };
+}
+
+/** Fails (address in use) if another socket holds one of the ports. */
+function probePorts(hostname: string, ports: PortMap): void {
+  for (const port of Object.values(ports)) {
+    if (port === 0) continue;
+    Deno.listen({ hostname, port, transport: "tcp" }).close();
+  }
+}
