@@ -106,7 +106,7 @@ export async function serveLink(
       lastData = Date.now();
       let frames: Uint8Array[];
       try {
-        frames = splitter.push(buf.slice(0, n));
+        frames = splitter.push(buf.subarray(0, n));
       } catch (e) {
         if (e instanceof FrameError) refuse(e.message);
         break;
@@ -201,6 +201,10 @@ export function listenDevices(
   const accept = async (listener: Deno.Listener, protocol: TcpProtocol) => {
     try {
       for await (const conn of listener) {
+        // Acknowledgements are small writes that must leave at once (no Nagle delay).
+        try {
+          (conn as Deno.TcpConn).setNoDelay(true);
+        } catch { /* already closed */ }
         const id = nextId++;
         serveLink(conn, id, protocol, host, idleMs, (link) => links.set(id, link))
           .catch(() => {})

@@ -43,6 +43,8 @@ const OPTIONS = {
   "server-flags": "",
   /** Append the server's stdout and stderr to this file (e.g. with --v8-flags=--trace-gc). */
   "server-log": "",
+  /** GATEWAY_WORKERS for the server ("" = the product's default for this machine). */
+  workers: "",
   /** Alert engine: "off" (ALERT_ENGINE=off), "idle" (on, nothing configured), "full" (20 fences, all thresholds and types). */
   alerts: "idle",
 };
@@ -59,7 +61,8 @@ function parseOptions(args: string[]): Options {
     const value = m[2] ?? args[++i];
     const key = m[1] as keyof Options;
     if (
-      key === "imei-prefix" || key === "server-flags" || key === "server-log" || key === "alerts"
+      key === "imei-prefix" || key === "server-flags" || key === "server-log" ||
+      key === "alerts" || key === "workers"
     ) out[key] = value;
     else (out as Record<string, number | string>)[key] = Number(value);
   }
@@ -154,6 +157,7 @@ async function startServer(dataDir: string) {
       H02_PORT: String(freePort()),
       OSMAND_PORT: String(freePort()),
       ALERT_ENGINE: opt.alerts === "off" ? "off" : "on",
+      ...(opt.workers ? { GATEWAY_WORKERS: opt.workers } : {}),
     },
     stdout: "piped",
     stderr: "piped",

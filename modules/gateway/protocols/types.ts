@@ -104,7 +104,11 @@ export interface DecodeResult {
 export class FrameError extends Error {}
 
 export interface FrameSplitter {
-  /** Feeds received bytes; returns the complete frames now available (possibly none). */
+  /**
+   * Feeds received bytes; returns the complete frames now available (possibly none). The
+   * chunk is only valid during the call (the reader reuses its buffer): frames and any
+   * remainder kept for the next call must be copies.
+   */
   push(chunk: Uint8Array): Uint8Array[];
 }
 

@@ -12,6 +12,7 @@ import { crc16X25 } from "./crc.ts";
 
 export const SHORT_START = 0x78;
 export const LONG_START = 0x79;
+const NO_CONTENT = new Uint8Array(0);
 
 export interface Gt06Frame {
   /** 0x7979 framing (2-byte length field). */
@@ -69,7 +70,7 @@ export function parseFrame(bytes: Uint8Array): Gt06Frame | undefined {
 export function buildFrame(
   type: number,
   serial: number,
-  content: Uint8Array = new Uint8Array(0),
+  content: Uint8Array = NO_CONTENT,
   extended = false,
 ): Uint8Array {
   const length = 1 + content.length + 4;

@@ -8,16 +8,19 @@
  * hostile stream cannot grow the buffer without bound.
  */
 
+import { concatBytes } from "../../../../lib/bytes.ts";
 import { FrameError, type FrameSplitter } from "../types.ts";
 import { LONG_START, SHORT_START } from "./frame.ts";
 
 export const MAX_FRAME_BYTES = 2048;
+const EMPTY = new Uint8Array(0);
 
 export class Gt06Splitter implements FrameSplitter {
-  private buffer: Uint8Array = new Uint8Array(0);
+  private buffer: Uint8Array = EMPTY;
 
   push(chunk: Uint8Array): Uint8Array[] {
-    this.buffer = concat(this.buffer, chunk);
+    // Frames and the remainder are copied out below, so the chunk itself is never kept.
+    this.buffer = this.buffer.length ? concatBytes([this.buffer, chunk]) : chunk;
     const frames: Uint8Array[] = [];
     let pos = 0;
     for (;;) {
@@ -42,7 +45,7 @@ export class Gt06Splitter implements FrameSplitter {
       frames.push(this.buffer.slice(start, end));
       pos = end;
     }
-    this.buffer = this.buffer.slice(pos);
+    this.buffer = pos < this.buffer.length ? this.buffer.slice(pos) : EMPTY;
     return frames;
   }
 }
@@ -100,12 +103,4 @@ function endsPlausibly(buf: Uint8Array, end: number): boolean {
   if (end === buf.length) return true;
   if (end + 1 >= buf.length) return buf[end] === SHORT_START || buf[end] === LONG_START;
   return (buf[end] === SHORT_START || buf[end] === LONG_START) && buf[end + 1] === buf[end];
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b.slice();
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -14,6 +14,7 @@
  * `#` within MAX_TEXT_FRAME bytes throws FrameError so the gateway drops the connection.
  */
 
+import { concatBytes } from "../../../../lib/bytes.ts";
 import { FrameError, type FrameSplitter } from "../types.ts";
 
 const TEXT_START = 0x2a; // '*'
@@ -27,13 +28,14 @@ const SHORT_BINARY_LENGTH = 32;
 /** Preference order for look-ahead: the two documented forms first. */
 const BINARY_LENGTHS = [32, 45, 42, 46, 48];
 const MAX_BINARY_LENGTH = Math.max(...BINARY_LENGTHS);
+const EMPTY = new Uint8Array(0);
 
 function isFrameStart(byte: number | undefined): boolean {
   return byte === TEXT_START || byte === BINARY_START || byte === ALT_BINARY_START;
 }
 
 export class H02Splitter implements FrameSplitter {
-  #buffer: Uint8Array = new Uint8Array(0);
+  #buffer: Uint8Array = EMPTY;
   #binaryLength: number | undefined;
 
   push(chunk: Uint8Array): Uint8Array[] {
@@ -47,18 +49,13 @@ export class H02Splitter implements FrameSplitter {
       frames.push(this.#buffer.slice(0, length));
       this.#buffer = this.#buffer.subarray(length);
     }
+    // The chunk may be the reader's reused buffer: keep a copy of the remainder only.
+    this.#buffer = this.#buffer.length ? this.#buffer.slice() : EMPTY;
     return frames;
   }
 
   #append(chunk: Uint8Array): void {
-    if (this.#buffer.length === 0) {
-      this.#buffer = chunk.slice();
-      return;
-    }
-    const joined = new Uint8Array(this.#buffer.length + chunk.length);
-    joined.set(this.#buffer);
-    joined.set(chunk, this.#buffer.length);
-    this.#buffer = joined;
+    this.#buffer = this.#buffer.length ? concatBytes([this.#buffer, chunk]) : chunk;
   }
 
   #skipToFrameStart(): void {
