@@ -33,10 +33,17 @@ export async function startServer(
   }
   const gateway = await startGateway({ ...services, config });
   const app = createApp(services, await mountPages(services));
-  const server = Deno.serve(
-    { port: config.PORT, hostname: config.HOSTNAME, onListen: () => {} },
-    app.fetch,
-  );
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve(
+      { port: config.PORT, hostname: config.HOSTNAME, onListen: () => {} },
+      app.fetch,
+    );
+  } catch (e) {
+    await gateway.close();
+    if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    throw new Deno.errors.AddrInUse(`PORT ${config.PORT} is already in use by another process`);
+  }
   const port = (server.addr as Deno.NetAddr).port;
   if (opts.jobs) scheduleJobs(services);
   log(
@@ -72,7 +79,15 @@ if (import.meta.main) {
     }
     throw e;
   }
-  const server = await startServer(config);
+  let server: RunningServer;
+  try {
+    server = await startServer(config);
+  } catch (e) {
+    // A port held by another process (often a second instance): say which, without a trace.
+    if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    console.error(`Cannot start: ${e.message}.`);
+    Deno.exit(2);
+  }
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, async () => {
       await server.shutdown();

@@ -220,16 +220,26 @@ export function listenDevices(
     }
     for (const link of links.values()) link.close();
   };
-  try {
-    for (const name of Object.keys(PROTOCOLS) as ProtocolName[]) {
-      const listener = Deno.listen({ hostname, port: ports[name], transport: "tcp", reusePort });
-      listeners.push(listener);
-      bound[name] = (listener.addr as Deno.NetAddr).port;
-      accept(listener, PROTOCOLS[name]);
+  for (const name of Object.keys(PROTOCOLS) as ProtocolName[]) {
+    let listener: Deno.Listener;
+    try {
+      listener = Deno.listen({ hostname, port: ports[name], transport: "tcp", reusePort });
+    } catch (e) {
+      close();
+      throw portError(e, portSetting(name), ports[name]);
     }
-  } catch (e) {
-    close();
-    throw e;
+    listeners.push(listener);
+    bound[name] = (listener.addr as Deno.NetAddr).port;
+    accept(listener, PROTOCOLS[name]);
   }
   return { ports: bound, links, close };
 }
+
+/** "Address in use" naming the setting to change (the OS error names no port). */
+export function portError(e: unknown, setting: string, port: number): unknown {
+  if (!(e instanceof Deno.errors.AddrInUse)) return e;
+  return new Deno.errors.AddrInUse(`${setting} ${port} is already in use by another process`);
+}
+
+/** The configuration variable of a protocol's port. */
+export const portSetting = (protocol: ProtocolName) => `${protocol.toUpperCase()}_PORT`;

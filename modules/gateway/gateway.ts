@@ -5,6 +5,7 @@ import type { EventBus } from "./bus.ts";
 import type { ConnectionRegistry } from "./connections.ts";
 import type { Ingestor } from "./ingest.ts";
 import { createOsmAndHandler } from "./osmand_server.ts";
+import { portError } from "./device_link.ts";
 import { serveDevices } from "./serving.ts";
 
 export interface GatewayDeps {
@@ -55,10 +56,16 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     onCommandReply: (conn, reply) => void deps.commands.onReply(conn, reply).catch(() => {}),
     onIdentified: (conn) => void deps.commands.onConnected(conn).catch(() => {}),
   });
-  const osmand = Deno.serve(
-    { hostname: deps.config.HOSTNAME, port: deps.config.OSMAND_PORT, onListen: () => {} },
-    createOsmAndHandler(deps),
-  );
+  let osmand: Deno.HttpServer;
+  try {
+    osmand = Deno.serve(
+      { hostname: deps.config.HOSTNAME, port: deps.config.OSMAND_PORT, onListen: () => {} },
+      createOsmAndHandler(deps),
+    );
+  } catch (e) {
+    await tcp.close();
+    throw portError(e, "OSMAND_PORT", deps.config.OSMAND_PORT);
+  }
   return {
     ports: { ...tcp.ports, osmand: (osmand.addr as Deno.NetAddr).port },
     async close() {

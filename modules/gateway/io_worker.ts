@@ -94,7 +94,11 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
         listeners = listenDevices(msg.hostname, msg.ports, msg.reusePort, msg.idleMs, host);
         post({ t: "listening", ports: listeners.ports });
       } catch (err) {
-        post({ t: "listenFailed", error: (err as Error).message });
+        post({
+          t: "listenFailed",
+          error: (err as Error).message,
+          inUse: err instanceof Deno.errors.AddrInUse,
+        });
       }
       break;
     case "login":

@@ -33,7 +33,7 @@ export type ToWorker =
 
 export type ToMain =
   | { t: "listening"; ports: PortMap }
-  | { t: "listenFailed"; error: string }
+  | { t: "listenFailed"; error: string; inUse: boolean }
   /** A device identified itself on a new link. */
   | { t: "login"; link: number; id: string; protocol: ProtocolName; remote: string }
   /** The login acknowledgement is written: queued commands may go out. */

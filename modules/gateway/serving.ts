@@ -4,9 +4,9 @@
  * link closed — the main thread answers through a LinkTable.
  */
 import type { LinkHost } from "./device_link.ts";
-import { listenDevices } from "./device_link.ts";
+import { listenDevices, portError, portSetting } from "./device_link.ts";
 import { type LinkServices, LinkTable } from "./link_table.ts";
-import type { PortMap, ToMain, ToWorker } from "./link_messages.ts";
+import type { PortMap, ProtocolName, ToMain, ToWorker } from "./link_messages.ts";
 import { CommandEncodeError, type OutgoingCommand } from "./outgoing.ts";
 import type { DeviceMessage } from "./protocols/types.ts";
 
@@ -83,7 +83,9 @@ class IoWorker {
       case "listening":
         return this.listening?.resolve(m.ports);
       case "listenFailed":
-        return this.listening?.reject(new Error(m.error));
+        return this.listening?.reject(
+          m.inUse ? new Deno.errors.AddrInUse(m.error) : new Error(m.error),
+        );
       case "login": {
         const io = {
           send: (command: OutgoingCommand) => this.send(m.link, command),
@@ -216,8 +218,12 @@ export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServi
 
 /** Fails (address in use) if another socket holds one of the ports. */
 function probePorts(hostname: string, ports: PortMap): void {
-  for (const port of Object.values(ports)) {
+  for (const [name, port] of Object.entries(ports) as [ProtocolName, number][]) {
     if (port === 0) continue;
-    Deno.listen({ hostname, port, transport: "tcp" }).close();
+    try {
+      Deno.listen({ hostname, port, transport: "tcp" }).close();
+    } catch (e) {
+      throw portError(e, portSetting(name), port);
+    }
   }
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
-import { type ServerProcess, startServer } from "../helpers/server.ts";
+import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
 import {
   gt06CommandReply,
   Gt06StreamReader,
@@ -331,6 +331,45 @@ for (const mode of MODES) {
     },
   });
 }
+
+Deno.test({
+  name: "gateway: a second instance on the same device port stops with a message naming it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const first = await startServer({ ADMIN_PASSWORD, GATEWAY_WORKERS: "2" });
+    try {
+      const held = ports(first).gt06;
+      // Both ways of serving sockets must refuse: SO_REUSEPORT workers would otherwise share it.
+      for (const workers of ["0", "2"]) {
+        const dataDir = await Deno.makeTempDir({ prefix: "tp-second-" });
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", "main.ts"],
+          cwd: new URL("../../", import.meta.url).pathname,
+          env: {
+            PORT: String(freePort()),
+            HOSTNAME: "127.0.0.1",
+            DATA_DIR: dataDir,
+            ADMIN_PASSWORD,
+            GATEWAY_WORKERS: workers,
+            GT06_PORT: String(held),
+            JT808_PORT: String(freePort()),
+            H02_PORT: String(freePort()),
+            OSMAND_PORT: String(freePort()),
+          },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        await Deno.remove(dataDir, { recursive: true });
+        const stderr = new TextDecoder().decode(out.stderr);
+        assert.equal(out.code, 2, stderr);
+        assert.match(stderr, new RegExp(`GT06_PORT ${held} is already in use`));
+      }
+    } finally {
+      await first.stop();
+    }
+  },
+});
 
 /** Flips a few bytes of a valid frame. */
 function mutate(frame: Uint8Array): Uint8Array {
