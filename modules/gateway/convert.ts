@@ -19,7 +19,8 @@ export function toStored(p: Position): StoredPosition {
     mileage: p.mileage ?? null,
     battery: p.battery ?? null,
     signal: p.signal ?? null,
-    attributes: { ...p.attributes, ...(p.alarm ? { alarm: p.alarm } : {}) },
+    // The decoded message is dropped after this, so its attributes object is taken over.
+    attributes: p.alarm ? { ...p.attributes, alarm: p.alarm } : p.attributes,
   };
 }
 

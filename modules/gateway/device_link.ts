@@ -61,7 +61,23 @@ export async function serveLink(
   const addr = conn.remoteAddr as Deno.NetAddr;
   const splitter = protocol.createSplitter();
   let closed = false;
-  let writing = Promise.resolve();
+  // Writes go out in order through one drain loop (an acknowledgement per read must not
+  // cost a promise chain of its own); each write's promise settles when the queue is empty.
+  const outbox: Uint8Array[] = [];
+  let draining: Promise<void> | null = null;
+  const drain = async () => {
+    try {
+      while (outbox.length && !closed) {
+        const bytes = outbox.shift()!;
+        let off = await conn.write(bytes);
+        while (off < bytes.length && !closed) off += await conn.write(bytes.subarray(off));
+      }
+    } catch {
+      link.close();
+    } finally {
+      draining = null;
+    }
+  };
   const link: DeviceLink = {
     id,
     protocol,
@@ -69,11 +85,9 @@ export async function serveLink(
     remote: `${addr.hostname}:${addr.port}`,
     device: null,
     write(bytes) {
-      writing = writing.then(async () => {
-        let off = 0;
-        while (off < bytes.length && !closed) off += await conn.write(bytes.subarray(off));
-      }).catch(() => link.close());
-      return writing;
+      if (closed) return Promise.resolve();
+      outbox.push(bytes);
+      return draining ??= drain();
     },
     send(command) {
       return link.write(encodeOutgoing(protocol, link.session, command));

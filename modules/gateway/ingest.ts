@@ -10,10 +10,10 @@ import {
 import type { DevicePoints, JournalChunk, Readings } from "../positions/journal.ts";
 import { summarizeJournal } from "../positions/journal.ts";
 import type { PositionStore } from "../positions/store.ts";
-import type { EventBus } from "./bus.ts";
+import type { EventBus, GatewayEvent } from "./bus.ts";
 import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
-import type { AlarmType, DeviceMessage } from "./protocols/types.ts";
+import type { AlarmType, DeviceMessage, Position } from "./protocols/types.ts";
 
 /** Alert mutations one commit may hold besides its journal chunks; KV allows 1000 in all. */
 const MAX_MUTATIONS = 800;
@@ -140,7 +140,8 @@ export class Ingestor {
   private async commit(batch: Pending[]): Promise<void> {
     const op = this.kv.atomic();
     const devices = new Map<string, CommitDevice>();
-    const events: (() => void)[] = [];
+    // Published once the commit succeeded (plain events: no closure per position).
+    const events: GatewayEvent[] = [];
     let alerts = 0;
     for (const p of batch) {
       let entry = devices.get(p.device.imei);
@@ -152,30 +153,7 @@ export class Ingestor {
         entry = { before, after, device: p.device, points: [], stateOnly: false };
         devices.set(p.device.imei, entry);
       }
-      for (const m of p.messages) {
-        const result = this.apply(op, entry, m, p.receivedAt);
-        alerts += result.alerts.length;
-        for (const pos of result.published) {
-          events.push(() =>
-            this.bus.publish({
-              type: "position",
-              imei: p.device.imei,
-              userId: p.device.userId,
-              position: pos,
-            })
-          );
-        }
-        for (const a of result.alerts) {
-          events.push(() =>
-            this.bus.publish({
-              type: "alert",
-              imei: p.device.imei,
-              userId: p.device.userId,
-              alert: a,
-            })
-          );
-        }
-      }
+      for (const m of p.messages) alerts += this.apply(op, entry, m, p.receivedAt, events);
     }
     const journal: DevicePoints[] = [];
     let positions = 0;
@@ -205,15 +183,7 @@ export class Ingestor {
       const was = deriveStatus(before ?? null, now, this.offlineMs);
       const is = deriveStatus(after, now, this.offlineMs);
       if (was !== is) {
-        events.push(() =>
-          this.bus.publish({
-            type: "status",
-            imei,
-            userId: device.userId,
-            status: is,
-            previous: was,
-          })
-        );
+        events.push({ type: "status", imei, userId: device.userId, status: is, previous: was });
       }
       // The connection's Device object is never refreshed: ask the directory, or every commit
       // would activate the device again (one KV write each, and a moving activation time).
@@ -222,7 +192,7 @@ export class Ingestor {
     }
     await Promise.all(activations);
     for (const p of batch) p.resolve();
-    for (const e of events) e();
+    for (const e of events) this.bus.publish(e);
   }
 
   /** Remembers a state to write with the next flush, and schedules one. */
@@ -293,41 +263,61 @@ export class Ingestor {
     this.directory.remember(updated);
   }
 
-  /** Applies one message to the device's state and the commit; returns what to publish. */
-  private apply(op: Deno.AtomicOperation, d: CommitDevice, m: DeviceMessage, receivedAt: number) {
+  /**
+   * Applies one message to the device's state and the commit, adding what to publish to
+   * `events`; returns the number of alert records added.
+   */
+  private apply(
+    op: Deno.AtomicOperation,
+    d: CommitDevice,
+    m: DeviceMessage,
+    receivedAt: number,
+    events: GatewayEvent[],
+  ): number {
     const { after: state, device } = d;
-    const published: StoredPosition[] = [];
-    const alerts: AlertRecord[] = [];
     heard(state, receivedAt);
-    const addPosition = (raw: Parameters<typeof toStored>[0]) => {
-      const p = toStored(raw);
-      if (!hasLocation(p)) {
-        // Cell-only fixes carry status but no plottable point.
-        applyReadings(state, p.acc, p.battery, p.signal);
-        d.stateOnly = true;
-        if (raw.alarm) alerts.push(this.alert(op, device, raw.alarm, p.time, null));
-        return;
-      }
-      d.points.push(p);
-      if (advanceToFix(state, p)) published.push(p);
-      if (raw.alarm) alerts.push(this.alert(op, device, raw.alarm, p.time, p));
-    };
     switch (m.type) {
       case "position":
-        addPosition(m.position);
-        break;
-      case "positions":
-        for (const p of m.positions) addPosition(p);
-        break;
+        return this.addPosition(op, d, m.position, events);
+      case "positions": {
+        let alerts = 0;
+        for (const p of m.positions) alerts += this.addPosition(op, d, p, events);
+        return alerts;
+      }
       case "status":
         applyReadings(state, m.acc ?? null, m.battery ?? null, m.signal ?? null);
         if (m.attributes.sleeping === true) state.sleeping = true;
         if (m.attributes.poweredOff === true) state.poweredOff = true;
         d.stateOnly = true;
-        if (m.alarm) alerts.push(this.alert(op, device, m.alarm, m.time.getTime(), state.position));
-        break;
+        if (!m.alarm) return 0;
+        this.alert(op, device, m.alarm, m.time.getTime(), state.position, events);
+        return 1;
+      default:
+        return 0;
     }
-    return { published, alerts };
+  }
+
+  private addPosition(
+    op: Deno.AtomicOperation,
+    d: CommitDevice,
+    raw: Position,
+    events: GatewayEvent[],
+  ): number {
+    const { after: state, device } = d;
+    const p = toStored(raw);
+    if (!hasLocation(p)) {
+      // Cell-only fixes carry status but no plottable point.
+      applyReadings(state, p.acc, p.battery, p.signal);
+      d.stateOnly = true;
+    } else {
+      d.points.push(p);
+      if (advanceToFix(state, p)) {
+        events.push({ type: "position", imei: device.imei, userId: device.userId, position: p });
+      }
+    }
+    if (!raw.alarm) return 0;
+    this.alert(op, device, raw.alarm, p.time, hasLocation(p) ? p : null, events);
+    return 1;
   }
 
   private alert(
@@ -336,7 +326,8 @@ export class Ingestor {
     type: AlarmType,
     time: number,
     at: StoredPosition | null,
-  ): AlertRecord {
+    events: GatewayEvent[],
+  ): void {
     const record: AlertRecord = {
       id: crypto.randomUUID(),
       imei: device.imei,
@@ -351,7 +342,7 @@ export class Ingestor {
       createdAt: Date.now(),
     };
     this.alerts.addTo(op, record);
-    return record;
+    events.push({ type: "alert", imei: device.imei, userId: device.userId, alert: record });
   }
 }
 
