@@ -13,6 +13,7 @@
 import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } from "../fix.ts";
 import { gt06Answer } from "./answers.ts";
 import type { DeviceLink, LinkEvent } from "./link.ts";
+import { FrameWriter } from "./frame_writer.ts";
 
 export const GT06_LOGIN = 0x01;
 export const GT06_HEARTBEAT = 0x13;
@@ -66,30 +67,6 @@ export function gt06Frame(type: number, serial: number, content: Uint8Array): Ui
   return out;
 }
 
-class Bytes {
-  private parts: number[] = [];
-  u8(v: number): this {
-    this.parts.push(v & 0xff);
-    return this;
-  }
-  u16(v: number): this {
-    return this.u8(v >> 8).u8(v);
-  }
-  u24(v: number): this {
-    return this.u8(v >> 16).u8(v >> 8).u8(v);
-  }
-  u32(v: number): this {
-    return this.u8(v >>> 24).u8(v >>> 16).u8(v >>> 8).u8(v);
-  }
-  bytes(b: Uint8Array | number[]): this {
-    for (const x of b) this.parts.push(x);
-    return this;
-  }
-  done(): Uint8Array {
-    return Uint8Array.from(this.parts);
-  }
-}
-
 /** IMEI as 8 BCD bytes behind a leading 0 nibble. */
 export function imeiBcd(imei: string): Uint8Array {
   if (!/^\d{15}$/.test(imei)) throw new RangeError("GT06 IMEI must be 15 digits");
@@ -110,7 +87,7 @@ export function gt06Login(
   serial: number,
   opts: { typeId?: number; timezoneMinutes?: number } = {},
 ): Uint8Array {
-  const content = new Bytes().bytes(imeiBcd(imei)).u16(opts.typeId ?? 0x3624)
+  const content = new FrameWriter().bytes(imeiBcd(imei)).u16(opts.typeId ?? 0x3624)
     .u16(timezoneWord(opts.timezoneMinutes ?? 0)).done();
   return gt06Frame(GT06_LOGIN, serial, content);
 }
@@ -122,7 +99,7 @@ export function gpsBlock(fix: DeviceFix): Uint8Array {
   if (fix.latitude >= 0) flags |= 0x0400;
   if (fix.longitude < 0) flags |= 0x0800;
   if (fix.valid) flags |= 0x1000 | 0x2000; // positioned, real-time
-  return new Bytes()
+  return new FrameWriter()
     .u8(t.getUTCFullYear() - 2000).u8(t.getUTCMonth() + 1).u8(t.getUTCDate())
     .u8(t.getUTCHours()).u8(t.getUTCMinutes()).u8(t.getUTCSeconds())
     .u8(0xc0 | Math.min(15, Math.max(0, fix.satellites)))
@@ -135,7 +112,7 @@ export function gpsBlock(fix: DeviceFix): Uint8Array {
 
 /** LBS block with its length byte: MCC, MNC, LAC, cell id (3 bytes). */
 export function lbsBlock(fix: DeviceFix): Uint8Array {
-  return new Bytes().u8(8).u16(fix.mcc).u8(fix.mnc).u16(fix.lac).u24(fix.cellId).done();
+  return new FrameWriter().u8(8).u16(fix.mcc).u8(fix.mnc).u16(fix.lac).u24(fix.cellId).done();
 }
 
 /**
@@ -143,7 +120,7 @@ export function lbsBlock(fix: DeviceFix): Uint8Array {
  * odometer tail (metres, trip seconds, temperature, humidity) some firmwares append.
  */
 export function gt06Location(fix: DeviceFix, serial: number, archived = false): Uint8Array {
-  const content = new Bytes()
+  const content = new FrameWriter()
     .bytes(gpsBlock(fix))
     .bytes(lbsBlock(fix))
     .u8(fix.acc ? 1 : 0)
@@ -175,7 +152,7 @@ export function voltageLevel(battery: number): number {
 }
 
 function statusBlock(fix: DeviceFix): Uint8Array {
-  return new Bytes()
+  return new FrameWriter()
     .u8(terminalInfo(fix))
     .u8(voltageLevel(fix.battery))
     .u8(Math.max(0, Math.min(4, fix.signal)))
@@ -193,7 +170,7 @@ export function gt06Heartbeat(fix: DeviceFix, serial: number): Uint8Array {
 export function gt06HeartbeatGk310(fix: DeviceFix, serial: number): Uint8Array {
   const volts = 3.4 + (0.8 * fix.battery) / 100;
   const info = fix.acc ? 0x02 | 0x04 : 0;
-  const content = new Bytes().u8(info).u16(Math.round(volts * 100)).u8(fix.signal).done();
+  const content = new FrameWriter().u8(info).u16(Math.round(volts * 100)).u8(fix.signal).done();
   return gt06Frame(GT06_HEARTBEAT_GK310, serial, content);
 }
 
@@ -208,7 +185,7 @@ export function gt06Alarm(fix: DeviceFix, serial: number, type = GT06_ALARM): Ui
 
 /** 0x21: server flag (echoed from the 0x80 command), encoding 1 (ASCII), text. */
 export function gt06CommandReply(serverFlag: number, text: string, serial: number): Uint8Array {
-  const content = new Bytes().u32(serverFlag).u8(0x01).bytes(asciiBytes(text)).done();
+  const content = new FrameWriter().u32(serverFlag).u8(0x01).bytes(asciiBytes(text)).done();
   return gt06Frame(GT06_STRING_INFO, serial, content);
 }
 

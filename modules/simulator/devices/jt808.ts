@@ -15,6 +15,7 @@
 import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } from "../fix.ts";
 import { jt808TerminalNumber } from "../imei.ts";
 import type { DeviceLink, LinkEvent } from "./link.ts";
+import { FrameWriter } from "./frame_writer.ts";
 
 export const JT = {
   TERMINAL_REPLY: 0x0001,
@@ -34,32 +35,6 @@ export const JT = {
 
 /** JT/T 808 terminals report local Beijing time unless configured otherwise. */
 export const JT808_TZ_MINUTES = 8 * 60;
-
-class Writer {
-  private parts: number[] = [];
-  u8(v: number): this {
-    this.parts.push(v & 0xff);
-    return this;
-  }
-  u16(v: number): this {
-    return this.u8(v >> 8).u8(v);
-  }
-  u32(v: number): this {
-    return this.u16(Math.floor(v / 0x10000) & 0xffff).u16(v & 0xffff);
-  }
-  bytes(b: Uint8Array | number[]): this {
-    for (const x of b) this.parts.push(x);
-    return this;
-  }
-  /** Fixed-size field, zero-padded (or cut). */
-  fixed(b: Uint8Array, size: number): this {
-    for (let i = 0; i < size; i++) this.parts.push(i < b.length ? b[i] : 0);
-    return this;
-  }
-  done(): Uint8Array {
-    return Uint8Array.from(this.parts);
-  }
-}
 
 export function bcd(digits: string, size: number): Uint8Array {
   const d = digits.padStart(size * 2, "0").slice(-size * 2);
@@ -110,7 +85,7 @@ export function jt808Frame(
   body: Uint8Array,
 ): Uint8Array {
   if (body.length > 0x3ff) throw new RangeError("JT/T 808 body longer than 1023 bytes");
-  const content = new Writer().u16(msgId).u16(body.length).bytes(bcd(terminal, 6))
+  const content = new FrameWriter().u16(msgId).u16(body.length).bytes(bcd(terminal, 6))
     .u16(serial & 0xffff).bytes(body).done();
   let xor = 0;
   for (const b of content) xor ^= b;
@@ -128,7 +103,7 @@ export function jt808Register(
   serial: number,
   opts: { model?: string; plate?: string } = {},
 ): Uint8Array {
-  const body = new Writer()
+  const body = new FrameWriter()
     .u16(44) // Guangdong
     .u16(300) // Shenzhen
     .fixed(asciiBytes("SIMUL"), 5)
@@ -152,7 +127,7 @@ export function jt808Heartbeat(
   fix?: DeviceFix,
 ): Uint8Array {
   const body = fix
-    ? new Writer().u8(fix.battery).u8(csqOf(fix.signal)).u8(fix.acc ? 1 : 0).done()
+    ? new FrameWriter().u8(fix.battery).u8(csqOf(fix.signal)).u8(fix.acc ? 1 : 0).done()
     : new Uint8Array(0);
   return jt808Frame(JT.HEARTBEAT, terminal, serial, body);
 }
@@ -172,7 +147,7 @@ export function locationBlock(fix: DeviceFix, tzMinutes = JT808_TZ_MINUTES): Uin
   if (fix.valid) status |= 1 << 1;
   if (fix.latitude < 0) status |= 1 << 2;
   if (fix.longitude < 0) status |= 1 << 3;
-  return new Writer()
+  return new FrameWriter()
     .u32(alarm)
     .u32(status)
     .u32(Math.round(Math.abs(fix.latitude) * 1e6))
@@ -200,7 +175,7 @@ export function jt808LocationReply(
   querySerial: number,
   fix: DeviceFix,
 ): Uint8Array {
-  const body = concatBytes([new Writer().u16(querySerial).done(), locationBlock(fix)]);
+  const body = concatBytes([new FrameWriter().u16(querySerial).done(), locationBlock(fix)]);
   return jt808Frame(JT.LOCATION_QUERY_REPLY, terminal, serial, body);
 }
 
@@ -211,7 +186,7 @@ export function jt808Batch(
   fixes: DeviceFix[],
   archived = true,
 ): Uint8Array {
-  const w = new Writer().u16(fixes.length).u8(archived ? 1 : 0);
+  const w = new FrameWriter().u16(fixes.length).u8(archived ? 1 : 0);
   for (const fix of fixes) {
     const block = locationBlock(fix);
     w.u16(block.length).bytes(block);
@@ -227,7 +202,7 @@ export function jt808GeneralReply(
   replyMsgId: number,
   result = 0,
 ): Uint8Array {
-  const body = new Writer().u16(replySerial).u16(replyMsgId).u8(result).done();
+  const body = new FrameWriter().u16(replySerial).u16(replyMsgId).u8(result).done();
   return jt808Frame(JT.TERMINAL_REPLY, terminal, serial, body);
 }
 

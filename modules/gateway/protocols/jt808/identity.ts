@@ -1,4 +1,5 @@
 /** Turns the header's terminal phone field into the id the gateway matches devices with. */
+import { luhnDigit } from "../../../../lib/luhn.ts";
 import { bcdDigits, encodeBcd } from "./bcd.ts";
 import { fromHex, toHex } from "./bytes.ts";
 
@@ -34,18 +35,4 @@ export function terminalBytes(id: string, size: 6 | 10): Uint8Array {
     return out;
   }
   return encodeBcd(id, size);
-}
-
-/** Luhn check digit of a digit string (the IMEI's 15th digit). */
-export function luhnDigit(digits: string): string {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return String((10 - (sum % 10)) % 10);
 }
