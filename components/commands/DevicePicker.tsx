@@ -7,6 +7,7 @@ import type { AccountRef } from "../accounts/types.ts";
 import { DataTable } from "./DataTable.tsx";
 import { usePaged } from "./usePaged.ts";
 import { toast } from "../ui/Toast.tsx";
+import { TabButtons } from "../ui/TabButtons.tsx";
 
 /** Chosen IMEIs shown as removable chips under the paste box. */
 const CHIPS = 60;
@@ -66,18 +67,12 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
   return (
     <div class="cmd-picker">
       <div class="cmd-tabs" role="tablist">
-        {(["tree", "paste"] as const).map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            aria-selected={tab === k}
-            class={tab === k ? "active" : ""}
-            onClick={() => setTab(k)}
-          >
-            {t(`commands.ui.pick.${k}`)}
-          </button>
-        ))}
+        <TabButtons
+          tabs={["tree", "paste"] as const}
+          active={tab}
+          onSelect={setTab}
+          label={(k) => t(`commands.ui.pick.${k}`)}
+        />
         <span class="cmd-chosen" data-testid="chosen-count">
           {t("commands.ui.chosen", { count: selected.length })}
           {selected.length > 0 && (

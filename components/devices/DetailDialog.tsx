@@ -5,6 +5,7 @@ import { Modal } from "../ui/Modal.tsx";
 import { AlertsTab, BasicTab, CustomerTab } from "./InfoTabs.tsx";
 import { SensorsTab } from "./SensorsTab.tsx";
 import type { DeviceDetailData } from "./types.ts";
+import { TabButtons } from "../ui/TabButtons.tsx";
 
 const TABS = ["basic", "customer", "alerts", "sensors"] as const;
 type Tab = typeof TABS[number];
@@ -49,19 +50,14 @@ export function DetailDialog(
       width={860}
     >
       <div class="tabs" role="tablist">
-        {TABS.map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            id={`tab-${k}`}
-            aria-selected={tab === k}
-            class={`tab${tab === k ? " active" : ""}`}
-            onClick={() => setTab(k)}
-          >
-            {t(`devices.tabs.${k}`)}
-          </button>
-        ))}
+        <TabButtons
+          tabs={TABS}
+          active={tab}
+          onSelect={setTab}
+          label={(k) => t(`devices.tabs.${k}`)}
+          idPrefix="tab-"
+          tabClass="tab"
+        />
       </div>
       {error && <div class="form-error" role="alert">{error}</div>}
       {!data && !error && <div class="table-loading">{t("devices.loading")}</div>}

@@ -6,6 +6,7 @@ import { FIRST_PAGE, PagerFor, type PageState } from "../ui/Pagination.tsx";
 import { useLatest } from "../accounts/hooks.ts";
 import { upload } from "./transfer_io.ts";
 import { formatTime } from "./types.ts";
+import { TabButtons } from "../ui/TabButtons.tsx";
 
 const EQ = "/v3/new/newEquipment";
 /** Spec §5: at most 200 images per operation. */
@@ -129,19 +130,14 @@ export function ImagesDialog({ t, onClose, onDone }: {
       }
     >
       <div class="tabs small" role="tablist">
-        {(["upload", "tasks"] as const).map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            id={`images-tab-${k}`}
-            aria-selected={tab === k}
-            class={`tab${tab === k ? " active" : ""}`}
-            onClick={() => setTab(k)}
-          >
-            {t(`devices.imagesDialog.tabs.${k}`)}
-          </button>
-        ))}
+        <TabButtons
+          tabs={["upload", "tasks"] as const}
+          active={tab}
+          onSelect={setTab}
+          label={(k) => t(`devices.imagesDialog.tabs.${k}`)}
+          idPrefix="images-tab-"
+          tabClass="tab"
+        />
       </div>
       {error && <div class="form-error" role="alert">{error}</div>}
       {tab === "upload"

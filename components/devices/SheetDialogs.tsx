@@ -5,6 +5,7 @@ import { Modal } from "../ui/Modal.tsx";
 import { download, upload } from "./transfer_io.ts";
 import { useAction } from "./useAction.ts";
 import type { ModelInfo, SelectedAccount } from "./types.ts";
+import { TabButtons } from "../ui/TabButtons.tsx";
 
 const EQ = "/v3/new/newEquipment";
 const MAX_IMPORT = 1000;
@@ -169,19 +170,14 @@ export function ImportDialog({ t, account, models, modelName, onClose, onDone }:
             </label>
           </div>
           <div class="tabs small" role="tablist">
-            {(["list", "file"] as const).map((m) => (
-              <button
-                key={m}
-                type="button"
-                role="tab"
-                id={`import-mode-${m}`}
-                aria-selected={mode === m}
-                class={`tab${mode === m ? " active" : ""}`}
-                onClick={() => setMode(m)}
-              >
-                {t(m === "list" ? "devices.import.byList" : "devices.import.byFile")}
-              </button>
-            ))}
+            <TabButtons
+              tabs={["list", "file"] as const}
+              active={mode}
+              onSelect={setMode}
+              label={(m) => t(m === "list" ? "devices.import.byList" : "devices.import.byFile")}
+              idPrefix="import-mode-"
+              tabClass="tab"
+            />
           </div>
           {mode === "list"
             ? (

@@ -10,6 +10,7 @@ import { CheckBox } from "../../components/alerts/CheckBox.tsx";
 import { BroadcastRules } from "../../components/alerts/BroadcastRules.tsx";
 import type { AccountRef } from "../../components/accounts/types.ts";
 import type { AccountAlertSettings } from "../../modules/alerts/schemas.ts";
+import { TabButtons } from "../../components/ui/TabButtons.tsx";
 
 const TABS = ["push", "device", "broadcast"] as const;
 
@@ -98,18 +99,12 @@ function AlertSettings({ lang, root }: { lang: Lang; root: AccountRef }) {
         <h1>{t("settings.items.settingAlert")}</h1>
       </div>
       <div class="gf-tabs" role="tablist">
-        {TABS.map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            aria-selected={tab === k}
-            class={tab === k ? "active" : ""}
-            onClick={() => setTab(k)}
-          >
-            {t(`alerts.settings.tabs.${k}`)}
-          </button>
-        ))}
+        <TabButtons
+          tabs={TABS}
+          active={tab}
+          onSelect={setTab}
+          label={(k) => t(`alerts.settings.tabs.${k}`)}
+        />
       </div>
       {tab === "device"
         ? <DeviceThresholds t={t} />

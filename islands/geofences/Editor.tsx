@@ -11,6 +11,7 @@ import { GroupManager } from "../../components/geofences/GroupManager.tsx";
 import { ImportDialog } from "../../components/geofences/ImportDialog.tsx";
 import { ReshapeBar } from "../../components/geofences/ReshapeBar.tsx";
 import type { Shape } from "../../modules/geofences/geometry.ts";
+import { TabButtons } from "../../components/ui/TabButtons.tsx";
 
 type Kind = "fence" | "landmark" | "blackCar";
 export interface Group {
@@ -144,22 +145,16 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
     <div class="gf-layout">
       <aside class="gf-side panel">
         <div class="gf-tabs" role="tablist">
-          {KINDS.map((k) => (
-            <button
-              type="button"
-              role="tab"
-              key={k}
-              aria-selected={k === kind}
-              class={k === kind ? "active" : ""}
-              onClick={() => {
-                setKind(k);
-                setPage({ ...page, pageNum: 1 });
-                setSelected(null);
-              }}
-            >
-              {t(`geofences.kinds.${k}`)}
-            </button>
-          ))}
+          <TabButtons
+            tabs={KINDS}
+            active={kind}
+            onSelect={(k) => {
+              setKind(k);
+              setPage({ ...page, pageNum: 1 });
+              setSelected(null);
+            }}
+            label={(k) => t(`geofences.kinds.${k}`)}
+          />
         </div>
         <div class="gf-tools">
           <select
