@@ -305,7 +305,8 @@ export class Ingestor {
   ): number {
     const { after: state, device } = d;
     const p = toStored(raw);
-    if (!hasLocation(p)) {
+    const located = hasLocation(p);
+    if (!located) {
       // Cell-only fixes carry status but no plottable point.
       applyReadings(state, p.acc, p.battery, p.signal);
       d.stateOnly = true;
@@ -316,7 +317,7 @@ export class Ingestor {
       }
     }
     if (!raw.alarm) return 0;
-    this.alert(op, device, raw.alarm, p.time, hasLocation(p) ? p : null, events);
+    this.alert(op, device, raw.alarm, p.time, located ? p : null, events);
     return 1;
   }
 
