@@ -3,10 +3,12 @@
  * a while and prints the functions that allocated most (bytes, by allocating function).
  *
  *   deno task bench:ingest --server-flags="--inspect=127.0.0.1:9229" &   # or any server
- *   deno run -A scripts/heap_sample.ts --seconds 10 [--inspector 127.0.0.1:9229]
+ *   deno run -A scripts/heap_sample.ts --seconds 10 [--inspector 127.0.0.1:9229] [--survivors]
  *
- * Objects collected by minor and major GCs are included: this shows the allocation rate
- * (what drives scavenges), not what stays alive.
+ * By default objects collected by minor and major GCs are included: this shows the allocation
+ * rate (what drives scavenges), not what stays alive. `--survivors` leaves out what the
+ * scavenger collected: what is left was promoted to the old generation (and is what the
+ * mark-compact collections, and their pauses, are made of).
  */
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -21,6 +23,7 @@ function option(name: string, fallback: string): string {
 
 const seconds = Number(option("seconds", "10"));
 const inspector = option("inspector", "127.0.0.1:9229");
+const survivors = Deno.args.includes("--survivors");
 const targets = await (await fetch(`http://${inspector}/json`)).json();
 const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
 await new Promise((resolve, reject) => {
@@ -46,7 +49,7 @@ await call("HeapProfiler.enable");
 await call("HeapProfiler.startSampling", {
   samplingInterval: 4096,
   includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true,
+  includeObjectsCollectedByMinorGC: !survivors,
 });
 await new Promise((r) => setTimeout(r, seconds * 1000));
 const { profile } = await call<{ profile: { head: ProfileNode } }>("HeapProfiler.stopSampling");
@@ -62,7 +65,11 @@ const walk = (n: ProfileNode) => {
   n.children.forEach(walk);
 };
 walk(profile.head);
-console.log(`allocated ~${(total / 1e6).toFixed(0)} MB in ${seconds} s (sampled)`);
+console.log(
+  `${survivors ? "promoted" : "allocated"} ~${
+    (total / 1e6).toFixed(0)
+  } MB in ${seconds} s (sampled)`,
+);
 for (const [name, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
   console.log(
     `${(100 * bytes / total).toFixed(1).padStart(5)} % ${

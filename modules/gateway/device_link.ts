@@ -112,65 +112,75 @@ export async function serveLink(
     else link.close();
   };
   let idle = setTimeout(onIdle, idleMs);
+  /**
+   * Splits, decodes, stores and answers what one read brought; false ends the connection.
+   * A function of its own, not the loop's body: a suspended async function keeps whatever
+   * its registers last held, so the read loop would hold the previous read's frames and
+   * messages for a whole report interval, and they would all survive into the old generation.
+   */
+  const handleRead = async (bytes: Uint8Array): Promise<boolean> => {
+    let frames: Uint8Array[];
+    try {
+      frames = splitter.push(bytes);
+    } catch (e) {
+      if (e instanceof FrameError) refuse(e.message);
+      return false;
+    }
+    // Every frame of one read is stored in one submission and answered with one write:
+    // a device sending a burst (blind-area uploads) costs one commit wait, not one per frame.
+    const messages: DeviceMessage[] = [];
+    const replies: Uint8Array[] = [];
+    let loggedIn = false, fatal = false;
+    for (const frame of frames) {
+      let result;
+      try {
+        result = protocol.decode(frame, link.session);
+      } catch (e) {
+        if (!(e instanceof FrameError)) continue; // a decoder bug must not take the link down
+        refuse(e.message);
+        fatal = true;
+        break;
+      }
+      for (const m of result.messages) {
+        if (m.type !== "identify") {
+          if (link.device) messages.push(m);
+          continue;
+        }
+        if (link.device) continue;
+        const device = await host.login(link, m.id);
+        if (!device) {
+          refuse(`device ${m.id} not registered in the routing table`);
+          fatal = true;
+          break;
+        }
+        identify(link, device);
+        loggedIn = true;
+      }
+      if (fatal) break;
+      // Nothing is stored or acknowledged before identification.
+      if (link.device) replies.push(...result.replies);
+    }
+    if (messages.length) {
+      try {
+        await host.store(link, messages);
+      } catch (e) {
+        // Not stored, so not acknowledged: drop the connection and let the device resend.
+        refuse(`store failed (${(e as Error).message})`);
+        return false;
+      }
+    }
+    if (replies.length) await link.write(concatBytes(replies));
+    if (loggedIn) host.ready(link);
+    return !fatal;
+  };
+
   const buf = new Uint8Array(READ_BUFFER);
   try {
     while (!closed) {
       const n = await conn.read(buf);
       if (n === null) break;
       lastData = Date.now();
-      let frames: Uint8Array[];
-      try {
-        frames = splitter.push(buf.subarray(0, n));
-      } catch (e) {
-        if (e instanceof FrameError) refuse(e.message);
-        break;
-      }
-      // Every frame of one read is stored in one submission and answered with one write:
-      // a device sending a burst (blind-area uploads) costs one commit wait, not one per frame.
-      const messages: DeviceMessage[] = [];
-      const replies: Uint8Array[] = [];
-      let loggedIn = false, fatal = false;
-      for (const frame of frames) {
-        let result;
-        try {
-          result = protocol.decode(frame, link.session);
-        } catch (e) {
-          if (!(e instanceof FrameError)) continue; // a decoder bug must not take the link down
-          refuse(e.message);
-          fatal = true;
-          break;
-        }
-        for (const m of result.messages) {
-          if (m.type !== "identify") {
-            if (link.device) messages.push(m);
-            continue;
-          }
-          if (link.device) continue;
-          const device = await host.login(link, m.id);
-          if (!device) {
-            refuse(`device ${m.id} not registered in the routing table`);
-            fatal = true;
-            break;
-          }
-          identify(link, device);
-          loggedIn = true;
-        }
-        if (fatal) break;
-        // Nothing is stored or acknowledged before identification.
-        if (link.device) replies.push(...result.replies);
-      }
-      if (messages.length) {
-        try {
-          await host.store(link, messages);
-        } catch (e) {
-          // Not stored, so not acknowledged: drop the connection and let the device resend.
-          refuse(`store failed (${(e as Error).message})`);
-          break;
-        }
-      }
-      if (replies.length) await link.write(concatBytes(replies));
-      if (loggedIn) host.ready(link);
-      if (fatal) break;
+      if (!(await handleRead(buf.subarray(0, n)))) break;
     }
   } catch {
     // A reset or broken socket ends only this connection.

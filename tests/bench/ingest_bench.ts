@@ -13,7 +13,9 @@
  * 5. Cross-checks a sample of devices through the playback API (stored ≥ acknowledged).
  *
  * Everything runs on 127.0.0.1 and the bench stops by itself (hard limit `--timeout`). The
- * load generator shares the machine's cores with the server: its CPU use is printed too.
+ * load generator shares the machine's cores with the server: its CPU use is printed too. On
+ * Linux x86-64 it drives its sockets through libc epoll (`--generator ffi`, loopback_fleet.ts)
+ * so that it takes as little of the machine as the kernel's TCP work allows.
  */
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import {
@@ -25,6 +27,7 @@ import {
 import { sampleFix } from "../../modules/simulator/fix.ts";
 import { imeiFor } from "../../modules/simulator/imei.ts";
 import { configureAlerts } from "./alerts_setup.ts";
+import { LoopbackFleet } from "./loopback_fleet.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -47,6 +50,11 @@ const OPTIONS = {
   workers: "",
   /** Alert engine: "off" (ALERT_ENGINE=off), "idle" (on, nothing configured), "full" (20 fences, all thresholds and types). */
   alerts: "idle",
+  /**
+   * How the load generator drives its sockets: "ffi" (libc epoll, a few µs of CPU per frame;
+   * Linux x86-64) or "deno" (one Deno.TcpConn per device, ~30 µs per frame).
+   */
+  generator: LoopbackFleet.supported() ? "ffi" : "deno",
 };
 type Options = typeof OPTIONS;
 
@@ -62,11 +70,15 @@ function parseOptions(args: string[]): Options {
     const key = m[1] as keyof Options;
     if (
       key === "imei-prefix" || key === "server-flags" || key === "server-log" ||
-      key === "alerts" || key === "workers"
+      key === "alerts" || key === "workers" || key === "generator"
     ) out[key] = value;
     else (out as Record<string, number | string>)[key] = Number(value);
   }
   out.idle = Math.max(out.idle, out.devices);
+  if (out.generator !== "deno" && (out.generator !== "ffi" || !LoopbackFleet.supported())) {
+    console.error(`--generator must be "deno" or (on Linux x86-64) "ffi"`);
+    Deno.exit(2);
+  }
   return out;
 }
 
@@ -283,8 +295,67 @@ let lastConnectError = "";
  */
 const BASE_TIME = Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000;
 
+/** A device's connection to the server, whichever way the generator drives sockets. */
+interface Link {
+  write(bytes: Uint8Array): void;
+  close(): void;
+}
+
+interface LinkEvents {
+  onData(bytes: Uint8Array): void;
+  onClosed(): void;
+}
+
+/** `--generator ffi`: one epoll loop for all sockets (see loopback_fleet.ts). */
+const fleet = opt.generator === "ffi" ? new LoopbackFleet() : null;
+fleet?.start();
+
+async function openLink(port: number, events: LinkEvents): Promise<Link> {
+  if (fleet) {
+    const f = fleet;
+    const fd = await f.connect(port, events);
+    return {
+      write: (bytes) => {
+        if (!f.write(fd, bytes)) events.onClosed();
+      },
+      close: () => f.closeSocket(fd),
+    };
+  }
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  (async () => {
+    const chunk = new Uint8Array(1024);
+    try {
+      for (;;) {
+        const n = await conn.read(chunk);
+        if (n === null) break;
+        events.onData(chunk.subarray(0, n));
+      }
+    } catch { /* closed */ }
+    events.onClosed();
+  })();
+  let writing = Promise.resolve();
+  const writeAll = async (bytes: Uint8Array) => {
+    let off = 0;
+    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
+  };
+  return {
+    write: (bytes) => {
+      writing = writing.then(() => writeAll(bytes)).catch(() => {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      });
+    },
+    close: () => {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    },
+  };
+}
+
 class BenchDevice {
-  conn: Deno.TcpConn | null = null;
+  private link: Link | null = null;
   private buf = new Uint8Array(0);
   private template: Uint8Array;
   private serial = 1;
@@ -314,24 +385,22 @@ class BenchDevice {
   }
 
   async login(port: number): Promise<void> {
-    this.conn = await Deno.connect({ hostname: "127.0.0.1", port });
-    this.readLoop();
+    this.closed = false;
+    this.link = await openLink(port, {
+      onData: (bytes) => this.onBytes(bytes),
+      onClosed: () => (this.closed = true),
+    });
     const ok = new Promise<void>((r) => (this.loginResolve = r));
-    await this.write(gt06Login(this.imei, this.serial++));
+    this.link.write(gt06Login(this.imei, this.serial++));
     const timeout = sleep(30_000).then(() => {
       throw new Error(`no login ack for ${this.imei}`);
     });
     await Promise.race([ok, timeout]);
   }
 
-  private async write(bytes: Uint8Array): Promise<void> {
-    let off = 0;
-    while (off < bytes.length) off += await this.conn!.write(bytes.subarray(off));
-  }
-
   /** One location frame with the next fix time, serial and CRC patched into the template. */
   send(): void {
-    if (this.closed || !this.conn) return;
+    if (this.closed || !this.link) return;
     const f = this.template.slice();
     const t = new Date(BASE_TIME + this.next++ * 1000);
     f[4] = t.getUTCFullYear() - 2000;
@@ -352,19 +421,7 @@ class BenchDevice {
     this.sent++;
     totalSent++;
     for (const w of windows) if (now >= w.from && now < w.to) w.sent++;
-    this.write(f).catch(() => this.close());
-  }
-
-  private async readLoop(): Promise<void> {
-    const chunk = new Uint8Array(1024);
-    try {
-      for (;;) {
-        const n = await this.conn!.read(chunk);
-        if (n === null) break;
-        this.onBytes(chunk.subarray(0, n));
-      }
-    } catch { /* closed */ }
-    this.closed = true;
+    this.link.write(f);
   }
 
   private onBytes(bytes: Uint8Array): void {
@@ -413,10 +470,8 @@ class BenchDevice {
 
   close(): void {
     this.closed = true;
-    try {
-      this.conn?.close();
-    } catch { /* closed */ }
-    this.conn = null;
+    this.link?.close();
+    this.link = null;
   }
 }
 
@@ -664,7 +719,7 @@ try {
   const lines = [
     "",
     `Ingest benchmark — ${new Date().toISOString()} — deno ${Deno.version.deno}, ${cores} cores, ` +
-    `load average at start ${loadAvg}`,
+    `load average at start ${loadAvg}, load generator "${opt.generator}"`,
     `command: deno task bench:ingest ${Deno.args.join(" ")}`.trim(),
     `import ${fmt(opt.idle)} devices: ${importSeconds.toFixed(1)} s; ${fmt(opt.idle)} ` +
     `connections + logins: ${loginSeconds.toFixed(1)} s`,
