@@ -217,12 +217,16 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Busy and total jiffies of the whole machine (/proc/stat "cpu" line; idle + iowait are idle). */
-function machineJiffies(): { busy: number; total: number } {
+/**
+ * Jiffies of the whole machine (/proc/stat "cpu" line): busy (idle and iowait are idle),
+ * total, and stolen — time the hypervisor gave this VM's cores to other guests, which no
+ * process here could use (counted in busy too).
+ */
+function machineJiffies(): { busy: number; total: number; steal: number } {
   const line = Deno.readTextFileSync("/proc/stat").split("\n")[0];
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: total - v[3] - v[4], total };
+  return { busy: total - v[3] - v[4], total, steal: v[7] ?? 0 };
 }
 
 // ---- latency histogram ------------------------------------------------------------------------------
@@ -514,6 +518,8 @@ interface Sample {
   clientCpu: number;
   /** Busy share of all cores (server, load generator, kernel, anything else). */
   machineBusy: number;
+  /** Share of all cores the hypervisor gave to other guests. */
+  steal: number;
   /** Longest stall of the load generator's event loop in the second. */
   generatorLag: number;
   acksPerSecond: number;
@@ -535,6 +541,7 @@ function monitor(pid: number, label: string) {
       serverCpu: ((s - lastServer) / dt) * 100,
       clientCpu: ((c - lastClient) / dt) * 100,
       machineBusy: ((m.busy - lastMachine.busy) / Math.max(1, m.total - lastMachine.total)) * 100,
+      steal: ((m.steal - lastMachine.steal) / Math.max(1, m.total - lastMachine.total)) * 100,
       generatorLag,
       acksPerSecond: (totalAcks - lastAcks) / dt,
     };
@@ -543,7 +550,8 @@ function monitor(pid: number, label: string) {
       `  ${label}: ${Math.round(sample.acksPerSecond).toLocaleString("en")} acks/s (slowest ` +
         `${sample.maxLatency.toFixed(0)} ms), server RSS ` +
         `${sample.rss.toFixed(0)} MiB, CPU server ${sample.serverCpu.toFixed(0)}% client ` +
-        `${sample.clientCpu.toFixed(0)}%, machine ${sample.machineBusy.toFixed(0)}% busy, ` +
+        `${sample.clientCpu.toFixed(0)}%, machine ${sample.machineBusy.toFixed(0)}% busy ` +
+        `(${sample.steal.toFixed(0)}% stolen), ` +
         `generator stall ${sample.generatorLag.toFixed(0)} ms`,
     );
     lastAcks = totalAcks;
@@ -711,7 +719,9 @@ try {
   const cpu = (xs: Sample[]) =>
     `CPU server ${mean(xs.map((s) => s.serverCpu)).toFixed(0)}%, client ${
       mean(xs.map((s) => s.clientCpu)).toFixed(0)
-    }% (of ${cores * 100}%), machine ${mean(xs.map((s) => s.machineBusy)).toFixed(0)}% busy`;
+    }% (of ${cores * 100}%), machine ${mean(xs.map((s) => s.machineBusy)).toFixed(0)}% busy (${
+      mean(xs.map((s) => s.steal)).toFixed(0)
+    }% stolen by the hypervisor)`;
   const latency = (w: Window) =>
     `ack latency p50 ${w.hist.percentile(50).toFixed(1)} ms, p99 ${
       w.hist.percentile(99).toFixed(1)
