@@ -11,6 +11,7 @@
  *
  * Linux x86-64 only (the `epoll_event` layout below); the bench checks that before using it.
  */
+import { concatBytes } from "../../lib/bytes.ts";
 
 const EPOLLIN = 0x1, EPOLLOUT = 0x4, EPOLLERR = 0x8, EPOLLHUP = 0x10;
 const EPOLL_CTL_ADD = 1, EPOLL_CTL_MOD = 3;
@@ -127,7 +128,7 @@ export class LoopbackFleet {
     const socket = this.sockets[fd];
     if (!socket) return false;
     if (socket.unsent) {
-      socket.unsent = concat(socket.unsent, bytes);
+      socket.unsent = concatBytes([socket.unsent, bytes]);
       return true;
     }
     const n = this.sendSome(fd, bytes);
@@ -223,11 +224,4 @@ export class LoopbackFleet {
     const hint = errno === 24 ? " (too many open files)" : "";
     return new Error(`${call} failed: errno ${errno}${hint}`);
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { concatBytes } from "../../lib/bytes.ts";
 import { LoopbackFleet, type SocketHandler } from "./loopback_fleet.ts";
 
 /** Collects what a socket receives; `closed` resolves when the fleet reports it closed. */
@@ -10,15 +11,7 @@ function collector() {
     onData: (bytes) => chunks.push(bytes.slice()),
     onClosed: () => onClose(),
   };
-  const received = () => {
-    const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
-  };
+  const received = () => concatBytes(chunks);
   return { handler, closed, received };
 }
 
