@@ -38,21 +38,31 @@ export function registerPositionRoutes(api: ApiRegistry, s: Services) {
       if (body.format === "columns") {
         return { imei: body.imei, ...encodeColumns(await s.positions.range(body.imei, from, to)) };
       }
-      // Hand-built JSON (see json.ts), streamed from cached UTF-8 block fragments.
-      const parts = await s.positions.rangeJsonParts(body.imei, from, to);
+      // Hand-built JSON (see json.ts), streamed block by block as the client reads.
+      const parts = (await s.positions.rangeJsonParts(body.imei, from, to))[Symbol.iterator]();
       const msg = JSON.stringify(c.var.t("common.success"));
       const encoder = new TextEncoder();
       const comma = encoder.encode(",");
-      const chunks: Uint8Array[] = [
-        encoder.encode(`{"code":10000,"msg":${msg},"data":{"imei":"${body.imei}","points":[`),
-      ];
-      parts.forEach((p, i) => chunks.push(...(i ? [comma, p] : [p])));
-      chunks.push(encoder.encode("]}}"));
-      let i = 0;
+      let head: Uint8Array | null = encoder.encode(
+        `{"code":10000,"msg":${msg},"data":{"imei":"${body.imei}","points":[`,
+      );
+      let first = true;
       const stream = new ReadableStream<Uint8Array>({
         pull(ctrl) {
-          if (i < chunks.length) ctrl.enqueue(chunks[i++] as Uint8Array<ArrayBuffer>);
-          else ctrl.close();
+          if (head) {
+            ctrl.enqueue(head as Uint8Array<ArrayBuffer>);
+            head = null;
+            return;
+          }
+          const next = parts.next();
+          if (next.done) {
+            ctrl.enqueue(encoder.encode("]}}"));
+            ctrl.close();
+            return;
+          }
+          if (!first) ctrl.enqueue(comma as Uint8Array<ArrayBuffer>);
+          first = false;
+          ctrl.enqueue(next.value as Uint8Array<ArrayBuffer>);
         },
       });
       return new Response(stream, {

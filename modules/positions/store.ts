@@ -13,7 +13,7 @@ import {
   packJournal,
   unpackJournal,
 } from "./journal.ts";
-import { blockJson, pointJson } from "./json.ts";
+import { blockJson, pointsJson } from "./json.ts";
 
 /**
  * Positions in two tiers:
@@ -190,15 +190,16 @@ export class PositionStore {
   /** The same points as `range`, as the comma-joined JSON objects of the playback answer. */
   async rangeJson(imei: string, from: number, to: number): Promise<string> {
     const decoder = new TextDecoder();
-    return (await this.rangeJsonParts(imei, from, to)).map((p) => decoder.decode(p)).join(",");
+    return [...await this.rangeJsonParts(imei, from, to)].map((p) => decoder.decode(p)).join(",");
   }
 
   /**
-   * `rangeJson` as UTF-8 fragments to be joined with commas, ready to stream: whole blocks
-   * come from a cache keyed by their versionstamp, so a repeated playback encodes nothing.
+   * `rangeJson` as UTF-8 fragments to be joined with commas, ready to stream. The points are
+   * read at once; each block's JSON is written only when the reader gets to it (or taken from
+   * a cache keyed by the block's versionstamp), so the answer starts going out while the rest
+   * of a month is still being written, and a repeated playback encodes nothing.
    */
-  async rangeJsonParts(imei: string, from: number, to: number): Promise<Uint8Array[]> {
-    const encoder = new TextEncoder();
+  async rangeJsonParts(imei: string, from: number, to: number): Promise<Iterable<Uint8Array>> {
     const recent = await this.journalRange(imei, from, to);
     const blocks = await this.blocksOverlapping(imei, from, to);
     const lastBlockTime = blocks.length
@@ -207,17 +208,24 @@ export class PositionStore {
     if (recent.length && recent[0].time <= lastBlockTime) {
       // Late points not yet packed interleave with blocks: take the merging path.
       const all = await this.range(imei, from, to);
-      return all.length ? [encoder.encode(all.map(pointJson).join(","))] : [];
+      return all.length ? [pointsJson(all)] : [];
     }
-    const parts: Uint8Array[] = [];
+    return this.blockParts(blocks, recent, from, to);
+  }
+
+  private *blockParts(
+    blocks: Deno.KvEntry<PositionBlock>[],
+    recent: StoredPosition[],
+    from: number,
+    to: number,
+  ): Generator<Uint8Array> {
     for (const e of blocks) {
       const b = e.value;
       const whole = b.time[0] >= from && b.time[b.n - 1] <= to;
-      const part = whole ? this.cachedBlockJson(e) : encoder.encode(blockJson(b, from, to));
-      if (part.length) parts.push(part);
+      const part = whole ? this.cachedBlockJson(e) : blockJson(b, from, to);
+      if (part.length) yield part;
     }
-    if (recent.length) parts.push(encoder.encode(recent.map(pointJson).join(",")));
-    return parts;
+    if (recent.length) yield pointsJson(recent);
   }
 
   private cachedBlockJson(e: Deno.KvEntry<PositionBlock>): Uint8Array {
@@ -228,13 +236,14 @@ export class PositionStore {
       this.jsonCache.set(key, hit); // most recently used last
       return hit;
     }
-    const json = new TextEncoder().encode(blockJson(e.value, -Infinity, Infinity));
+    const json = blockJson(e.value, -Infinity, Infinity);
     this.jsonCache.set(key, json);
-    this.jsonCacheBytes += json.length;
+    // Counted by the memory held: the JSON is a view of a slightly larger buffer.
+    this.jsonCacheBytes += json.buffer.byteLength;
     for (const [k, v] of this.jsonCache) {
       if (this.jsonCacheBytes <= JSON_CACHE_BYTES) break;
       this.jsonCache.delete(k);
-      this.jsonCacheBytes -= v.length;
+      this.jsonCacheBytes -= v.buffer.byteLength;
     }
     return json;
   }

@@ -2,6 +2,11 @@
  * bench:playback — one device with 31 days at 10 s (≈ 268,000 points): how long the
  * playback API takes to return them, measured from a client on loopback against a real
  * server process. Target: ≤ 300 ms.
+ *
+ * Two devices carry the same month. The first call, for the other device, meets a server
+ * that has compiled nothing yet (start-up); then the measured device's month is asked for
+ * the first time (nothing of it cached: what a user opening a track meets on a running
+ * server) and seven more times (its blocks' JSON cached).
  */
 import { loadConfig } from "../../lib/config.ts";
 import { createServices } from "../../lib/services.ts";
@@ -10,6 +15,8 @@ import type { StoredPosition } from "../../modules/devices/model.ts";
 import { startServer } from "../helpers/server.ts";
 
 const IMEI = "359710049000001";
+/** Same month, asked for first so that start-up costs are not charged to IMEI's first call. */
+const WARM_UP_IMEI = "359710049000002";
 const DAYS = 31, INTERVAL_S = 10;
 const N = (DAYS * 86_400) / INTERVAL_S;
 const START = Date.UTC(2026, 9, 1);
@@ -24,8 +31,8 @@ const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
   );
   await ensureAdministrator(services.accountStore, PASSWORD);
   const adminId = (await services.accountStore.findIdByLogin("admin"))!;
-  await services.directory.store.insertMany([{
-    imei: IMEI,
+  await services.directory.store.insertMany([IMEI, WARM_UP_IMEI].map((imei) => ({
+    imei,
     mcType: "GT06N",
     userId: adminId,
     deviceName: "bench",
@@ -36,7 +43,7 @@ const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
     expiration: null,
     userExpiration: null,
     timezoneOffsetMinutes: null,
-  }]);
+  })));
   const t0 = performance.now();
   const points: StoredPosition[] = Array.from({ length: N }, (_, i) => ({
     time: START + i * INTERVAL_S * 1000,
@@ -55,7 +62,8 @@ const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
     attributes: {},
   }));
   await services.positions.importHistory(IMEI, points);
-  console.log(`seeded ${N} points in ${(performance.now() - t0).toFixed(0)} ms`);
+  await services.positions.importHistory(WARM_UP_IMEI, points);
+  console.log(`seeded 2 × ${N} points in ${(performance.now() - t0).toFixed(0)} ms`);
   kv.close();
 }
 
@@ -67,31 +75,37 @@ try {
     body: JSON.stringify({ account: "admin", password: PASSWORD }),
   }).then((r) => r.json());
   const token = login.data.token;
-  const body = JSON.stringify({
-    imei: IMEI,
-    startTime: new Date(START).toISOString(),
-    endTime: new Date(START + DAYS * 86_400_000).toISOString(),
-  });
-  const times: number[] = [];
-  let count = 0, bytes = 0;
-  for (let run = 0; run < 8; run++) {
+  const month = (imei: string) =>
+    JSON.stringify({
+      imei,
+      startTime: new Date(START).toISOString(),
+      endTime: new Date(START + DAYS * 86_400_000).toISOString(),
+    });
+  /** One playback call: milliseconds until the last byte, and the answer. */
+  const call = async (body: string) => {
     const t = performance.now();
     const res = await fetch(`${server.url}/v3/new/monitor/playback`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body,
     });
-    const text = await res.text();
-    times.push(performance.now() - t);
-    bytes = text.length;
-    if (run === 0) count = JSON.parse(text).data.points.length;
-  }
-  const warm = times.slice(1).sort((a, b) => a - b);
-  console.log(`playback: ${count} points, ${(bytes / 1e6).toFixed(1)} MB JSON`);
+    // Counted as bytes, not decoded: 45 MB of text per call would time the client's string
+    // building and garbage collection more than the server.
+    const answer = new Uint8Array(await res.arrayBuffer());
+    return { ms: performance.now() - t, answer };
+  };
+  const startUp = await call(month(WARM_UP_IMEI));
+  const first = await call(month(IMEI));
+  const count = JSON.parse(new TextDecoder().decode(first.answer)).data.points.length;
+  const warm: number[] = [];
+  for (let run = 0; run < 7; run++) warm.push((await call(month(IMEI))).ms);
+  warm.sort((a, b) => a - b);
+  console.log(`playback: ${count} points, ${(first.answer.length / 1e6).toFixed(1)} MB JSON`);
   console.log(
-    `  first ${times[0].toFixed(0)} ms; warm min ${warm[0].toFixed(0)} ms, median ${
-      warm[Math.floor(warm.length / 2)].toFixed(0)
-    } ms, max ${warm.at(-1)!.toFixed(0)} ms (target ≤ 300 ms)`,
+    `  first call after start-up (other device) ${startUp.ms.toFixed(0)} ms; first call of ` +
+      `the month ${first.ms.toFixed(0)} ms; repeated: min ${warm[0].toFixed(0)} ms, median ${
+        warm[3].toFixed(0)
+      } ms, max ${warm[6].toFixed(0)} ms (target ≤ 300 ms)`,
   );
 } finally {
   await server.stop();
