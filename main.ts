@@ -10,6 +10,7 @@ import { ensureAdministrator } from "./modules/accounts/bootstrap.ts";
 import { mountPages } from "./routes/mount.tsx";
 import { startGateway } from "./modules/gateway/gateway.ts";
 import { scheduleJobs } from "./modules/system/jobs.ts";
+import { warmUpPlaybackJson } from "./modules/positions/json.ts";
 
 export interface RunningServer {
   port: number;
@@ -33,6 +34,7 @@ export async function startServer(
   }
   const gateway = await startGateway({ ...services, config });
   const app = createApp(services, await mountPages(services));
+  warmUpPlaybackJson();
   let server: Deno.HttpServer;
   try {
     server = Deno.serve(
