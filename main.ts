@@ -55,7 +55,8 @@ export async function startServer(
   );
   const g = gateway.ports;
   log(
-    `Device gateway: GT06 ${g.gt06}, JT/T 808 ${g.jt808}, H02 ${g.h02} (TCP), OsmAnd ${g.osmand} (HTTP)`,
+    `Device gateway: GT06 ${g.gt06}, JT/T 808 ${g.jt808}, H02 ${g.h02} (TCP, ${gateway.io} sockets), ` +
+      `OsmAnd ${g.osmand} (HTTP)`,
   );
   return {
     port,

@@ -23,6 +23,12 @@ export const configSchema = z.object({
   GATEWAY_WORKERS: z.coerce.number().int().min(0).max(32).default(
     navigator.hardwareConcurrency <= 2 ? 0 : Math.min(4, navigator.hardwareConcurrency - 1),
   ),
+  /**
+   * How device sockets are served: "epoll" (libc's epoll through FFI: Linux on x86-64 or
+   * arm64, an IP address as HOSTNAME, FFI allowed; ~3× less CPU per frame), "deno" (Deno's
+   * own sockets, everywhere), "auto" (epoll where it can). See docs/decisions.md.
+   */
+  GATEWAY_IO: z.enum(["auto", "epoll", "deno"]).default("auto"),
   /** A device connection silent this long is closed (half-open sockets). */
   DEVICE_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Minutes without any message before a device counts as offline. */

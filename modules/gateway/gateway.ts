@@ -5,7 +5,7 @@ import type { EventBus } from "./bus.ts";
 import type { ConnectionRegistry } from "./connections.ts";
 import type { Ingestor } from "./ingest.ts";
 import { createOsmAndHandler } from "./osmand_server.ts";
-import { portError } from "./device_link.ts";
+import { portError } from "./listeners.ts";
 import { serveDevices } from "./serving.ts";
 
 export interface GatewayDeps {
@@ -18,6 +18,7 @@ export interface GatewayDeps {
     | "OSMAND_PORT"
     | "DEVICE_IDLE_SECONDS"
     | "GATEWAY_WORKERS"
+    | "GATEWAY_IO"
   >;
   directory: DeviceDirectory;
   ingestor: Ingestor;
@@ -30,6 +31,8 @@ export interface GatewayDeps {
 
 export interface GatewayHandle {
   ports: { gt06: number; jt808: number; h02: number; osmand: number };
+  /** The transport serving the TCP device sockets. */
+  io: "epoll" | "deno";
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
       h02: deps.config.H02_PORT,
     },
     workers: deps.config.GATEWAY_WORKERS,
+    io: deps.config.GATEWAY_IO,
     idleMs: deps.idleMs ?? deps.config.DEVICE_IDLE_SECONDS * 1000,
     directory: deps.directory,
     ingestor: deps.ingestor,
@@ -68,6 +72,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
   }
   return {
     ports: { ...tcp.ports, osmand: (osmand.addr as Deno.NetAddr).port },
+    io: tcp.io,
     async close() {
       await tcp.close();
       deps.connections.closeAll();

@@ -6,7 +6,8 @@
  * (a flood of read completions on the main thread delayed every commit's completion by tens
  * of milliseconds: docs/performance.md). Several workers share each port (SO_REUSEPORT).
  */
-import { type DeviceListeners, type LinkHost, listenDevices } from "./device_link.ts";
+import type { LinkHost } from "./device_link.ts";
+import { type DeviceListeners, listenDevices } from "./listeners.ts";
 import type { LinkDevice, ToMain, ToWorker } from "./link_messages.ts";
 import { CommandEncodeError } from "./outgoing.ts";
 import type { DeviceMessage } from "./protocols/types.ts";
@@ -91,8 +92,15 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
   switch (msg.t) {
     case "init":
       try {
-        listeners = listenDevices(msg.hostname, msg.ports, msg.reusePort, msg.idleMs, host);
-        post({ t: "listening", ports: listeners.ports });
+        listeners = listenDevices(
+          msg.hostname,
+          msg.ports,
+          msg.reusePort,
+          msg.idleMs,
+          host,
+          msg.io,
+        );
+        post({ t: "listening", ports: listeners.ports, io: listeners.io });
       } catch (err) {
         post({
           t: "listenFailed",
@@ -115,7 +123,7 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
       listeners?.links.get(msg.link)?.close();
       break;
     case "stop":
-      listeners?.close();
+      await listeners?.close();
       post({ t: "stopped" });
       break;
   }

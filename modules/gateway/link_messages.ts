@@ -8,6 +8,7 @@
  */
 import type { OutgoingCommand } from "./outgoing.ts";
 import type { DeviceMessage, TcpProtocol } from "./protocols/types.ts";
+import type { GatewayIo } from "./transport.ts";
 
 export type ProtocolName = TcpProtocol["name"];
 export type PortMap = Record<ProtocolName, number>;
@@ -21,7 +22,14 @@ export interface LinkDevice {
 
 export type ToWorker =
   /** Listen on these ports (0: any; the first worker's real ports go to the others). */
-  | { t: "init"; hostname: string; ports: PortMap; reusePort: boolean; idleMs: number }
+  | {
+    t: "init";
+    hostname: string;
+    ports: PortMap;
+    reusePort: boolean;
+    idleMs: number;
+    io: GatewayIo;
+  }
   /** Answer to `login`: the device, or null to refuse and close. */
   | { t: "login"; link: number; device: LinkDevice | null }
   /** These links' last data is committed (write their replies) or failed (close them). */
@@ -32,7 +40,7 @@ export type ToWorker =
   | { t: "stop" };
 
 export type ToMain =
-  | { t: "listening"; ports: PortMap }
+  | { t: "listening"; ports: PortMap; io: "epoll" | "deno" }
   | { t: "listenFailed"; error: string; inUse: boolean }
   /** A device identified itself on a new link. */
   | { t: "login"; link: number; id: string; protocol: ProtocolName; remote: string }

@@ -4,7 +4,8 @@
  * link closed — the main thread answers through a LinkTable.
  */
 import type { LinkHost } from "./device_link.ts";
-import { listenDevices, portError, portSetting } from "./device_link.ts";
+import { listenDevices, portError, portSetting } from "./listeners.ts";
+import type { GatewayIo } from "./transport.ts";
 import { type LinkServices, LinkTable } from "./link_table.ts";
 import type { PortMap, ProtocolName, ToMain, ToWorker } from "./link_messages.ts";
 import { CommandEncodeError, type OutgoingCommand } from "./outgoing.ts";
@@ -15,13 +16,19 @@ export interface DeviceServingOptions extends LinkServices {
   ports: PortMap;
   /** 0: serve sockets on the main thread. */
   workers: number;
+  /** Which transport serves the sockets (`GATEWAY_IO`). */
+  io: GatewayIo;
   idleMs: number;
 }
 
 export interface DeviceServing {
   ports: PortMap;
+  /** The transport that serves the sockets. */
+  io: "epoll" | "deno";
   close(): Promise<void>;
 }
+
+type Listening = Pick<DeviceServing, "ports" | "io">;
 
 /** How long a stopping worker may take to close its sockets before it is terminated. */
 const STOP_GRACE_MS = 2000;
@@ -34,7 +41,7 @@ class IoWorker {
   private nextReq = 1;
   /** Link ids whose data was committed / failed, sent back in one message per turn. */
   private acks: { links: number[]; failed: number[] } | null = null;
-  private listening: { resolve(p: PortMap): void; reject(e: Error): void } | null = null;
+  private listening: { resolve(l: Listening): void; reject(e: Error): void } | null = null;
   private stopped: (() => void) | null = null;
 
   constructor(private readonly o: DeviceServingOptions, private readonly onCrash: () => void) {
@@ -50,11 +57,11 @@ class IoWorker {
     };
   }
 
-  start(ports: PortMap, reusePort: boolean): Promise<PortMap> {
+  start(ports: PortMap, reusePort: boolean): Promise<Listening> {
     return new Promise((resolve, reject) => {
       this.listening = { resolve, reject };
-      const { hostname, idleMs } = this.o;
-      this.post({ t: "init", hostname, ports, reusePort, idleMs });
+      const { hostname, idleMs, io } = this.o;
+      this.post({ t: "init", hostname, ports, reusePort, idleMs, io });
     });
   }
 
@@ -81,7 +88,7 @@ class IoWorker {
   private receive(m: ToMain): void {
     switch (m.t) {
       case "listening":
-        return this.listening?.resolve(m.ports);
+        return this.listening?.resolve({ ports: m.ports, io: m.io });
       case "listenFailed":
         return this.listening?.reject(
           m.inUse ? new Deno.errors.AddrInUse(m.error) : new Error(m.error),
@@ -165,13 +172,11 @@ function serveOnMainThread(o: DeviceServingOptions): DeviceServing {
     closed: (link) => table.closed(link.id),
     log: o.log,
   };
-  const listeners = listenDevices(o.hostname, o.ports, false, o.idleMs, host);
+  const listeners = listenDevices(o.hostname, o.ports, false, o.idleMs, host, o.io);
   return {
     ports: listeners.ports,
-    close() {
-      listeners.close();
-      return Promise.resolve();
-    },
+    io: listeners.io,
+    close: () => listeners.close(),
   };
 }
 
@@ -187,6 +192,7 @@ export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServi
   if (reusePort) probePorts(o.hostname, o.ports);
   const workers: IoWorker[] = [];
   let ports = o.ports;
+  let io: Listening["io"] = "deno";
   let stopping = false;
   const spawn = async (slot: number) => {
     const w: IoWorker = new IoWorker(o, () => {
@@ -201,7 +207,7 @@ export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServi
     }
   };
   try {
-    ports = await spawn(0);
+    ({ ports, io } = await spawn(0));
     await Promise.all(Array.from({ length: o.workers - 1 }, (_, i) => spawn(i + 1)));
   } catch (e) {
     for (const w of workers) w?.terminate();
@@ -209,6 +215,7 @@ export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServi
   }
   return {
     ports,
+    io,
     async close() {
       stopping = true;
       await Promise.all(workers.map((w) => w.stop()));

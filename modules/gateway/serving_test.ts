@@ -10,6 +10,7 @@ Deno.test("gateway serving: workers sharing a port refuse one another process al
         hostname: "127.0.0.1",
         ports: { gt06: port, jt808: 0, h02: 0 },
         workers: 2,
+        io: "auto",
         idleMs: 1000,
         // Never reached: the port probe fails first.
         directory: {} as never,

@@ -23,7 +23,7 @@ export interface Fleet {
 
 /** The gateway ports from the server's start-up line. */
 export function gatewayPorts(log: string): Record<string, number> {
-  const m = /Device gateway: GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP\), OsmAnd (\d+)/.exec(
+  const m = /Device gateway: GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
     log,
   );
   if (!m) throw new Error(`no gateway line in:\n${log}`);

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
+import { epollSupported } from "../../lib/net/libc.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
 import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
 import {
@@ -87,7 +88,7 @@ async function setup(server: ServerProcess) {
 }
 
 function ports(server: ServerProcess) {
-  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP\), OsmAnd (\d+)/.exec(server.output());
+  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(server.output());
   assert.ok(m, server.output());
   return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
 }
@@ -112,10 +113,14 @@ const location = (i: number) =>
     course: 90,
   }, 10 + i);
 
-/** Device sockets served on the main thread, and by two I/O workers sharing the ports. */
+/**
+ * Device sockets served on the main thread by each transport (libc epoll, Deno's sockets),
+ * and by two I/O workers sharing the ports.
+ */
 const MODES = [
-  { workers: "0", label: "sockets on the main thread" },
-  { workers: "2", label: "two I/O workers sharing the ports" },
+  { workers: "0", io: "epoll", label: "epoll sockets on the main thread" },
+  { workers: "0", io: "deno", label: "Deno sockets on the main thread" },
+  { workers: "2", io: "auto", label: "two I/O workers sharing the ports" },
 ];
 
 for (const mode of MODES) {
@@ -129,10 +134,15 @@ for (const mode of MODES) {
         ADMIN_PASSWORD,
         DEVICE_IDLE_SECONDS: "2",
         GATEWAY_WORKERS: mode.workers,
+        GATEWAY_IO: mode.io,
       });
       const p = ports(server);
       const api = await setup(server);
       try {
+        await t.step("the configured transport serves the sockets", () => {
+          const expected = mode.io === "auto" ? (epollSupported() ? "epoll" : "deno") : mode.io;
+          assert.match(server.output(), new RegExp(`TCP, ${expected} sockets`));
+        });
         await t.step("an unknown IMEI is refused, logged and disconnected", async () => {
           const d = await RawDevice.open(p.gt06);
           await d.send(gt06Login("359710049099999"));
@@ -281,7 +291,11 @@ for (const mode of MODES) {
     sanitizeResources: false,
     fn: async () => {
       const dataDir = await Deno.makeTempDir({ prefix: "tp-kill-" });
-      let server = await startServer({ ADMIN_PASSWORD, GATEWAY_WORKERS: mode.workers }, {
+      let server = await startServer({
+        ADMIN_PASSWORD,
+        GATEWAY_WORKERS: mode.workers,
+        GATEWAY_IO: mode.io,
+      }, {
         dataDir,
       });
       await setup(server);
@@ -341,7 +355,7 @@ Deno.test({
     try {
       const held = ports(first).gt06;
       // Both ways of serving sockets must refuse: SO_REUSEPORT workers would otherwise share it.
-      for (const workers of ["0", "2"]) {
+      for (const [workers, io] of [["0", "epoll"], ["0", "deno"], ["2", "epoll"]]) {
         const dataDir = await Deno.makeTempDir({ prefix: "tp-second-" });
         const out = await new Deno.Command(Deno.execPath(), {
           args: ["run", "-A", "main.ts"],
@@ -352,6 +366,7 @@ Deno.test({
             DATA_DIR: dataDir,
             ADMIN_PASSWORD,
             GATEWAY_WORKERS: workers,
+            GATEWAY_IO: io,
             GT06_PORT: String(held),
             JT808_PORT: String(freePort()),
             H02_PORT: String(freePort()),
