@@ -9,37 +9,32 @@
  * `read(2)`, from a single `epoll_wait(2)` that runs on a blocking thread so the bench's
  * timers keep running: the generator's share drops to what the kernel needs.
  *
- * Linux x86-64 only (the `epoll_event` layout below); the bench checks that before using it.
+ * Linux on x86-64 or arm64 (lib/net/libc.ts); the bench checks that before using it.
  */
 import { concatBytes } from "../../lib/bytes.ts";
-
-const EPOLLIN = 0x1, EPOLLOUT = 0x4, EPOLLERR = 0x8, EPOLLHUP = 0x10;
-const EPOLL_CTL_ADD = 1, EPOLL_CTL_MOD = 3;
-const AF_INET = 2, SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
-const SOL_SOCKET = 1, SO_ERROR = 4, IPPROTO_TCP = 6, TCP_NODELAY = 1;
-const EAGAIN = 11, EINTR = 4, EINPROGRESS = 115;
-/** `struct epoll_event` is packed on x86-64: u32 events, u64 data (we keep the fd in it). */
-const EVENT_SIZE = 12;
-const MAX_EVENTS = 2048;
-
-const SYMBOLS = {
-  socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
-  connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
-  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
-  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
-  read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
-  write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
-  close: { parameters: ["i32"], result: "i32" },
-  epoll_create1: { parameters: ["i32"], result: "i32" },
-  epoll_ctl: { parameters: ["i32", "i32", "i32", "buffer"], result: "i32" },
-  epoll_wait_blocking: {
-    name: "epoll_wait",
-    parameters: ["i32", "buffer", "i32", "i32"],
-    result: "i32",
-    nonblocking: true,
-  },
-  __errno_location: { parameters: [], result: "pointer" },
-} as const;
+import {
+  EAGAIN,
+  EINPROGRESS,
+  EINTR,
+  EPOLL_CTL_ADD,
+  EPOLL_CTL_MOD,
+  EPOLLERR,
+  EPOLLHUP,
+  EPOLLIN,
+  EpollLoop,
+  EPOLLOUT,
+  epollSupported,
+  IPPROTO_TCP,
+  Libc,
+  MSG_NOSIGNAL,
+  SO_ERROR,
+  SOCK_CLOEXEC,
+  SOCK_NONBLOCK,
+  SOCK_STREAM,
+  socketAddress,
+  SOL_SOCKET,
+  TCP_NODELAY,
+} from "../../lib/net/libc.ts";
 
 /** What a socket's owner hears from the fleet. */
 export interface SocketHandler {
@@ -58,60 +53,39 @@ interface Socket {
 }
 
 export class LoopbackFleet {
-  private readonly libc = Deno.dlopen("libc.so.6", SYMBOLS);
-  private readonly lib = this.libc.symbols;
-  private readonly epfd: number;
+  private readonly libc = new Libc();
+  private readonly lib = this.libc.fn;
+  private readonly loop = new EpollLoop(this.libc, (fd, flags) => this.event(fd, flags), 2048);
   private readonly sockets: (Socket | undefined)[] = [];
-  private readonly events = new Uint8Array(EVENT_SIZE * MAX_EVENTS);
-  private readonly eventView = new DataView(this.events.buffer);
-  private readonly ctlEvent = new Uint8Array(EVENT_SIZE);
-  private readonly ctlView = new DataView(this.ctlEvent.buffer);
   private readonly readBuffer = new Uint8Array(64 * 1024);
-  private readonly one = new Int32Array([1]);
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
 
   static supported(): boolean {
-    return Deno.build.os === "linux" && Deno.build.arch === "x86_64";
+    return epollSupported();
   }
 
-  constructor() {
-    this.epfd = this.lib.epoll_create1(0);
-    if (this.epfd < 0) throw this.error("epoll_create1");
-  }
-
-  /** Starts dispatching socket events (until `stop`). */
+  /** Starts dispatching socket events (until `close`). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.dispatch();
+    this.loop.start();
   }
 
   /** Stops dispatching, closes every socket and releases libc. */
   async close(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    await this.loop.stop();
     for (let fd = 0; fd < this.sockets.length; fd++) this.closeSocket(fd);
-    this.lib.close(this.epfd);
     this.libc.close();
   }
 
   /** Opens a TCP connection to 127.0.0.1:port; resolves with its fd once connected. */
   connect(port: number, handler: SocketHandler): Promise<number> {
-    const fd = this.lib.socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) return Promise.reject(this.error("socket"));
-    this.lib.setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, this.one, 4);
-    const address = new Uint8Array(16);
-    const view = new DataView(address.buffer);
-    view.setUint16(0, AF_INET, true);
-    view.setUint16(2, port, false);
-    address.set([127, 0, 0, 1], 4);
-    const rc = this.lib.connect(fd, address, 16);
+    const fd = this.lib.socket(2, /* AF_INET */ SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return Promise.reject(this.libc.error("socket"));
+    this.libc.enable(fd, IPPROTO_TCP, TCP_NODELAY);
+    const rc = this.lib.connect(fd, socketAddress("127.0.0.1", port)!, 16);
     if (rc < 0) {
-      const errno = this.errno();
+      const errno = this.libc.errno();
       if (errno !== EINPROGRESS) {
         this.lib.close(fd);
-        return Promise.reject(this.error("connect", errno));
+        return Promise.reject(this.libc.error("connect", errno));
       }
     }
     return new Promise((resolve, reject) => {
@@ -148,27 +122,20 @@ export class LoopbackFleet {
 
   /** Written bytes, or -1 after closing a failed socket. */
   private sendSome(fd: number, bytes: Uint8Array): number {
-    const n = Number(this.lib.write(fd, bytes, BigInt(bytes.length)));
+    const n = Number(this.lib.send(fd, bytes, BigInt(bytes.length), MSG_NOSIGNAL));
     if (n >= 0) return n;
-    const errno = this.errno();
+    const errno = this.libc.errno();
     if (errno === EAGAIN || errno === EINTR) return 0;
     this.fail(fd);
     return -1;
   }
 
-  private async dispatch(): Promise<void> {
-    while (this.running) {
-      const n = await this.lib.epoll_wait_blocking(this.epfd, this.events, MAX_EVENTS, 50);
-      for (let i = 0; i < n; i++) {
-        const flags = this.eventView.getUint32(i * EVENT_SIZE, true);
-        const fd = this.eventView.getUint32(i * EVENT_SIZE + 4, true);
-        const socket = this.sockets[fd];
-        if (!socket) continue;
-        if (socket.connecting) this.finishConnect(fd, socket);
-        else if (flags & EPOLLOUT) this.flush(fd, socket);
-        if (flags & (EPOLLIN | EPOLLERR | EPOLLHUP) && this.sockets[fd]) this.readFrom(fd, socket);
-      }
-    }
+  private event(fd: number, flags: number): void {
+    const socket = this.sockets[fd];
+    if (!socket) return;
+    if (socket.connecting) this.finishConnect(fd, socket);
+    else if (flags & EPOLLOUT) this.flush(fd, socket);
+    if (flags & (EPOLLIN | EPOLLERR | EPOLLHUP) && this.sockets[fd]) this.readFrom(fd, socket);
   }
 
   private finishConnect(fd: number, socket: Socket): void {
@@ -180,7 +147,7 @@ export class LoopbackFleet {
     socket.connecting = null;
     if (value[0] !== 0) {
       this.closeSocket(fd);
-      pending.reject(this.error("connect", value[0]));
+      pending.reject(this.libc.error("connect", value[0]));
       return;
     }
     this.control(EPOLL_CTL_MOD, fd, EPOLLIN);
@@ -200,7 +167,7 @@ export class LoopbackFleet {
     const n = Number(this.lib.read(fd, this.readBuffer, BigInt(this.readBuffer.length)));
     if (n > 0) socket.handler.onData(this.readBuffer.subarray(0, n));
     else if (n === 0) this.fail(fd);
-    else if (this.errno() !== EAGAIN) this.fail(fd);
+    else if (this.libc.errno() !== EAGAIN) this.fail(fd);
   }
 
   private fail(fd: number): void {
@@ -210,18 +177,6 @@ export class LoopbackFleet {
   }
 
   private control(op: number, fd: number, flags: number): void {
-    this.ctlView.setUint32(0, flags, true);
-    this.ctlView.setUint32(4, fd, true);
-    this.ctlView.setUint32(8, 0, true);
-    if (this.lib.epoll_ctl(this.epfd, op, fd, this.ctlEvent) < 0) throw this.error("epoll_ctl");
-  }
-
-  private errno(): number {
-    return new Deno.UnsafePointerView(this.lib.__errno_location()!).getInt32();
-  }
-
-  private error(call: string, errno = this.errno()): Error {
-    const hint = errno === 24 ? " (too many open files)" : "";
-    return new Error(`${call} failed: errno ${errno}${hint}`);
+    this.loop.control(op, fd, flags, fd);
   }
 }
