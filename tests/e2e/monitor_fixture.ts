@@ -23,9 +23,10 @@ export interface Fleet {
 
 /** The gateway ports from the server's start-up line. */
 export function gatewayPorts(log: string): Record<string, number> {
-  const m = /Device gateway: GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
-    log,
-  );
+  const m = /Device gateway: GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/
+    .exec(
+      log,
+    );
   if (!m) throw new Error(`no gateway line in:\n${log}`);
   return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
 }

@@ -88,7 +88,9 @@ async function setup(server: ServerProcess) {
 }
 
 function ports(server: ServerProcess) {
-  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(server.output());
+  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
+    server.output(),
+  );
   assert.ok(m, server.output());
   return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
 }
