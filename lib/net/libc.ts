@@ -33,6 +33,13 @@ const SYMBOLS = {
     result: "i32",
     nonblocking: true,
   },
+  /** `epoll_wait` on the calling thread (for threads that may block, e.g. a worker). */
+  epoll_wait_here: {
+    name: "epoll_wait",
+    parameters: ["i32", "buffer", "i32", "i32"],
+    result: "i32",
+  },
+  shutdown: { parameters: ["i32", "i32"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
 
@@ -44,7 +51,7 @@ export const SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_ERROR = 4, SO_REUSEPORT = 15;
 export const IPPROTO_TCP = 6, TCP_NODELAY = 1;
 export const EPOLLIN = 0x1, EPOLLOUT = 0x4, EPOLLERR = 0x8, EPOLLHUP = 0x10;
 export const EPOLLRDHUP = 0x2000, EPOLLET = 0x80000000;
-export const MSG_NOSIGNAL = 0x4000;
+export const MSG_NOSIGNAL = 0x4000, MSG_DONTWAIT = 0x40, SHUT_RDWR = 2;
 export const EPOLL_CTL_ADD = 1, EPOLL_CTL_DEL = 2, EPOLL_CTL_MOD = 3;
 export const EINTR = 4, EAGAIN = 11, EACCES = 13, ENFILE = 23, EMFILE = 24, ECONNABORTED = 103;
 export const EADDRINUSE = 98, EADDRNOTAVAIL = 99, EINPROGRESS = 115;
@@ -54,7 +61,7 @@ export const EADDRINUSE = 98, EADDRNOTAVAIL = 99, EINPROGRESS = 115;
  * naturally aligned on arm64 (16). We keep a 32-bit token in the data's low half.
  */
 export const EPOLL_EVENT_SIZE = Deno.build.arch === "x86_64" ? 12 : 16;
-const EPOLL_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
+export const EPOLL_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
 
 export function epollSupported(): boolean {
   return Deno.build.os === "linux" &&
