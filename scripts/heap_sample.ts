@@ -4,6 +4,7 @@
  *
  *   deno task bench:ingest --server-flags="--inspect=127.0.0.1:9229" &   # or any server
  *   deno run -A scripts/heap_sample.ts --seconds 10 [--inspector 127.0.0.1:9229] [--survivors]
+ *     [--stacks 3]
  *
  * By default objects collected by minor and major GCs are included: this shows the allocation
  * rate (what drives scavenges), not what stays alive. `--survivors` leaves out what the
@@ -24,6 +25,8 @@ function option(name: string, fallback: string): string {
 const seconds = Number(option("seconds", "10"));
 const inspector = option("inspector", "127.0.0.1:9229");
 const survivors = Deno.args.includes("--survivors");
+/** `--stacks N`: group by the allocating function and its N-1 callers instead. */
+const depth = Number(option("stacks", "1"));
 const targets = await (await fetch(`http://${inspector}/json`)).json();
 const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
 await new Promise((resolve, reject) => {
@@ -57,14 +60,16 @@ ws.close();
 
 const byFunction = new Map<string, number>();
 let total = 0;
-const walk = (n: ProfileNode) => {
-  const f = n.callFrame;
-  const name = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
+const frameName = (f: ProfileNode["callFrame"]) =>
+  `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
+const walk = (n: ProfileNode, callers: string[]) => {
+  const path = [frameName(n.callFrame), ...callers];
+  const name = path.slice(0, depth).join(" < ");
   byFunction.set(name, (byFunction.get(name) ?? 0) + n.selfSize);
   total += n.selfSize;
-  n.children.forEach(walk);
+  for (const c of n.children) walk(c, path);
 };
-walk(profile.head);
+walk(profile.head, []);
 console.log(
   `${survivors ? "promoted" : "allocated"} ~${
     (total / 1e6).toFixed(0)
