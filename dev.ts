@@ -3,6 +3,7 @@
  * rebuilds the client bundles and restarts the server.
  */
 import { buildIslands } from "./scripts/build.ts";
+import { SERVER_V8_ARG } from "./lib/v8_flags.ts";
 
 const root = new URL(".", import.meta.url).pathname;
 const WATCHED = [
@@ -36,7 +37,7 @@ async function restart() {
     } catch { /* already gone */ }
   }
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: ["run", "-A", SERVER_V8_ARG, "main.ts"],
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",
@@ -46,7 +47,7 @@ async function restart() {
 await rebuild();
 await restart();
 
-let timer: number | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
 const watcher = Deno.watchFs(WATCHED.map((p) => `${root}${p}`), { recursive: true });
 for await (const event of watcher) {
   if (event.paths.every((p) => p.includes("/build/") || p.endsWith("~"))) continue;

@@ -28,6 +28,7 @@ import { sampleFix } from "../../modules/simulator/fix.ts";
 import { imeiFor } from "../../modules/simulator/imei.ts";
 import { configureAlerts } from "./alerts_setup.ts";
 import { LoopbackFleet } from "./loopback_fleet.ts";
+import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -156,7 +157,13 @@ async function startServer(dataDir: string) {
   const port = freePort();
   const gt06Port = freePort();
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...opt["server-flags"].split(" ").filter(Boolean), "-A", "main.ts"],
+    args: [
+      "run",
+      SERVER_V8_ARG,
+      ...opt["server-flags"].split(" ").filter(Boolean),
+      "-A",
+      "main.ts",
+    ],
     cwd: ROOT,
     env: {
       PORT: String(port),

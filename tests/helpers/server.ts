@@ -1,4 +1,6 @@
 /** Starts the product as a real process on a free loopback port, for integration and e2e tests. */
+import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+
 export interface ServerProcess {
   url: string;
   port: number;
@@ -28,7 +30,8 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const port = freePort();
   const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "tp-e2e-" });
-  const [cmd, ...args] = opts.command ?? [Deno.execPath(), "run", "-A", "main.ts"];
+  const [cmd, ...args] = opts.command ??
+    [Deno.execPath(), "run", "-A", SERVER_V8_ARG, "main.ts"];
   const child = new Deno.Command(cmd, {
     args,
     cwd: opts.cwd ?? ROOT,

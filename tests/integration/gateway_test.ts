@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
 import { epollSupported } from "../../lib/net/libc.ts";
+import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
 import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
 import {
@@ -360,7 +361,7 @@ Deno.test({
       for (const [workers, io] of [["0", "epoll"], ["0", "deno"], ["2", "epoll"]]) {
         const dataDir = await Deno.makeTempDir({ prefix: "tp-second-" });
         const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", "main.ts"],
+          args: ["run", "-A", SERVER_V8_ARG, "main.ts"],
           cwd: new URL("../../", import.meta.url).pathname,
           env: {
             PORT: String(freePort()),
