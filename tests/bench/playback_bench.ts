@@ -12,6 +12,8 @@ import { loadConfig } from "../../lib/config.ts";
 import { createServices } from "../../lib/services.ts";
 import { ensureAdministrator } from "../../modules/accounts/bootstrap.ts";
 import type { StoredPosition } from "../../modules/devices/model.ts";
+import { packBlock, splitIntoBlocks } from "../../modules/positions/codec.ts";
+import { blockJson } from "../../modules/positions/json.ts";
 import { startServer } from "../helpers/server.ts";
 
 const IMEI = "359710049000001";
@@ -23,6 +25,8 @@ const START = Date.UTC(2026, 9, 1);
 const PASSWORD = "Admin12345";
 
 const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
+/** The month's blocks, to time the JSON writer alone in this process at the end. */
+let monthBlocks: ReturnType<typeof packBlock>[] = [];
 {
   const kv = await Deno.openKv(`${dir}/tracking.kv`);
   const services = await createServices(
@@ -61,6 +65,7 @@ const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
     signal: 4,
     attributes: {},
   }));
+  monthBlocks = splitIntoBlocks(points).map((b) => packBlock(b));
   await services.positions.importHistory(IMEI, points);
   await services.positions.importHistory(WARM_UP_IMEI, points);
   console.log(`seeded 2 × ${N} points in ${(performance.now() - t0).toFixed(0)} ms`);
@@ -111,3 +116,17 @@ try {
   await server.stop();
   await Deno.remove(dir, { recursive: true });
 }
+
+// The JSON writer alone (what the first call of a month spends most of its time in).
+const writes: number[] = [];
+for (let round = 0; round < 7; round++) {
+  const t = performance.now();
+  for (const b of monthBlocks) blockJson(b, -Infinity, Infinity);
+  writes.push(performance.now() - t);
+}
+const writeMs = writes.slice(2).sort((a, b) => a - b); // the first two rounds compile it
+console.log(
+  `  JSON writer in process, ${monthBlocks.length} blocks: median ${writeMs[2].toFixed(0)} ms (${
+    (writeMs[2] * 1000 / N).toFixed(2)
+  } µs per point)`,
+);
