@@ -48,8 +48,9 @@ export class EpollTransport implements SocketTransport {
   readonly name = "epoll";
   readonly libc = new Libc();
   readonly readBuffer = new Uint8Array(READ_BUFFER);
-  readonly sender = new SendThread();
   private readonly loop = new EpollLoop(this.libc, (token) => this.event(token));
+  /** Started last: nothing above can fail and leave its thread running. */
+  readonly sender = new SendThread();
   private readonly listeners = new Map<number, { fd: number; accept: AcceptSocket }>();
   private readonly sockets = new Map<number, EpollSocket>();
   private readonly peer = new Uint8Array(28);

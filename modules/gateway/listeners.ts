@@ -32,7 +32,13 @@ export function createTransport(io: GatewayIo, hostname: string): SocketTranspor
   if (io === "deno" || (io === "auto" && !epollUsable(hostname, literal))) {
     return new DenoTransport();
   }
-  return new EpollTransport();
+  try {
+    return new EpollTransport();
+  } catch (e) {
+    // "auto" on a Linux whose libc is not glibc's libc.so.6 (e.g. musl): Deno's sockets.
+    if (io === "epoll") throw e;
+    return new DenoTransport();
+  }
 }
 
 /** Listens on the three TCP protocol ports and serves every connection with `host`. */
