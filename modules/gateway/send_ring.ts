@@ -35,21 +35,24 @@ export function createSendRing(capacityBytes: number): SharedArrayBuffer {
 
 const align4 = (n: number) => (n + 3) & ~3;
 
-/** The main thread's end. */
-export class SendRingWriter {
-  private readonly header: Int32Array;
-  private readonly ints: Int32Array;
-  private readonly bytes: Uint8Array;
-  private readonly capacity: number;
-  private tail: number;
+/** Views of the ring's memory, the same on both ends. */
+abstract class RingViews {
+  protected readonly header: Int32Array;
+  protected readonly ints: Int32Array;
+  protected readonly bytes: Uint8Array;
+  protected readonly capacity: number;
 
   constructor(buffer: SharedArrayBuffer) {
     this.header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
     this.capacity = buffer.byteLength - HEADER_BYTES;
     this.ints = new Int32Array(buffer, HEADER_BYTES, this.capacity / 4);
     this.bytes = new Uint8Array(buffer, HEADER_BYTES, this.capacity);
-    this.tail = Atomics.load(this.header, TAIL);
   }
+}
+
+/** The main thread's end. */
+export class SendRingWriter extends RingViews {
+  private tail = Atomics.load(this.header, TAIL);
 
   /** Largest payload one record can carry. */
   get maxPayload(): number {
@@ -85,21 +88,9 @@ export class SendRingWriter {
 }
 
 /** The send thread's end. */
-export class SendRingReader {
-  private readonly header: Int32Array;
-  private readonly ints: Int32Array;
-  private readonly bytes: Uint8Array;
-  private readonly capacity: number;
-  private head: number;
+export class SendRingReader extends RingViews {
+  private head = Atomics.load(this.header, HEAD);
   private next = 0;
-
-  constructor(buffer: SharedArrayBuffer) {
-    this.header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
-    this.capacity = buffer.byteLength - HEADER_BYTES;
-    this.ints = new Int32Array(buffer, HEADER_BYTES, this.capacity / 4);
-    this.bytes = new Uint8Array(buffer, HEADER_BYTES, this.capacity);
-    this.head = Atomics.load(this.header, HEAD);
-  }
 
   /** The oldest record, or null when the ring is empty. */
   take(): TakenRecord | null {
