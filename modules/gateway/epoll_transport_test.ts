@@ -38,9 +38,10 @@ interface Accepted {
 function serve(
   transport: EpollTransport,
   handle: (a: Accepted, bytes: Uint8Array) => Promise<boolean>,
+  hostname = "127.0.0.1",
 ) {
   const accepted: Accepted[] = [];
-  const listener = transport.listen("127.0.0.1", 0, false, (socket): LinkInput => {
+  const listener = transport.listen(hostname, 0, false, (socket): LinkInput => {
     const a: Accepted = { socket, reads: [], closedCalls: 0, maxConcurrent: 0 };
     accepted.push(a);
     let running = 0;
@@ -148,6 +149,32 @@ Deno.test({
       Deno.errors.AddrInUse,
     );
     client.close();
+    await transport.close();
+  },
+});
+
+/** Whether this machine has an IPv6 loopback to test on. */
+function hasIpv6Loopback(): boolean {
+  try {
+    Deno.listen({ hostname: "::1", port: 0 }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "epoll transport: IPv6 listeners; the remote address reads as Deno writes it",
+  ignore: !epollSupported() || !hasIpv6Loopback(),
+  async fn() {
+    const transport = new EpollTransport();
+    const { accepted, port } = serve(transport, () => Promise.resolve(true), "::1");
+    const client = await Deno.connect({ hostname: "::1", port });
+    await until(() => accepted.length === 1, "accept");
+    const local = client.localAddr as Deno.NetAddr;
+    assert.equal(accepted[0].socket.remote, `${local.hostname}:${local.port}`);
+    client.close();
+    await until(() => accepted[0].closedCalls === 1, "closed");
     await transport.close();
   },
 });
