@@ -188,7 +188,14 @@ class EpollSocket implements LinkSocket {
     // Closed by the send thread after what is queued for it (the fd number stays taken
     // until then, so no new connection can receive this one's bytes).
     this.t.sender.close(this.fd);
-    queueMicrotask(() => this.input.closed());
+    queueMicrotask(() => {
+      try {
+        this.input.closed();
+      } catch (e) {
+        // A microtask's exception would end the process: one connection's must not.
+        console.error("gateway: closing a link failed:", e);
+      }
+    });
   }
 
   private read(): void {

@@ -57,14 +57,22 @@ export async function startServer(
   const pumps = [collect(child.stdout), collect(child.stderr)];
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  const exit = { status: null as Deno.CommandStatus | null };
+  child.status.then((status) => (exit.status = status));
   for (;;) {
+    if (exit.status) {
+      await Promise.allSettled(pumps);
+      throw new Error(`server exited (code ${exit.status.code}) before answering:\n${log}`);
+    }
     try {
       const res = await fetch(`${url}/health`);
       await res.body?.cancel();
       if (res.ok) break;
     } catch { /* not up yet */ }
     if (Date.now() > deadline) {
-      child.kill("SIGKILL");
+      try {
+        child.kill("SIGKILL");
+      } catch { /* it exited on its own: its output says why */ }
       throw new Error(`server did not start:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 100));
