@@ -11,11 +11,19 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Ports already handed out by this process: the kernel may offer a closed one again. */
+const handedOut = new Set<number>();
+
+/** A loopback port free now and not handed out before (one server's five must all differ). */
 export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
+  for (;;) {
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 const ROOT = new URL("../../", import.meta.url).pathname;
