@@ -29,6 +29,7 @@ import { imeiFor } from "../../modules/simulator/imei.ts";
 import { configureAlerts } from "./alerts_setup.ts";
 import { LoopbackFleet } from "./loopback_fleet.ts";
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { freePort } from "../helpers/server.ts";
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -129,13 +130,6 @@ const cores = navigator.hardwareConcurrency;
 const loadAvg = Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 
 // ---- server process -------------------------------------------------------------------------------
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 let server: Deno.ChildProcess | null = null;
 let serverLog = "";
