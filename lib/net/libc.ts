@@ -104,21 +104,24 @@ export class Libc {
 export function socketAddress(hostname: string, port: number): Uint8Array | null {
   const host = hostname === "localhost" ? "127.0.0.1" : hostname.replace(/^\[|\]$/g, "");
   const v4 = parseIpv4(host);
-  if (v4) {
-    const a = new Uint8Array(16);
-    const view = new DataView(a.buffer);
-    view.setUint16(0, AF_INET, true);
-    view.setUint16(2, port, false);
-    a.set(v4, 4);
-    return a;
-  }
+  if (v4) return sockaddr(AF_INET, 16, port, 4, v4);
   const v6 = parseIpv6(host);
-  if (!v6) return null;
-  const a = new Uint8Array(28);
+  return v6 ? sockaddr(AF_INET6, 28, port, 8, v6) : null;
+}
+
+/** `sockaddr_in` (16 bytes, address at 4) or `sockaddr_in6` (28 bytes, address at 8). */
+function sockaddr(
+  family: number,
+  size: number,
+  port: number,
+  addressAt: number,
+  address: ArrayLike<number>,
+): Uint8Array {
+  const a = new Uint8Array(size);
   const view = new DataView(a.buffer);
-  view.setUint16(0, AF_INET6, true);
+  view.setUint16(0, family, true);
   view.setUint16(2, port, false);
-  a.set(v6, 8);
+  a.set(address, addressAt);
   return a;
 }
 

@@ -1,4 +1,3 @@
-import { socketAddress } from "../../lib/net/libc.ts";
 import { type DeviceLink, type LinkHost, openLink } from "./device_link.ts";
 import { DenoTransport } from "./deno_transport.ts";
 import { EpollTransport } from "./epoll_transport.ts";
@@ -28,8 +27,7 @@ const PROTOCOLS: Record<ProtocolName, TcpProtocol> = { gt06, jt808, h02 };
 
 /** The transport `GATEWAY_IO` asks for ("auto": epoll where usable, else Deno's sockets). */
 export function createTransport(io: GatewayIo, hostname: string): SocketTransport {
-  const literal = (h: string) => socketAddress(h, 0) !== null;
-  if (io === "deno" || (io === "auto" && !epollUsable(hostname, literal))) {
+  if (io === "deno" || (io === "auto" && !epollUsable(hostname))) {
     return new DenoTransport();
   }
   try {

@@ -4,7 +4,7 @@
  * `LinkSocket` and feed it through the same `LinkInput`, so one link implementation and its
  * tests cover both.
  */
-import { epollSupported } from "../../lib/net/libc.ts";
+import { epollSupported, socketAddress } from "../../lib/net/libc.ts";
 import type { LinkInput, LinkSocket } from "./device_link.ts";
 
 /** `GATEWAY_IO`: which transport serves device sockets ("auto": epoll where it can). */
@@ -29,7 +29,7 @@ export interface SocketTransport {
 }
 
 /** Whether "auto" gets epoll here: Linux on x86-64 or arm64, FFI allowed, an IP literal host. */
-export function epollUsable(hostname: string, literalHost: (h: string) => boolean): boolean {
-  if (!epollSupported() || !literalHost(hostname)) return false;
+export function epollUsable(hostname: string): boolean {
+  if (!epollSupported() || socketAddress(hostname, 0) === null) return false;
   return Deno.permissions.querySync?.({ name: "ffi" }).state === "granted";
 }
