@@ -5,18 +5,41 @@
  */
 import { chromiumPath } from "../tests/helpers/browser.ts";
 
-const browser = chromiumPath();
+const INSTALL = "apt-get install -y chromium";
+const browser = chromiumPath() ?? await installChromium();
 if (!browser) {
   console.error(
     "\n*** No Chromium found. The end-to-end tests need it. Install it with:\n\n" +
-      "    apt-get install -y chromium\n\n" +
+      `    ${INSTALL}\n\n` +
       "(or set CHROMIUM_PATH to a Chromium/Chrome executable).\n",
   );
   Deno.exit(1);
 }
 
-async function run(args: string[], env: Record<string, string> = {}): Promise<number> {
-  const child = new Deno.Command(Deno.execPath(), {
+/** A fresh machine needs only the README's commands: as root with apt-get, fetch Debian's. */
+async function installChromium(): Promise<string | null> {
+  if (Deno.build.os !== "linux" || Deno.uid() !== 0 || !isFile("/usr/bin/apt-get")) return null;
+  console.error(`No Chromium found: installing Debian's (${INSTALL})…`);
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  if (await run(["update", "-qq"], env, "apt-get") !== 0) return null;
+  if (await run(["install", "-y", "-qq", "chromium"], env, "apt-get") !== 0) return null;
+  return chromiumPath();
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function run(
+  args: string[],
+  env: Record<string, string> = {},
+  command = Deno.execPath(),
+): Promise<number> {
+  const child = new Deno.Command(command, {
     args,
     stdout: "inherit",
     stderr: "inherit",
