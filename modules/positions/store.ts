@@ -147,7 +147,7 @@ export class PositionStore {
     return mergeByTime([], out);
   }
 
-  /** Points of one device with from ≤ time ≤ to, in time order, each fix time once. */
+  /** Points of one device with from ≤ time ≤ to, in time order, each fix (time and place) once. */
   async range(imei: string, from: number, to: number): Promise<StoredPosition[]> {
     // Journal before blocks: a compaction finishing in between then shows the points twice
     // (merged away), never not at all.
@@ -467,10 +467,21 @@ function unpackAll(b: PositionBlock): StoredPosition[] {
   return Array.from({ length: b.n }, (_, i) => unpackPoint(b, i));
 }
 
-/** Merges two lists into time order; on equal times the later list (journal, newer) wins. */
+/**
+ * Merges two lists into time order. A fix is its time and place: the same one twice (a
+ * re-upload, or a point both in a block and in a journal chunk a compaction is packing) is
+ * kept once, the later list's (journal, newer) copy winning. Two fixes in the same second at
+ * different places are both real (devices report at sub-second rates, the protocols carry whole
+ * seconds): both are kept, in the order they arrived.
+ */
 export function mergeByTime(a: StoredPosition[], b: StoredPosition[]): StoredPosition[] {
-  const byTime = new Map<number, StoredPosition>();
-  for (const p of a) byTime.set(p.time, p);
-  for (const p of b) byTime.set(p.time, p);
-  return [...byTime.values()].sort((x, y) => x.time - y.time);
+  const byFix = new Map<string, StoredPosition>();
+  for (const p of a) byFix.set(fixKey(p), p);
+  for (const p of b) byFix.set(fixKey(p), p);
+  // Array.prototype.sort is stable: equal times keep their insertion order.
+  return [...byFix.values()].sort((x, y) => x.time - y.time);
+}
+
+function fixKey(p: StoredPosition): string {
+  return `${p.time}/${p.lat}/${p.lng}`;
 }

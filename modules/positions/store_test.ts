@@ -84,6 +84,30 @@ Deno.test("out-of-order points come back in time order; exact duplicates once", 
     assert.deepEqual(got.map((p) => p.time), [0, 1, 2, 3].map((i) => T0 + i * 10_000));
   }));
 
+Deno.test("two fixes in one second at different places are both kept, before and after compaction", () =>
+  withStore(async (s, kv) => {
+    const first = point(1);
+    const second = point(1, { lat: first.lat + 1e-4, speed: 12 });
+    await write(s, kv, [point(0), first]);
+    await write(s, kv, [second, point(2)]);
+    const expected = [point(0), first, second, point(2)];
+    assert.deepEqual(await s.range(IMEI, T0, T0 + 60_000), expected);
+    assert.deepEqual(
+      JSON.parse(`[${await s.rangeJson(IMEI, T0, T0 + 60_000)}]`).length,
+      4,
+      "playback JSON",
+    );
+    await s.compactAll(Number.MAX_SAFE_INTEGER);
+    assert.deepEqual(await s.range(IMEI, T0, T0 + 60_000), expected, "from blocks");
+    // A late second fix of a second already packed goes through the merging path.
+    const third = point(1, { lng: first.lng + 1e-4 });
+    await write(s, kv, [third]);
+    await s.compactAll(Number.MAX_SAFE_INTEGER);
+    const got = await s.range(IMEI, T0, T0 + 60_000);
+    assert.equal(got.length, 5);
+    assert.deepEqual(got.slice(1, 4), [first, second, third]);
+  }));
+
 Deno.test("compaction packs journal points into blocks without changing what a range returns", () =>
   withStore(async (s, kv) => {
     const pts = Array.from({ length: 3000 }, (_, i) => point(i));

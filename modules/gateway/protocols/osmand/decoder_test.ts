@@ -145,6 +145,98 @@ Deno.test("osmand json: unknown markers (-1) and batches", () => {
   assert.equal(result.positions[0].battery, undefined);
 });
 
+Deno.test("osmand json: an array of objects (Traccar's client SDK) is one device's batch", () => {
+  const item = (latitude: number, id?: string) => ({
+    ...(id === undefined ? {} : { device_id: id }),
+    location: {
+      timestamp: `2025-05-09T04:11:3${latitude}.000Z`,
+      coords: { latitude, longitude: 1 },
+    },
+  });
+  const result = postJson([item(1, "dev1"), item(2, "dev1"), item(3)]);
+  assert.ok(!("error" in result), JSON.stringify(result));
+  assert.equal(result.deviceId, "dev1");
+  assert.deepEqual(result.positions.map((p) => p.latitude), [1, 2, 3]);
+  // Without a content type, a body starting with "[" is JSON too; the query may name the device.
+  const bare = decodeOsmAndRequest({
+    method: "POST",
+    url: "/?id=q7",
+    body: JSON.stringify([item(4)]),
+  }, NOW);
+  assert.ok(!("error" in bare));
+  assert.equal(bare.deviceId, "q7");
+  assert.equal(bare.positions.length, 1);
+  assert.match(errorOf(postJson([item(1, "a"), item(2, "b")])), /several devices/);
+  assert.match(errorOf(postJson([item(1, "a"), 5])), /must be objects/);
+});
+
+Deno.test("osmand: alarm= names become the binary protocols' alarm types", () => {
+  const alarm = (name: string) => onlyPosition(get(`/?id=1&lat=1&lon=1&alarm=${name}`));
+  const expected: Record<string, string> = {
+    sos: "sos",
+    general: "general",
+    vibration: "vibration",
+    movement: "movement",
+    overspeed: "overspeed",
+    fallDown: "fall",
+    lowPower: "lowPower",
+    lowBattery: "lowBattery",
+    fault: "general",
+    powerOff: "powerOff",
+    powerOn: "powerOn",
+    door: "door",
+    lock: "general",
+    unlock: "general",
+    geofence: "general",
+    geofenceEnter: "geofenceEnter",
+    geofenceExit: "geofenceExit",
+    gpsAntennaCut: "gpsAntennaCut",
+    accident: "accident",
+    tow: "movement",
+    idle: "general",
+    highRpm: "general",
+    hardAcceleration: "harshAcceleration",
+    hardBraking: "harshBraking",
+    hardCornering: "harshCornering",
+    laneChange: "general",
+    fatigueDriving: "fatigue",
+    powerCut: "powerCut",
+    powerRestored: "powerOn",
+    jamming: "tamper",
+    temperature: "temperature",
+    parking: "general",
+    shock: "vibration",
+    bonnet: "door",
+    footBrake: "general",
+    fuelLeak: "general",
+    tampering: "tamper",
+    removing: "removing",
+  };
+  for (const [name, type] of Object.entries(expected)) {
+    const position = alarm(name);
+    assert.equal(position.alarm, type, name);
+    assert.equal(position.attributes.alarmName, name === type ? undefined : name, name);
+  }
+  // Several alarms: the first known one; an unknown name stays an attribute only.
+  assert.equal(alarm("nonsense,sos").alarm, "sos");
+  const unknown = alarm("nonsense");
+  assert.equal(unknown.alarm, undefined);
+  assert.equal(unknown.attributes.alarmName, "nonsense");
+  const json = postJson({
+    device_id: "1",
+    location: { coords: { latitude: 1, longitude: 1 }, extras: { alarm: "sos" } },
+  });
+  assert.ok(!("error" in json));
+  assert.equal(json.positions[0].alarm, "sos");
+});
+
+Deno.test("osmand: a time before 2000 decodes (the gateway acknowledges and drops it)", () => {
+  const time = (value: string) =>
+    onlyPosition(get(`/?id=1&lat=1&lon=1&timestamp=${value}`)).time.toISOString();
+  assert.equal(time("0"), "1970-01-01T00:00:00.000Z");
+  assert.equal(time("1999-12-31T23%3A59%3A59Z"), "1999-12-31T23:59:59.000Z");
+});
+
 Deno.test("osmand: hostile input gives an error, never a throw", () => {
   const cases: Array<[string, OsmAndRequest]> = [
     ["missing id", { method: "GET", url: "/?lat=1&lon=2" }],

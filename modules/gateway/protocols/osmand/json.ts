@@ -11,6 +11,7 @@
  */
 
 import type { AttributeValue, Position } from "../types.ts";
+import { osmAndAlarm } from "./alarms.ts";
 import { batteryPercent, failure, type OsmAndResult } from "./result.ts";
 import {
   isLatitude,
@@ -110,6 +111,16 @@ function decodeLocation(location: JsonObject, now: Date): Position | { error: st
   copyScalars(position.attributes, location, LOCATION_FIELDS);
   if (isObject(location.extras)) {
     copyScalars(position.attributes, location.extras, new Set(), "json");
+  }
+  // An app may name an alarm (Traccar's names, as in the query form's `alarm=`).
+  const alarm = typeof position.attributes.alarm === "string"
+    ? osmAndAlarm(position.attributes.alarm)
+    : undefined;
+  if (alarm) {
+    if (alarm !== position.attributes.alarm) {
+      position.attributes.alarmName = position.attributes.alarm;
+    }
+    position.alarm = alarm;
   }
   return position;
 }

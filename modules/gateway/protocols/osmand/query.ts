@@ -6,7 +6,8 @@
  * every other key becomes an attribute (typed as boolean, number or text).
  */
 
-import type { AttributeValue, Position } from "../types.ts";
+import type { AlarmType, AttributeValue, Position } from "../types.ts";
+import { osmAndAlarm } from "./alarms.ts";
 import {
   type CellTower,
   networkAttributes,
@@ -39,6 +40,7 @@ interface Draft {
   course?: number;
   battery?: number;
   acc?: boolean;
+  alarm?: AlarmType;
   attributes: Record<string, AttributeValue>;
   cells: CellTower[];
   wifis: WifiAccessPoint[];
@@ -153,6 +155,11 @@ const HANDLERS = new Map<string, Handler>([
   ["driverUniqueId", (draft, value) => {
     draft.attributes.driverUniqueId = value.trim();
   }],
+  ["alarm", (draft, value) => {
+    const name = value.trim().slice(0, 64);
+    draft.alarm = osmAndAlarm(name);
+    if (draft.alarm !== name) draft.attributes.alarmName = name;
+  }],
   ["cell", (draft, value) => {
     const cell = parseCell(value);
     if (!cell) return "invalid cell";
@@ -204,5 +211,6 @@ function buildPosition(draft: Draft, now: Date): Position | undefined {
   };
   if (draft.battery !== undefined) position.battery = draft.battery;
   if (draft.acc !== undefined) position.acc = draft.acc;
+  if (draft.alarm !== undefined) position.alarm = draft.alarm;
   return position;
 }

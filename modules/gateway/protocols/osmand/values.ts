@@ -10,8 +10,11 @@ import type { AttributeValue } from "../types.ts";
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/;
-/** Fixes outside this window are clock errors, not positions. */
-const EARLIEST = Date.UTC(2000, 0, 1);
+/**
+ * Times from this on are malformed requests (400). Times before 2000 are a phone clock that
+ * was never set: they decode, and the gateway acknowledges them (200, so the client stops
+ * resending) but keeps them out of tracks (ingest.ts).
+ */
 const LATEST = Date.UTC(2100, 0, 1);
 /** Unix times above this are milliseconds (1e11 s would be the year 5138). */
 const MILLISECONDS_THRESHOLD = 1e11;
@@ -63,7 +66,7 @@ export function parseTimestamp(raw: string): Date | undefined {
       return undefined;
     }
   }
-  if (!(millis >= EARLIEST && millis < LATEST)) return undefined;
+  if (!(millis !== undefined && Number.isFinite(millis) && millis < LATEST)) return undefined;
   return new Date(Math.round(millis));
 }
 
