@@ -111,7 +111,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
     (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" })),
   );
 
-  api.mount(app, requireSession);
+  api.mount(app, requireSession, (c, need) => s.access.assertNeed(c.var.session, need));
   app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));
   mountPages?.({ app, api, requireSession });
   return app;

@@ -18,8 +18,8 @@ export function registerConsolePages({ app, privatePage, renderer, services }: P
 
   privatePage("/account", (c, ctx) => {
     const user = ctx.user!;
-    const canModify = user.accountType !== ACCOUNT_TYPES.endUser &&
-      (!user.userFictitiousFlag || user.updateFlag === 1);
+    // Same rule as the API's manageAccounts need (modules/accounts/needs.ts).
+    const canModify = user.accountType !== ACCOUNT_TYPES.endUser && !user.userFictitiousFlag;
     const me = {
       id: user.userId,
       account: user.account,

@@ -9,12 +9,47 @@ type Method = "get" | "post" | "put" | "delete";
 /** Who may call a route: anyone, or a logged-in session (the default). */
 export type Access = "public" | "session";
 
+/**
+ * What a route needs of its caller (spec console §3, §6), declared where it is registered.
+ * The flags behind each need live in modules/accounts/needs.ts; mount() asks one guard.
+ * - public: no login (must match access: "public");
+ * - read: any logged-in account, within its subtree;
+ * - self: a change to the caller's own login or view (password, profile, follows, read marks,
+ *   preferences, logout);
+ * - editData, sendCommands, batchSendCommands, batchWorkMode, modifyCommands, viewReports,
+ *   video, recharge, bindApp: the per-account permission flags (and a virtual account's scope);
+ * - manageAccounts: a real account whose type may create accounts;
+ * - manageVirtual: a real account (virtual accounts are managed by their master).
+ */
+export const NEEDS = [
+  "public",
+  "read",
+  "self",
+  "editData",
+  "sendCommands",
+  "batchSendCommands",
+  "batchWorkMode",
+  "modifyCommands",
+  "viewReports",
+  "video",
+  "recharge",
+  "bindApp",
+  "manageAccounts",
+  "manageVirtual",
+] as const;
+export type Need = typeof NEEDS[number];
+
+/** The shared access guard: refuses (throws) unless the session's caller has the need. */
+export type NeedGuard = (c: Context<AppEnv>, need: Need) => Promise<void>;
+
 export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
   method: Method;
   path: string;
   tag: string;
   summary: string;
   access?: Access;
+  /** What the caller needs (required: a route without it does not compile nor register). */
+  need: Need;
   body?: B;
   query?: Q;
   /**
@@ -40,13 +75,22 @@ export class ApiRegistry {
   add<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
     def: RouteDef<B, Q>,
   ): void {
+    assertNeedDeclared(def as unknown as RouteDef);
     this.routes.push(def as unknown as RouteDef);
   }
 
-  mount(app: Hono<AppEnv>, requireSession: (c: Context<AppEnv>) => Promise<void>): void {
+  /** Mounts every route: the session gate, then the need guard, then parsing and the handler. */
+  mount(
+    app: Hono<AppEnv>,
+    requireSession: (c: Context<AppEnv>) => Promise<void>,
+    guard: NeedGuard,
+  ): void {
     for (const def of this.routes) {
       app.on(def.method.toUpperCase(), def.path, async (c) => {
-        if ((def.access ?? "session") === "session") await requireSession(c);
+        if ((def.access ?? "session") === "session") {
+          await requireSession(c);
+          await guard(c, def.need);
+        }
         const query = def.query ? parse(def.query, c.req.queries(), true) : undefined;
         const body = def.body ? parse(def.body, await readJson(c), false) : undefined;
         const result = await def.handler({ body, query, c });
@@ -61,6 +105,7 @@ export class ApiRegistry {
       const op: Record<string, unknown> = {
         tags: [def.tag],
         summary: def.summary,
+        "x-need": def.need,
         security: (def.access ?? "session") === "session" ? [{ bearer: [] }, { cookie: [] }] : [],
         responses: {
           200: {
@@ -124,6 +169,20 @@ export class ApiRegistry {
         },
       },
     };
+  }
+}
+
+/**
+ * The type system already demands `need`; this catches JavaScript callers and casts, and a
+ * public need on a session route (or the reverse), at registration time.
+ */
+function assertNeedDeclared(def: RouteDef): void {
+  const label = `${def.method?.toUpperCase()} ${def.path}`;
+  if (!(NEEDS as readonly string[]).includes(def.need)) {
+    throw new Error(`route ${label} declares no valid need (${String(def.need)})`);
+  }
+  if ((def.need === "public") !== ((def.access ?? "session") === "public")) {
+    throw new Error(`route ${label}: need "public" goes with access "public" and only with it`);
   }
 }
 

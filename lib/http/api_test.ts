@@ -287,6 +287,7 @@ Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, sessio
     tag: "Test",
     summary: "echo",
     access: "public",
+    need: "public",
     body: z.object({ n: z.number().int().min(1) }).strict(),
     handler: ({ body }) => ({ doubled: body.n * 2 }),
   });
@@ -296,6 +297,7 @@ Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, sessio
     tag: "Test",
     summary: "no data",
     access: "public",
+    need: "public",
     handler: () => undefined,
   });
   api.add({
@@ -304,6 +306,7 @@ Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, sessio
     tag: "Test",
     summary: "a file",
     access: "public",
+    need: "public",
     handler: () => new Response("a,b\n", { headers: { "content-type": "text/csv" } }),
   });
   api.add({
@@ -311,13 +314,18 @@ Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, sessio
     path: "/private",
     tag: "Test",
     summary: "needs a session",
+    need: "read",
     handler: () => "secret",
   });
   let gateCalls = 0;
-  api.mount(app, () => {
-    gateCalls++;
-    return Promise.reject(new BizError("tokenInvalid", {}, null, 401));
-  });
+  api.mount(
+    app,
+    () => {
+      gateCalls++;
+      return Promise.reject(new BizError("tokenInvalid", {}, null, 401));
+    },
+    () => Promise.reject(new Error("the need guard runs only after the session gate")),
+  );
 
   const json = { "content-type": "application/json" };
   const echo = await app.request("/echo", {
@@ -340,4 +348,44 @@ Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, sessio
   assert.equal(priv.status, 401);
   assert.equal(gateCalls, 1);
   assert.doesNotMatch(await priv.text(), /secret/);
+});
+
+Deno.test("ApiRegistry: every route declares a need; the guard sees it before parsing", async () => {
+  const api = new ApiRegistry();
+  const base = { method: "post" as const, path: "/x", tag: "Test", summary: "x", handler: () => 1 };
+  // A JavaScript caller (or a cast) without a need is refused at registration.
+  assert.throws(() => api.add({ ...base } as unknown as RouteDef), /declares no valid need/);
+  assert.throws(() => api.add({ ...base, need: "everything" } as unknown as RouteDef));
+  // "public" and access: "public" go together.
+  assert.throws(() => api.add({ ...base, need: "public" }), /access "public"/);
+  assert.throws(() => api.add({ ...base, access: "public", need: "read" }), /access "public"/);
+  assert.equal(api.routes.length, 0);
+
+  api.add({
+    ...base,
+    path: "/edit",
+    need: "editData",
+    body: z.object({ n: z.number() }).strict(),
+    handler: () => "changed",
+  });
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    c.set("lang", "en");
+    c.set("t", translator("en"));
+    await next();
+  });
+  app.onError((err, c) => (err instanceof BizError ? refusal(c, err) : c.text("boom", 500)));
+  const asked: string[] = [];
+  api.mount(app, () => Promise.resolve(), (_c, need) => {
+    asked.push(need);
+    return Promise.reject(new BizError("permissionDenied"));
+  });
+  // Refused by the guard even with a body that would not parse: nothing reaches the handler.
+  const r = await app.request("/edit", { method: "POST", body: "not json" });
+  assert.equal((await r.json()).code, CATALOGUE.permissionDenied);
+  assert.deepEqual(asked, ["editData"]);
+  const doc = api.openapi({ title: "t", version: "1" }) as {
+    paths: Record<string, Record<string, { "x-need": string }>>;
+  };
+  assert.equal(doc.paths["/edit"].post["x-need"], "editData");
 });

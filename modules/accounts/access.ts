@@ -1,6 +1,8 @@
 import { BizError } from "../../lib/errors.ts";
+import type { Need } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { type Account, isDescendantOrSelf } from "./model.ts";
+import { needRefusal } from "./needs.ts";
 import type { AccountStore } from "./store.ts";
 
 /**
@@ -19,6 +21,17 @@ export class AccessGuard {
       : await this.accounts.get(session.cAccountId);
     if (!self || !owner) throw new BizError("tokenInvalid", {}, null, 401);
     return { self, owner };
+  }
+
+  /**
+   * The guard every API route passes (lib/http/api.ts mount): refuses a caller, real or
+   * virtual, that lacks the route's declared need (flags in ./needs.ts).
+   */
+  async assertNeed(session: Session, need: Need): Promise<void> {
+    if (need === "public" || need === "read" || need === "self") return;
+    const { self, owner } = await this.caller(session);
+    const refusal = needRefusal(need, self, owner);
+    if (refusal) throw new BizError(refusal);
   }
 
   /** True when account lies in the caller's subtree (its own account included). */

@@ -11,6 +11,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/add",
+    need: "manageAccounts",
     tag,
     summary: "Create a sub-account under parentId (in the caller's subtree)",
     body: S.addAccountBody,
@@ -19,6 +20,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/update",
+    need: "manageAccounts",
     tag,
     summary: "Edit a sub-account (fields, type, expiry, permission flags)",
     body: S.updateAccountBody,
@@ -27,6 +29,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/delete",
+    need: "manageAccounts",
     tag,
     summary: "Delete a sub-account (refused with 20004/20005/20010/20225 while it holds anything)",
     body: S.idBody,
@@ -35,6 +38,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/move",
+    need: "manageAccounts",
     tag,
     summary: "Move accounts (with their subtrees) under a target in the caller's subtree",
     body: S.moveBody,
@@ -43,6 +47,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/resetPassword",
+    need: "manageAccounts",
     tag,
     summary: "Set a new password for a sub-account (ends its sessions)",
     body: S.resetPasswordBody,
@@ -52,6 +57,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/changePassword",
+    need: "self",
     tag,
     summary: "Change the caller's own password (not for virtual accounts)",
     body: S.changePasswordBody,
@@ -61,6 +67,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/updateProfile",
+    need: "self",
     tag,
     summary: "Edit the caller's own profile and units",
     body: S.updateProfileBody,
@@ -69,6 +76,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/children",
+    need: "read",
     tag,
     summary: "Paged, searchable list of the subtree (or direct children) of an account",
     body: S.childrenBody,
@@ -77,6 +85,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/tree",
+    need: "read",
     tag,
     summary: "Direct children of a tree node (default: the caller)",
     body: S.treeBody,
@@ -85,6 +94,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/account/detail",
+    need: "read",
     tag,
     summary: "One account of the caller's subtree",
     query: z.object({ id: S.accountId }),
@@ -93,6 +103,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/forceLogout",
+    need: "manageAccounts",
     tag,
     summary: "End every session of a sub-account",
     body: S.idBody,
@@ -107,6 +118,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/virtual/add",
+    need: "manageVirtual",
     tag,
     summary: "Create a virtual account under the caller",
     body: S.addVirtualBody,
@@ -115,6 +127,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/virtual/list",
+    need: "read",
     tag,
     summary: "The caller's virtual accounts",
     body: z.object({}).strict(),
@@ -123,6 +136,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/virtual/update",
+    need: "manageVirtual",
     tag,
     summary: "Edit a virtual account's name, scope and expiry",
     body: S.updateVirtualBody,
@@ -131,6 +145,7 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/virtual/delete",
+    need: "manageVirtual",
     tag,
     summary: "Delete a virtual account",
     body: S.idBody,

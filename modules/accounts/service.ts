@@ -47,7 +47,8 @@ export class AccountService {
 
   async add(session: Session, input: AddInput): Promise<{ id: string }> {
     const { self, owner } = await this.access.caller(session);
-    if (self.virtual && self.virtual.scope.updateFlag !== 1) throw new BizError("permissionDenied");
+    // Account management is for real accounts (need manageAccounts, modules/accounts/needs.ts).
+    if (self.virtual) throw new BizError("permissionDenied");
     const parent = await this.access.visibleAccount(session, input.parentId);
     if (parent.virtual) throw new BizError("superiorInvalid");
     if (parent.accountType === ACCOUNT_TYPES.endUser) throw new BizError("endUserCannotCreate");
@@ -332,14 +333,9 @@ export class AccountService {
     if (password !== confirm) {
       throw new BizError("passwordMismatch", {}, { field: "confirmPassword" });
     }
+    // A virtual caller never gets here (assertCanModify): it cannot reset its own password
+    // (spec §6) nor take over the other virtual accounts of its master.
     const target = await this.access.visibleAccount(session, id, { strictlyBelow: true });
-    if (session.isVirtual && target.virtual) {
-      // Spec §6: a virtual account cannot change or reset its password, and it must not
-      // take over the other virtual accounts of its master either.
-      throw new BizError(
-        target.id === session.accountId ? "virtualCannotChangePassword" : "permissionDenied",
-      );
-    }
     await this.setPassword(target, password);
   }
 
@@ -384,12 +380,13 @@ export class AccountService {
     await this.store.update(self);
   }
 
-  /** Virtual users may manage data only with the "modify data" scope; end users only themselves. */
+  /**
+   * Virtual users never manage accounts (their scope covers instructions, data and video
+   * only: need manageAccounts); end users only themselves.
+   */
   private async assertCanModify(session: Session) {
     const caller = await this.access.caller(session);
-    if (caller.self.virtual && caller.self.virtual.scope.updateFlag !== 1) {
-      throw new BizError("permissionDenied");
-    }
+    if (caller.self.virtual) throw new BizError("permissionDenied");
     if (caller.owner.accountType === ACCOUNT_TYPES.endUser) {
       throw new BizError("endUserCannotCreate");
     }

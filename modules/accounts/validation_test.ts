@@ -463,8 +463,17 @@ Deno.test("account rules of spec §5/§6", async (s) => {
           password: "Other1234",
           confirmPassword: "Other1234",
         }, full) as Promise<R>;
-      assertCode(await reset(vFull), "virtualCannotChangePassword");
+      assertCode(await reset(vFull), "permissionDenied");
       assertCode(await reset(vLimited), "permissionDenied");
+      // Its own password it cannot change either.
+      assertCode(
+        await t.call("/v3/new/account/changePassword", {
+          oldPassword: PASSWORD,
+          newPassword: "Other1234",
+          confirmPassword: "Other1234",
+        }, full) as R,
+        "virtualCannotChangePassword",
+      );
       assertCode(
         await t.call("/v3/new/account/forceLogout", { id: vLimited }, full) as R,
         "permissionDenied",
@@ -474,8 +483,9 @@ Deno.test("account rules of spec §5/§6", async (s) => {
         "permissionDenied",
       );
       assertOk(await t.call("/v3/new/account/current", undefined, limited));
-      // Its master's subtree it may manage, with the "modify data" scope.
-      assertOk(await update({ nickName: "byVirtual" }, full));
+      // Account management is not in any virtual scope (need manageAccounts): even a
+      // full-scope virtual account cannot edit its master's sub-accounts.
+      assertCode(await update({ nickName: "byVirtual" }, full), "permissionDenied");
       // A virtual account is not a superior.
       assertCode(await add({ parentId: vFull }), "superiorInvalid");
     });

@@ -15,6 +15,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/list",
+    need: "read",
     tag,
     summary: "Alert centre: alerts by type, device, time, read flag (all/0/-1) and processing",
     body: S.alertListBody,
@@ -23,6 +24,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/process",
+    need: "editData",
     tag,
     summary: "Process an alert with a handler (≤ 50) and handling content (≤ 500)",
     body: S.processBody,
@@ -31,6 +33,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/mark",
+    need: "self",
     tag,
     summary: "Mark alerts read (0) or unread (-1)",
     body: S.markBody,
@@ -39,6 +42,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/markAllRead",
+    need: "self",
     tag,
     summary: "Mark every unread alert matching the filter read",
     body: S.alertListBody,
@@ -47,6 +51,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/alarm/types",
+    need: "read",
     tag,
     summary: "Alert types: engine alerts and device alarms",
     handler: () => ({ all: ALERT_TYPES, engine: ENGINE_TYPES, device: DEVICE_ALARM_TYPES }),
@@ -54,6 +59,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/settings/get",
+    need: "read",
     tag,
     summary: "Push settings of an account: subscribed types, pop-up, sound, silence, mail, webhook",
     body: z.object(optionalUser).strict(),
@@ -62,6 +68,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/settings/save",
+    need: "editData",
     tag,
     summary: "Save push settings; a new mail address must be verified first",
     body: S.accountSettingsBody,
@@ -70,6 +77,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/email/sendCode",
+    need: "editData",
     tag,
     summary: "Mail a verification code to an alert address (once a minute, valid 10 minutes)",
     body: z.object({ email: z.email().max(100), ...optionalUser }).strict(),
@@ -78,6 +86,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/email/verify",
+    need: "editData",
     tag,
     summary: "Verify an alert address with the mailed code",
     body: z.object({
@@ -91,6 +100,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/device/get",
+    need: "read",
     tag,
     summary: "Alarm thresholds of a device (null when none are set)",
     body: z.object({ imei: z.string().regex(/^\d{15}$/, "validation.imeiForm") }).strict(),
@@ -99,6 +109,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/device/save",
+    need: "editData",
     tag,
     summary: "Save a device's alarm thresholds (spec §5 alarm thresholds)",
     body: S.deviceSettingsBody,
@@ -107,6 +118,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/webhook/logs",
+    need: "read",
     tag,
     summary: "The latest webhook deliveries of an account with every attempt",
     body: z.object(optionalUser).strict(),
@@ -118,6 +130,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/alarm/popups",
+    need: "read",
     tag,
     summary:
       "Pushed alerts for the console pop-up after a sequence number (types the caller subscribed); " +
@@ -139,6 +152,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/broadcast/list",
+    need: "read",
     tag,
     summary: "Auto broadcast rules of an account",
     body: z.object(optionalUser).strict(),
@@ -150,6 +164,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/broadcast/save",
+    need: "editData",
     tag,
     summary: "Create or edit an auto broadcast rule (at most 20 per account)",
     body: z.object({ ...optionalUser, rule: broadcastBody }).strict(),
@@ -172,6 +187,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/alarm/broadcast/delete",
+    need: "editData",
     tag,
     summary: "Delete an auto broadcast rule",
     body: z.object({ ...optionalUser, id: z.string().min(1).max(64) }).strict(),

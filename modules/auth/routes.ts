@@ -16,6 +16,7 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/account/captcha",
+    need: "public",
     tag: "Session",
     summary: "A new login captcha (SVG), single use, valid two minutes",
     access: "public",
@@ -29,6 +30,7 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/login",
+    need: "public",
     tag: "Session",
     summary: "Log in; returns data.token (JWT) and sets the session cookies",
     access: "public",
@@ -46,6 +48,7 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/logout",
+    need: "self",
     tag: "Session",
     summary: "Log out: revokes the token",
     handler: async ({ c }) => {
@@ -58,6 +61,7 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/account/current",
+    need: "read",
     tag: "Session",
     summary: "The current user (spec §3 fields, units normalised per §4)",
     query: z.object({ timestamp: z.string().max(20).optional() }),
@@ -71,6 +75,7 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/account/loginLogs",
+    need: "read",
     tag: "Session",
     summary: "The caller's login log, newest first",
     body: z.object({

@@ -61,6 +61,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/send",
+    need: "sendCommands",
     tag,
     summary:
       "Send a text command now (online) or when the device next connects (offline, one pending per device)",
@@ -94,6 +95,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/command/catalogue",
+    need: "read",
     tag,
     summary: "Every instruction with its parameters, and the instructions of each device model",
     handler: () => ({
@@ -112,6 +114,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/command/instructions",
+    need: "read",
     tag,
     summary: "The instructions a device (or a model) accepts; 43004 when it has none",
     query: z.object({ imei: imei.optional(), mcType: z.string().max(40).optional() }).strict()
@@ -129,6 +132,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/batchInstructions",
+    need: "read",
     tag,
     summary:
       "For devices chosen for a batch: their models, and how many of them accept each instruction",
@@ -159,6 +163,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/sendInstruction",
+    need: "sendCommands",
     tag,
     summary: "Send a catalogue instruction with typed parameters to one device",
     body: sendInstructionBody,
@@ -189,6 +194,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/batchSend",
+    need: "batchSendCommands",
     tag,
     summary:
       "Send one instruction to many devices (isBatchSendIns; instructionsFlag for virtual users)",
@@ -225,6 +231,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/batchList",
+    need: "read",
     tag,
     summary: "The account's command batches: batch number, category, device count, sender",
     body: z.object({ ...pageFields, category: z.enum(["command", "workMode"]).default("command") })
@@ -247,6 +254,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/batchDetail",
+    need: "read",
     tag,
     summary: "A batch with its per-device results and counts per status",
     body: z.object({ batchNo: z.string().trim().min(1).max(40) }).strict(),
@@ -269,6 +277,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/status",
+    need: "read",
     tag,
     summary: "Every command of the account with status, phases and reply; filtered and paged",
     body: statusBody,
@@ -286,6 +295,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/command/status/export",
+    need: "read",
     tag,
     summary:
       "The filtered command status list as xlsx (default) or CSV (format=csv); up to 5000 rows, spec export limit",
@@ -309,6 +319,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/list",
+    need: "read",
     tag,
     summary: "A device's commands, newest first, with status and the device's reply",
     body: z.object({ imei, ...pageFields }).strict(),
@@ -322,6 +333,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/cancel",
+    need: "sendCommands",
     tag,
     summary: "Cancel a device's pending offline command",
     body: z.object({ imei }).strict(),
@@ -343,6 +355,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/cancelAll",
+    need: "sendCommands",
     tag,
     summary: "Cancel every pending offline command the account has sent",
     handler: async ({ c }) => {
@@ -361,6 +374,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/operationLog",
+    need: "read",
     tag,
     summary: "Command and operation log: who sent, cancelled or changed what, when, with result",
     body: z.object(pageFields).strict(),
@@ -377,6 +391,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/template/list",
+    need: "read",
     tag,
     summary: "The account's command templates (at most 5)",
     handler: async ({ c }) => {
@@ -392,6 +407,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/template/save",
+    need: "modifyCommands",
     tag,
     summary: "Create or edit a command template (name ≤ 20, ≤ 5 per account, unique name)",
     body: templateBody,
@@ -430,6 +446,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/command/template/delete",
+    need: "modifyCommands",
     tag,
     summary: "Delete a command template",
     body: z.object({ id: z.string().min(1).max(40) }).strict(),

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
-import type { ApiRegistry } from "../../lib/http/api.ts";
+import type { ApiRegistry, Need } from "../../lib/http/api.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { zodRefusal } from "../../lib/http/validation.ts";
 import type { Services } from "../../lib/services.ts";
@@ -49,14 +49,17 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   const tr = (c: Context<AppEnv>): Translate => (key, params) => c.var.t(key, params ?? {});
   const post = <B extends z.ZodType>(
     name: string,
+    need: Need,
     summary: string,
     body: B,
     handler: (input: { body: z.infer<B>; c: Context<AppEnv> }) => unknown,
     extra: { produces?: string } = {},
-  ) => api.add({ method: "post", path: `${EQ}/${name}`, tag, summary, body, handler, ...extra });
+  ) =>
+    api.add({ method: "post", path: `${EQ}/${name}`, need, tag, summary, body, handler, ...extra });
 
   post(
     "importEquipment",
+    "editData",
     "Import devices by IMEI (15 digits, at most 1000 per call); each bad IMEI is refused on its own",
     importBody,
     ({ body, c }) =>
@@ -68,6 +71,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   );
   post(
     "queryEquipmentList",
+    "read",
     "Devices of an account's subtree: status, model, group, expiry, activation, enabled, bound, follow and advanced filters; paged",
     listBody,
     ({ body, c }) => s.devices.list(c.var.session, body),
@@ -75,24 +79,28 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/newDevice/getAllMcType",
+    need: "read",
     tag,
     summary: "Device models and their protocols",
     handler: () => DEVICE_MODELS,
   });
   post(
     "globalSearchEquipment",
+    "read",
     "Search the caller's whole subtree by IMEI (5-15 digits) or device name",
     searchBody,
     ({ body, c }) => s.deviceOps.search(c.var.session, body.keyword, body.limit),
   );
   post(
     "follow",
+    "self",
     "Follow or unfollow devices (per logged-in user)",
     followBody,
     ({ body, c }) => s.deviceOps.follow(c.var.session, body.imeis, body.follow),
   );
   post(
     "getStatistics",
+    "read",
     "Device counts of an account's subtree by online and activation state",
     statsBody,
     ({ body, c }) => s.deviceOps.statistics(c.var.session, body),
@@ -101,18 +109,21 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   // Groups.
   post(
     "getGroupList",
+    "read",
     "Groups of an account with device counts (default group first)",
     groupListBody,
     ({ body, c }) => s.deviceGroups.list(c.var.session, body.userId),
   );
   post(
     "addGroup",
+    "editData",
     "Add a group (name 1-20 characters, unique per account)",
     addGroupBody,
     ({ body, c }) => s.deviceGroups.add(c.var.session, body.userId, body.name),
   );
   post(
     "updateGroupName",
+    "editData",
     "Rename a group (the default group cannot be renamed)",
     renameGroupBody,
     ({ body, c }) => s.deviceGroups.rename(c.var.session, body.userId, body.groupId, body.name),
@@ -120,6 +131,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "delete",
     path: `${EQ}/deleteGroup`,
+    need: "editData",
     tag,
     summary: "Delete an empty group (not the default group)",
     query: groupRefQuery,
@@ -127,12 +139,14 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   });
   post(
     "topUserGroup",
+    "editData",
     "Pin a group on top of the account's list (again to unpin)",
     groupRefQuery,
     ({ body, c }) => s.deviceGroups.top(c.var.session, body.userId, body.groupId),
   );
   post(
     "setGroup",
+    "editData",
     'Move devices of one account into one of its groups ("0" is the default group)',
     setGroupBody,
     ({ body, c }) => s.deviceGroups.assign(c.var.session, body.imeis, body.groupId),
@@ -141,30 +155,35 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   // Details.
   post(
     "getDeviceDetail",
+    "read",
     "A device's basic, customer, alert and sensor data",
     imeiBody,
     ({ body, c }) => s.deviceOps.detail(c.var.session, body.imei),
   );
   post(
     "updateBasic",
+    "editData",
     "Save the basic tab",
     basicBody,
     ({ body, c }) => s.deviceOps.updateBasic(c.var.session, body),
   );
   post(
     "updateCustomer",
+    "editData",
     "Save the customer tab (driver, vehicle, install); a doubtful VIN needs confirmVin",
     customerBody,
     ({ body, c }) => s.deviceOps.updateCustomer(c.var.session, body),
   );
   post(
     "updateAlerts",
+    "editData",
     "Save the alarm settings tab",
     alertsBody,
     ({ body, c }) => s.deviceOps.updateAlerts(c.var.session, body),
   );
   post(
     "updateSensors",
+    "editData",
     "Save the sensors tab (inputs, battery, fuel and wired sensors, oil tanks)",
     sensorsBody,
     ({ body, c }) => s.deviceOps.updateSensors(c.var.session, body),
@@ -173,36 +192,42 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   // State changes.
   post(
     "enableEquipment",
+    "editData",
     "Enable or disable devices",
     enableBody,
     ({ body, c }) => s.deviceOps.setEnabled(c.var.session, body.imeis, body.enabled),
   );
   post(
     "allowActivation",
+    "editData",
     "Allow devices awaiting permission to be activated by their next data",
     imeisBody,
     ({ body, c }) => s.deviceOps.allowActivation(c.var.session, body.imeis),
   );
   post(
     "updateUserExpiration",
+    "editData",
     "Set the user expiry of activated devices of sub-accounts",
     userExpiryBody,
     ({ body, c }) => s.deviceOps.setUserExpiry(c.var.session, body.imeis, body.userExpiration),
   );
   post(
     "updatePlatformExpiration",
+    "editData",
     "Administrator: set the platform expiry (at most ten years ahead)",
     platformExpiryBody,
     ({ body, c }) => s.deviceOps.setPlatformExpiry(c.var.session, body.imeis, body.expiration),
   );
   post(
     "transferEquipment",
+    "editData",
     "Sell / transfer devices to an account of the caller's subtree (one transfer at a time)",
     transferBody,
     ({ body, c }) => s.deviceTransfer.transfer(c.var.session, body.imeis, body.targetUserId),
   );
   post(
     "allocationLog",
+    "read",
     "Allocation log entries of the caller's subtree, newest first",
     z.object({ imei: imei.optional(), limit: z.number().int().min(1).max(500).optional() })
       .strict(),
@@ -210,6 +235,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   );
   post(
     "renewQuote",
+    "read",
     "What renewing devices would cost and their new platform expiry, per device, with the balance",
     renewBody,
     async ({ body, c }) => {
@@ -219,6 +245,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   );
   post(
     "renewEquipment",
+    "recharge",
     "Renew devices for 3, 6, 12 or 120 months, paid with recharge cards or Mi coins; one result per device",
     renewBody,
     async ({ body, c }) => {
@@ -228,36 +255,42 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   );
   post(
     "bindAppAccount",
+    "bindApp",
     "Bind an app account to a device",
     bindBody,
     ({ body, c }) => s.deviceOps.bindApp(c.var.session, body.imei, body.appAccount),
   );
   post(
     "setAutoRenew",
+    "recharge",
     "Auto renewal on (term and payment, paid by the caller's account) or off (null)",
     autoRenewBody,
     ({ body, c }) => s.deviceRenewal.setAutoRenew(c.var.session, body.imeis, body.autoRenew),
   );
   post(
     "setAppBindable",
+    "editData",
     "Allow or forbid binding devices by app accounts (spec §4 bindable state)",
     appBindableBody,
     ({ body, c }) => s.deviceOps.setAppBindable(c.var.session, body.imeis, body.bindable),
   );
   post(
     "getShowPlatformExpiration",
+    "read",
     "Whether an account of the caller's subtree sees the platform expiry (showPlatformExpiration)",
     userRefBody,
     ({ body, c }) => s.deviceOps.showPlatformExpiry(c.var.session, body.userId),
   );
   post(
     "setShowPlatformExpiration",
+    "editData",
     "Show (1) or hide (0) the platform expiry from an account below the caller and its subtree",
     showExpiryBody,
     ({ body, c }) => s.deviceOps.setShowPlatformExpiry(c.var.session, body.userId, body.show),
   );
   post(
     "unbindAppAccount",
+    "bindApp",
     "Unbind the app account of a device",
     imeiBody,
     ({ body, c }) => s.deviceOps.unbindApp(c.var.session, body.imei),
@@ -267,6 +300,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: `${EQ}/importTemplate`,
+    need: "read",
     tag,
     summary: "The xlsx import template (IMEI, device name, SIM)",
     produces: XLSX_TYPE,
@@ -275,6 +309,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${EQ}/importEquipmentFile`,
+    need: "editData",
     tag,
     summary:
       "Import devices from an xlsx file (multipart: file, userId, mcType, activationMode); one result per row",
@@ -290,6 +325,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   });
   post(
     "exportEquipment",
+    "read",
     "The filtered device list as xlsx (at most 30000 rows)",
     filterBody,
     async ({ body, c }) => xlsx(await sheets.export(c.var.session, body, tr(c)), "devices.xlsx"),
@@ -297,6 +333,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   );
   post(
     "batchEditTemplate",
+    "read",
     "Current values of devices as an xlsx to edit and upload",
     imeisBody,
     async ({ body, c }) =>
@@ -306,6 +343,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${EQ}/batchEditUpload`,
+    need: "editData",
     tag,
     summary: "Apply an edited batch sheet (multipart: file); one result per row",
     form: z.object({ file: xlsxFile }),
@@ -317,6 +355,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${EQ}/uploadInstallImages`,
+    need: "editData",
     tag,
     summary:
       "Upload install images named IMEI(n).jpg/png (multipart: files); ≤ 9 per device, 200 per operation",
@@ -337,6 +376,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   });
   post(
     "installImageTasks",
+    "read",
     "The logged-in user's install image upload tasks, newest first (at most 9999 kept); paged",
     z.object(pageFields).strict(),
     async ({ body, c }) => {
@@ -353,6 +393,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: `${EQ}/installImage`,
+    need: "read",
     tag,
     summary: "One install image of a device",
     produces: "image/jpeg",
@@ -361,6 +402,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   });
   post(
     "deleteInstallImage",
+    "editData",
     "Delete one install image of a device",
     z.object({ imei, name: z.string().max(40) }).strict(),
     ({ body, c }) => s.deviceFiles.deleteImage(c.var.session, body.imei, body.name),
@@ -368,6 +410,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${EQ}/uploadRingtone`,
+    need: "editData",
     tag,
     summary:
       "Upload a ringtone (multipart: imei, file; mp3 or wav under 512 KB; models that play one)",
@@ -393,6 +436,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/newDevice/getModelAlias",
+    need: "read",
     tag,
     summary: "Models with the caller's aliases",
     handler: ({ c }) => s.deviceOps.modelAliases(c.var.session),
@@ -400,6 +444,7 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/newDevice/setModelAlias",
+    need: "self",
     tag,
     summary: "Set the caller's model aliases (an empty alias removes it)",
     body: aliasBody,

@@ -41,6 +41,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/domain/config",
+    need: "public",
     tag,
     summary: "The white-label configuration of the requesting host",
     access: "public",
@@ -56,6 +57,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/domain/list",
+    need: "read",
     tag,
     summary: "All host configurations (administrator)",
     body: z.object({}).strict(),
@@ -67,6 +69,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/domain/save",
+    need: "manageAccounts",
     tag,
     summary: "Create or replace a host's configuration (administrator); host '*' is the fallback",
     body: domainBody,
@@ -79,6 +82,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/domain/delete",
+    need: "manageAccounts",
     tag,
     summary: "Remove a host's configuration (administrator)",
     body: z.object({ host: domainBody.shape.host }).strict(),

@@ -15,6 +15,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/list",
+    need: "read",
     tag,
     summary: "Fences, landmarks or black-car addresses of an account (paged, by group/name/review)",
     body: S.listBody,
@@ -23,6 +24,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/layer",
+    need: "read",
     tag,
     summary: "Every zone of one kind for a map layer (e.g. landmarks on the monitor map)",
     body: z.object({ kind: S.zoneKind, userId: z.string().max(64).optional() }).strict(),
@@ -31,6 +33,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/save",
+    need: "editData",
     tag,
     summary: "Create (no id) or edit a fence, landmark or black-car address",
     body: S.zoneBody,
@@ -39,6 +42,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/delete",
+    need: "editData",
     tag,
     summary: "Delete a zone",
     body: S.idBody,
@@ -47,6 +51,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/bind",
+    need: "editData",
     tag,
     summary: "Bind devices to a fence (empty: every device of the owner)",
     body: S.bindBody,
@@ -55,6 +60,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/review",
+    need: "editData",
     tag,
     summary: "Pass or reject a black-car address (platform administrator)",
     body: S.reviewBody,
@@ -63,6 +69,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/group/list",
+    need: "read",
     tag,
     summary: "Zone groups of an account with their zone counts",
     body: S.groupListBody,
@@ -71,6 +78,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/group/save",
+    need: "editData",
     tag,
     summary: "Create or rename a group (the default group cannot be edited)",
     body: S.groupBody,
@@ -79,6 +87,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/group/delete",
+    need: "editData",
     tag,
     summary: "Delete an empty group",
     body: S.idBody,
@@ -87,6 +96,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/group/top",
+    need: "editData",
     tag,
     summary: "Stick a group on top of the list, or release it",
     body: S.groupTopBody,
@@ -95,6 +105,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/group/move",
+    need: "editData",
     tag,
     summary: "Move zones (at most 20 per batch) into a group of the same account",
     body: S.groupMoveBody,
@@ -103,6 +114,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/geofence/import",
+    need: "editData",
     tag,
     summary:
       "Import a KML or KMZ file (multipart: file, kind, groupId?) — one result per placemark",

@@ -27,6 +27,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/monitor/objects",
+    need: "read",
     tag,
     summary:
       "Every visible device (or one, by imei) with latest position and status, as parallel arrays, plus status counts",
@@ -36,6 +37,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/monitor/stream",
+    need: "read",
     tag,
     summary:
       "Server-sent events of the caller's subtree (or one device): pos, status and alert, coalesced every 250 ms",
@@ -46,6 +48,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/monitor/share/create",
+    need: "editData",
     tag,
     summary: "Creates a public live-location link for a device, valid 1-720 whole hours",
     body: shareCreateBody,
@@ -55,6 +58,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/monitor/share/list",
+    need: "read",
     tag,
     summary: "Share links of a device, newest first",
     body: shareListBody,
@@ -64,6 +68,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/monitor/share/revoke",
+    need: "editData",
     tag,
     summary: "Revokes a share link at once",
     body: shareTokenBody,
@@ -72,6 +77,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/monitor/share/view",
+    need: "public",
     tag,
     access: "public",
     summary: "The shared device's latest position (no login); refused once the link expired",
@@ -87,6 +93,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/monitor/share/stream",
+    need: "public",
     tag,
     access: "public",
     summary: "Server-sent events of the shared device (no login); stops delivering at expiry",

@@ -20,6 +20,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/message/list",
+    need: "read",
     tag,
     summary: "Message center: platform messages of the caller with read state",
     body: z.object({
@@ -36,6 +37,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/message/mark",
+    need: "self",
     tag,
     summary: "Mark messages (ids, or all when omitted) read (0) or unread (-1)",
     body: z.object({
@@ -49,6 +51,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/message/prefs/get",
+    need: "read",
     tag,
     summary: "Message preferences of the caller (balance reminder: off, daily, weekly, monthly)",
     body: z.object({}).strict(),
@@ -57,6 +60,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/message/prefs/save",
+    need: "self",
     tag,
     summary: "Save message preferences (balance reminders at 10:00: daily, Mondays, or the 1st)",
     body: z.object({ balanceReminder: z.enum(BALANCE_REMINDERS) }).strict(),
@@ -69,6 +73,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/passwordRecovery/sendCode",
+    need: "public",
     tag: "Account",
     access: "public",
     summary: "Password recovery: mail a code to the account's email (once a minute)",
@@ -78,6 +83,7 @@ export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/passwordRecovery/reset",
+    need: "public",
     tag: "Account",
     access: "public",
     summary: "Password recovery: set a new password with the mailed code",

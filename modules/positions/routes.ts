@@ -24,6 +24,7 @@ export function registerPositionRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/monitor/playback",
+    need: "read",
     tag: "Monitor",
     summary:
       "A device's track in time order (at most 31 days per query); speeds in km/h, times ISO-8601 UTC. format=columns answers one delta-encoded integer array per field (about a fifth of the size)",

@@ -17,6 +17,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/tools/i18n",
+    need: "public",
     tag,
     summary: "Translations of one language",
     access: "public",
@@ -29,6 +30,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/tools/locale",
+    need: "public",
     tag,
     summary: "Switch the console language (kept in the locale cookie for 360 days)",
     access: "public",
@@ -45,6 +47,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/tools/country/all",
+    need: "public",
     tag,
     summary: "Countries and regions",
     access: "public",
@@ -53,6 +56,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/newDevice/getNodeList",
+    need: "read",
     tag: "Devices",
     summary: "Service nodes",
     handler: ({ c }) =>
@@ -61,6 +65,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/homepage/queryMiCoinsBalance",
+    need: "read",
     tag: "Wallet",
     summary: "Mi coin, recharge card and credit balances of the caller",
     body: z.object({}).strict(),
@@ -78,6 +83,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: "/v3/new/homepage/getResourcesInfo",
+    need: "read",
     tag: "Tools",
     summary: "Counts of what the caller's subtree holds",
     handler: async ({ c }) => {

@@ -10,6 +10,7 @@ export function registerWalletRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${W}/balance`,
+    need: "read",
     tag,
     summary: "Mi coins and recharge cards (by length) of the caller or an account below it",
     body: balanceBody,
@@ -18,6 +19,7 @@ export function registerWalletRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${W}/allocate`,
+    need: "recharge",
     tag,
     summary:
       "Give Mi coins and recharge cards to an account below the caller (needs rechargeFlag; the administrator issues them)",
@@ -27,6 +29,7 @@ export function registerWalletRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${W}/ledger`,
+    need: "read",
     tag,
     summary: "Consumption and allocation log of an account, newest first; paged",
     body: ledgerBody,
@@ -36,6 +39,7 @@ export function registerWalletRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "get",
     path: `${W}/rates`,
+    need: "read",
     tag,
     summary: "Renewal option and Mi coin price per term of every model (null: no rate)",
     handler: () => s.wallet.rates(),
@@ -43,6 +47,7 @@ export function registerWalletRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: `${W}/setRate`,
+    need: "recharge",
     tag,
     summary: "Administrator: set or remove a model's renewal rate",
     body: setRateBody,

@@ -52,6 +52,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/workMode/template/list",
+    need: "read",
     tag,
     summary: "The account's working-mode templates",
     handler: async ({ c }) => {
@@ -64,6 +65,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/workMode/template/save",
+    need: "modifyCommands",
     tag,
     summary:
       "Create or edit a working-mode template (normal, timing, week cycles; ≤ 10 of one name)",
@@ -79,6 +81,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/workMode/template/delete",
+    need: "modifyCommands",
     tag,
     summary: "Delete a working-mode template (running tasks keep their copy)",
     body: z.object({ id: z.string().min(1).max(40) }).strict(),
@@ -95,6 +98,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/workMode/apply",
+    need: "batchWorkMode",
     tag,
     summary: "Batch working mode: apply a template to devices (isBatchSendFm)",
     body: applyBody,
@@ -117,6 +121,7 @@ export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
   api.add({
     method: "post",
     path: "/v3/new/workMode/tasks",
+    need: "read",
     tag,
     summary: "Working-mode tasks with their state (waiting, executing, about to end, ended)",
     body: taskListBody,
