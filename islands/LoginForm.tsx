@@ -3,18 +3,20 @@ import { island } from "../lib/islands/island.tsx";
 import { api, ApiError } from "../lib/client/api.ts";
 import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
 import { Field } from "../components/ui/Field.tsx";
+import { safeRedirect } from "../modules/auth/redirect.ts";
 
 interface Props {
   lang: Lang;
+  /** CAPTCHA=on: every login needs one. */
   captchaEnabled: boolean;
-  /** Where to go after login; only same-site paths are followed. */
+  /** Where to go after login; only same-origin paths are followed. */
   redirect: string;
 }
 
-export function safeRedirect(target: string): string {
-  return target.startsWith("/") && !target.startsWith("//") && !target.startsWith("/\\")
-    ? target
-    : "/mainFrame";
+/** The login answer says so when this account needs a captcha now (after failed logins). */
+function captchaRequired(err: unknown): boolean {
+  const data = err instanceof ApiError ? err.data as { captchaRequired?: unknown } | null : null;
+  return data?.captchaRequired === true;
 }
 
 function LoginForm({ lang, captchaEnabled, redirect }: Props) {
@@ -25,9 +27,12 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
   const [captcha, setCaptcha] = useState<{ captchaId: string; image: string } | null>(null);
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  // With CAPTCHA=off the server can still demand one for an account under attack.
+  const [demanded, setDemanded] = useState(false);
+  const showCaptcha = captchaEnabled || demanded;
 
-  const loadCaptcha = async () => {
-    if (!captchaEnabled) return;
+  const loadCaptcha = async (force = false) => {
+    if (!captchaEnabled && !demanded && !force) return;
     setCode("");
     try {
       setCaptcha(await api("/v3/new/account/captcha"));
@@ -41,20 +46,22 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
     e.preventDefault();
     if (!account.trim()) return setError(t("errors.userNameMissing"));
     if (!password) return setError(t("login.passwordMissing"));
-    if (captchaEnabled && !code.trim()) return setError(t("login.captchaMissing"));
+    if (showCaptcha && !code.trim()) return setError(t("login.captchaMissing"));
     setBusy(true);
     setError("");
     try {
       await api("/v3/new/account/login", {
         account: account.trim(),
         password,
-        ...(captchaEnabled ? { captchaId: captcha?.captchaId, captchaCode: code.trim() } : {}),
+        ...(showCaptcha ? { captchaId: captcha?.captchaId, captchaCode: code.trim() } : {}),
       });
-      location.href = safeRedirect(redirect);
+      location.href = safeRedirect(redirect, location.origin);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t("ui.requestFailed"));
       setBusy(false);
-      loadCaptcha();
+      const required = captchaRequired(err);
+      if (required) setDemanded(true);
+      loadCaptcha(required);
     }
   };
 
@@ -88,7 +95,7 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
           onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
         />
       </Field>
-      {captchaEnabled && (
+      {showCaptcha && (
         <Field label={t("login.captcha")}>
           <div class="captcha-row">
             <input
@@ -102,7 +109,7 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
               type="button"
               class="captcha-img"
               title={t("login.refreshCaptcha")}
-              onClick={loadCaptcha}
+              onClick={() => loadCaptcha(true)}
             >
               {captcha && (
                 <img

@@ -2,11 +2,14 @@ import type { PageKit } from "./mount.tsx";
 import { isOldBrowser, type PageContext } from "../lib/pages/context.ts";
 import LoginForm from "../islands/LoginForm.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
+import { safeRedirect } from "../modules/auth/redirect.ts";
 
 /** Public routes of spec §2 built so far: /login and /agreements. */
 export function registerPublicPages({ publicPage, renderer, services }: PageKit) {
   publicPage("/login", (c, ctx) => {
-    if (ctx.user) return c.redirect("/mainFrame");
+    // The target is attacker-controlled: only a path of this origin is rendered or followed.
+    const redirect = safeRedirect(c.req.query("redirect"), new URL(c.req.url).origin);
+    if (ctx.user) return c.redirect(redirect);
     const oldBrowser = isOldBrowser(c.req.header("user-agent") ?? "");
     return renderer.html(
       c,
@@ -16,7 +19,7 @@ export function registerPublicPages({ publicPage, renderer, services }: PageKit)
         ctx={ctx}
         oldBrowser={oldBrowser}
         captchaEnabled={services.config.CAPTCHA === "on"}
-        redirect={c.req.query("redirect") ?? "/mainFrame"}
+        redirect={redirect}
       />,
     );
   });

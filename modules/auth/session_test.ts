@@ -211,25 +211,40 @@ Deno.test("sessions and login", async (s) => {
       assertOk(await current(token));
     });
 
-    await s.step("five wrong passwords lock the login (even with the right one)", async () => {
+    await s.step("five wrong passwords from one address demand a captcha there", async () => {
       await addAccount(t, admin, { account: "throttled", accountType: 12, parentId: entA });
+      const ip = "10.98.0.1";
       for (let i = 1; i <= MAX_FAILURES; i++) {
         // Case does not matter: it is the same login.
-        const r = await loginRaw(i % 2 ? "throttled" : "THROTTLED", `Wrong${i}xyz`);
+        const r = await loginRaw(i % 2 ? "throttled" : "THROTTLED", `Wrong${i}xyz`, ip);
         assertCode(r, "wrongCredentials");
       }
-      const locked = await loginRaw("throttled", PASSWORD);
-      assertCode(locked, "loginTooFrequent");
-      assert.equal(locked.json.code, 40007);
-      assert.match(locked.json.msg, new RegExp(String(FAILURE_WINDOW_MS / 60_000)));
-      // Other accounts are not affected.
+      // Not a lock: the right password is refused only until a captcha is solved.
+      const demanded = await loginRaw("throttled", PASSWORD, ip);
+      assertCode(demanded, "loginTooFrequent");
+      assert.equal(demanded.json.code, 40007);
+      assert.deepEqual(demanded.json.data, { captchaRequired: true });
+      const { captchaId, code } = await t.services.captcha.issue();
+      assertOk(
+        await request(t, LOGIN, {
+          body: { account: "throttled", password: PASSWORD, captchaId, captchaCode: code },
+          ip,
+        }),
+      );
+      // Other accounts and other addresses are not affected.
       await login("distA");
-      // Once the window has passed, the right password works and clears the counter.
-      const key = ["auth", "loginFailures", "throttled"];
-      const entry = await t.services.kv.get<{ count: number; first: number }>(key);
-      assert.equal(entry.value?.count, MAX_FAILURES);
-      await t.services.kv.set(key, { ...entry.value!, first: Date.now() - FAILURE_WINDOW_MS - 1 });
       await login("throttled");
+      // Once the window has passed, the address needs no captcha either.
+      for (let i = 1; i <= MAX_FAILURES; i++) {
+        assertCode(await loginRaw("throttled", `Wrong${i}xyz`, ip), "wrongCredentials");
+      }
+      assertCode(await loginRaw("throttled", PASSWORD, ip), "loginTooFrequent");
+      const key = ["auth", "loginFailuresFrom", "throttled", ip];
+      const entry = await t.services.kv.get<{ count: number; until: number }>(key);
+      assert.equal(entry.value?.count, MAX_FAILURES);
+      assert.ok(entry.value!.until >= Date.now() + FAILURE_WINDOW_MS - 60_000);
+      await t.services.kv.set(key, { ...entry.value!, until: Date.now() - 1 });
+      assertOk(await loginRaw("throttled", PASSWORD, ip));
       assert.equal((await t.services.kv.get(key)).value, null);
     });
 
@@ -240,7 +255,7 @@ Deno.test("sessions and login", async (s) => {
       const ip = "10.99.0.1";
       const codes: number[] = [];
       for (let i = 0; i < IP_LOGINS_PER_MINUTE; i++) {
-        // After MAX_FAILURES the login is locked, which answers without hashing.
+        // After MAX_FAILURES a captcha is demanded, which answers without hashing.
         codes.push((await loginRaw("ghost_user", "Wrong1234", ip)).json.code);
       }
       assert.ok(!codes.includes(CATALOGUE.requestTooOften), String(codes));

@@ -1,3 +1,5 @@
+import { BizError } from "../../lib/errors.ts";
+
 /** KV access of the auth area: signing secret, sessions, throttling counters, login log. */
 export interface SessionRecord {
   accountId: string;
@@ -18,6 +20,27 @@ export interface LoginLogEntry {
 }
 
 /**
+ * Failed logins counted in one window. `until` is when the record stops counting: 15 minutes
+ * after the first failure, or 15 minutes after the failure that reached the limit (so a
+ * captcha demanded at the limit stays demanded for the whole window).
+ */
+interface FailureCounter {
+  count: number;
+  since: number;
+  until: number;
+}
+
+/** The two login-failure counters: per account+address and per account (issue 14). */
+export interface LoginLimits {
+  perAddress: number;
+  perAccount: number;
+  windowMs: number;
+}
+
+/** Conflicting writers retry this often before the attempt is refused as "system busy". */
+const MAX_COMMIT_TRIES = 200;
+
+/**
  * Login log entries are kept this long. Every attempt writes one (also for logins that do
  * not exist), so without a bound the log would grow for ever.
  */
@@ -29,6 +52,10 @@ const K = {
   byAccount: (accountId: string, jti?: string) =>
     jti ? ["auth", "sessionByAccount", accountId, jti] : ["auth", "sessionByAccount", accountId],
   failures: (login: string) => ["auth", "loginFailures", login.toLowerCase()],
+  failuresFrom: (login: string, ip?: string) =>
+    ip === undefined
+      ? ["auth", "loginFailuresFrom", login.toLowerCase()]
+      : ["auth", "loginFailuresFrom", login.toLowerCase(), ip],
   log: (accountId: string, time: number, id: string) => ["auth", "loginLog", accountId, time, id],
   logPrefix: (accountId: string) => ["auth", "loginLog", accountId],
 };
@@ -75,22 +102,63 @@ export class AuthStore {
     return n;
   }
 
-  async failureCount(login: string, windowMs: number): Promise<number> {
-    const v = (await this.kv.get<{ count: number; first: number }>(K.failures(login))).value;
-    return v && Date.now() - v.first < windowMs ? v.count : 0;
+  /**
+   * Counts one login attempt for `login` from `ip` BEFORE its password is checked, in one
+   * versionstamp-checked commit of both counters, so parallel requests cannot all pass a
+   * limit that each read before the others wrote. Returns false, counting nothing, when a
+   * captcha is required: this address has `perAddress` failures for the login, or all
+   * addresses together `perAccount`. With `solved` (a captcha was solved) the attempt is
+   * always counted and allowed: there is no lock that refuses the owner.
+   */
+  async countLoginAttempt(
+    login: string,
+    ip: string,
+    limits: LoginLimits,
+    solved: boolean,
+  ): Promise<boolean> {
+    const keys = [K.failuresFrom(login, ip), K.failures(login)];
+    const caps = [limits.perAddress, limits.perAccount];
+    for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
+      const now = Date.now();
+      const entries = await this.kv.getMany<FailureCounter[]>(keys);
+      const counters = entries.map((e) => live(e.value, now, limits.windowMs));
+      if (!solved && counters.some((c, j) => c.count >= caps[j])) return false;
+      const op = this.kv.atomic();
+      entries.forEach((e, j) => {
+        const next = bump(counters[j], caps[j], now, limits.windowMs);
+        op.check(e).set(keys[j], next, { expireIn: next.until - now });
+      });
+      if ((await op.commit()).ok) return true;
+      await backOff();
+    }
+    throw new BizError("systemBusy");
   }
 
-  async recordFailure(login: string, windowMs: number): Promise<void> {
-    const entry = await this.kv.get<{ count: number; first: number }>(K.failures(login));
-    const fresh = !entry.value || Date.now() - entry.value.first >= windowMs;
-    const next = fresh
-      ? { count: 1, first: Date.now() }
-      : { ...entry.value!, count: entry.value!.count + 1 };
-    await this.kv.set(K.failures(login), next, { expireIn: windowMs });
+  /**
+   * The password was right: the attempt counted by countLoginAttempt was no failure. This
+   * address's counter for the login is cleared; the account's counter gives the one back
+   * (other addresses' failures still count towards the captcha for everyone).
+   */
+  async refundLoginAttempt(login: string, ip: string): Promise<void> {
+    await this.kv.delete(K.failuresFrom(login, ip));
+    const key = K.failures(login);
+    for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
+      const entry = await this.kv.get<FailureCounter>(key);
+      const v = entry.value;
+      if (!v || v.count === 0 || Date.now() >= v.until) return;
+      const next = { ...v, count: v.count - 1 };
+      const expireIn = Math.max(1, v.until - Date.now());
+      if ((await this.kv.atomic().check(entry).set(key, next, { expireIn }).commit()).ok) return;
+      await backOff();
+    }
   }
 
+  /** Forgets every failure counted for a login (from all addresses). */
   async clearFailures(login: string): Promise<void> {
     await this.kv.delete(K.failures(login));
+    for await (const e of this.kv.list({ prefix: K.failuresFrom(login) })) {
+      await this.kv.delete(e.key);
+    }
   }
 
   async appendLoginLog(entry: LoginLogEntry): Promise<void> {
@@ -111,4 +179,20 @@ export class AuthStore {
     for await (const e of it) items.push(e.value);
     return { items, cursor: items.length === limit ? it.cursor : null };
   }
+}
+
+/** The counter as it stands at `now`: a record past its window starts again from zero. */
+function live(v: FailureCounter | null, now: number, windowMs: number): FailureCounter {
+  return v && now < v.until ? v : { count: 0, since: now, until: now + windowMs };
+}
+
+/** One more failure; reaching (or staying at) the limit keeps the record a full window. */
+function bump(c: FailureCounter, cap: number, now: number, windowMs: number): FailureCounter {
+  const count = c.count + 1;
+  return { count, since: c.since, until: count >= cap ? now + windowMs : c.until };
+}
+
+/** A short random pause so writers that collided do not collide again in lockstep. */
+function backOff(): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.random() * 4));
 }

@@ -15,10 +15,14 @@ async function sha256(text: string): Promise<string> {
   return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Conflicting checks retry this often before the code is refused as "system busy". */
+const MAX_COMMIT_TRIES = 200;
+
 /**
  * Six-digit codes mailed to an address, for a purpose (verify an alert address, recover a
  * password). Stored hashed with a 10-minute life; one send a minute per address and
- * purpose; five wrong tries burn the code.
+ * purpose; at most five checks per code, each counted atomically before the comparison, so
+ * parallel guesses cannot exceed it: the sixth check burns the code, even a right one.
  * Keys: ["notifications", "code", purpose, owner, address] StoredCode (expires by KV TTL),
  *       ["notifications", "verified", owner, address] true.
  */
@@ -47,16 +51,52 @@ export class CodeStore {
   /** Checks a code once; a right code is used up. */
   async check(purpose: string, owner: string, address: string, code: string): Promise<boolean> {
     const key = this.key(purpose, owner, address);
-    const got = await this.kv.get<StoredCode>(key);
-    if (!got.value || Date.now() - got.value.sentAt > CODE_TTL_MS) return false;
-    if (got.value.hash === await sha256(code.trim())) {
-      await this.kv.delete(key);
-      return true;
+    const slot = await this.countCheck(key);
+    if (!slot) return false;
+    if (slot.hash !== await sha256(code.trim())) {
+      // The last allowed check was wrong: nothing can use the code any more.
+      if (slot.attempts >= MAX_ATTEMPTS) await this.kv.delete(key);
+      return false;
     }
-    const attempts = got.value.attempts + 1;
-    if (attempts >= MAX_ATTEMPTS) await this.kv.delete(key);
-    else await this.kv.set(key, { ...got.value, attempts }, { expireIn: CODE_TTL_MS });
-    return false;
+    return await this.useUp(key, slot.sentAt);
+  }
+
+  /**
+   * Counts one check of the code under `key` (a versionstamp-checked commit); the code as
+   * counted, or null when there is none, it expired, or its checks are spent (then it is
+   * deleted).
+   */
+  private async countCheck(key: Deno.KvKey): Promise<StoredCode | null> {
+    for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
+      const got = await this.kv.get<StoredCode>(key);
+      const v = got.value;
+      if (!v || Date.now() - v.sentAt > CODE_TTL_MS) return null;
+      if (v.attempts >= MAX_ATTEMPTS) {
+        await this.kv.atomic().check(got).delete(key).commit();
+        return null;
+      }
+      const next = { ...v, attempts: v.attempts + 1 };
+      const expireIn = Math.max(1, v.sentAt + CODE_TTL_MS - Date.now());
+      if ((await this.kv.atomic().check(got).set(key, next, { expireIn }).commit()).ok) {
+        return next;
+      }
+      await new Promise((r) => setTimeout(r, Math.random() * 4));
+    }
+    throw new BizError("systemBusy");
+  }
+
+  /**
+   * Deletes the code a right check was counted for; true only for the check that deleted it,
+   * so two parallel right checks use one code once.
+   */
+  private async useUp(key: Deno.KvKey, sentAt: number): Promise<boolean> {
+    for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
+      const got = await this.kv.get<StoredCode>(key);
+      // Gone, burnt by a sixth check, or replaced by a newly sent code.
+      if (!got.value || got.value.sentAt !== sentAt) return false;
+      if ((await this.kv.atomic().check(got).delete(key).commit()).ok) return true;
+    }
+    throw new BizError("systemBusy");
   }
 
   async markVerified(owner: string, address: string): Promise<void> {
