@@ -157,6 +157,44 @@ Deno.test({
       await login(page, base, "user_e2e", "N3wPassword");
       await logout(page);
 
+      // Five failed logins demand a captcha from this address, even with CAPTCHA=off: the
+      // form shows one, and the right password with it logs in (no lock refuses the owner).
+      await page.goto(`${base}/login`);
+      await page.waitForSelector("html[data-islands='hydrated']");
+      assert.equal(await page.locator("input[name=captchaCode]").count(), 0, "no captcha yet");
+      const submitLogin = async () => {
+        const [res] = await Promise.all([
+          page.waitForResponse((r) => r.url().endsWith("/v3/new/account/login")),
+          page.click("#login-submit"),
+        ]);
+        return (await res.json()) as { code: number; data: unknown };
+      };
+      await page.fill("input[name=account]", "ent_e2e");
+      for (let i = 0; i < 5; i++) {
+        await page.fill("input[name=password]", `Wrong${i}xyz`);
+        assert.equal((await submitLogin()).code, 40004);
+      }
+      await page.fill("input[name=password]", PASSWORD);
+      const captchaLoaded = page.waitForResponse((r) =>
+        r.url().endsWith("/v3/new/account/captcha")
+      );
+      const demanded = await submitLogin();
+      assert.equal(demanded.code, 40007);
+      assert.deepEqual(demanded.data, { captchaRequired: true });
+      const { captchaId } = (await (await captchaLoaded).json()).data;
+      await page.waitForSelector(".captcha-img img");
+      await page.waitForSelector("#login-error");
+      await page.screenshot({ path: `${SHOTS}login-captcha-demanded.png` });
+      // The test reads the code from the server's store, as the unit tests do.
+      const kv = await Deno.openKv(`${server.dataDir}/tracking.kv`);
+      const challenge = await kv.get<{ code: string }>(["auth", "captcha", captchaId]);
+      kv.close();
+      assert.ok(challenge.value, "captcha stored");
+      await page.fill("input[name=captchaCode]", challenge.value.code);
+      await page.click("#login-submit");
+      await page.waitForURL(/\/monitorObject$/, { timeout: 15_000 });
+      await logout(page);
+
       // After logout the console is closed again.
       await page.goto(`${base}/account`);
       await page.waitForURL(/\/login\?redirect=/);
