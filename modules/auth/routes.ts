@@ -32,7 +32,8 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
     path: "/v3/new/account/login",
     need: "public",
     tag: "Session",
-    summary: "Log in; returns data.token (JWT) and sets the session cookies",
+    summary:
+      "Log in; returns data.token (JWT) and sets the session cookies. A refusal with data.captchaRequired: retry with a captcha",
     access: "public",
     body: loginBody,
     handler: async ({ body, c }) => {
