@@ -104,6 +104,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     alerts,
     bus,
     commands,
+    commandStore,
   });
   const services: Services = {
     ...alerting,

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
-import { accountWithDevices, circleFence, squarePolygon } from "../../tests/helpers/alerting.ts";
+import {
+  accountWithDevices,
+  circleFence,
+  PASSWORD,
+  squarePolygon,
+} from "../../tests/helpers/alerting.ts";
 import type { AlarmType, Position } from "../gateway/protocols/types.ts";
 import { KNOT_IN_KMH } from "../gateway/convert.ts";
 import type { PushedAlert } from "./delivery.ts";
@@ -123,6 +128,8 @@ Deno.test("alert engine: fences, thresholds, offline and device alarms, each onc
         const gate = await app.call("/v3/new/geofence/save", {
           ...circleFence("Gate", LAT2 + 0.05, LNG, 300),
           command: "RELAY,1#",
+          // Engine cut is a protected instruction: confirmed with the login password.
+          password: PASSWORD,
           imeis: [FENCE],
         }, a.token);
         assert.equal(gate.json.code, 10000, JSON.stringify(gate.json));

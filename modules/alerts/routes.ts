@@ -166,10 +166,26 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
     path: "/v3/new/alarm/broadcast/save",
     need: "editData",
     tag,
-    summary: "Create or edit an auto broadcast rule (at most 20 per account)",
-    body: z.object({ ...optionalUser, rule: broadcastBody }).strict(),
+    summary:
+      "Create or edit an auto broadcast rule (at most 20 per account); its text is a command: " +
+      "sending rights, and `password` (the login password) for a protected instruction",
+    body: z.object({
+      ...optionalUser,
+      rule: broadcastBody,
+      /** The login password, when the text is an instruction that needs it (never stored). */
+      password: z.string().max(100).optional(),
+    }).strict(),
     handler: async ({ body, c }) => {
       const { userId } = await svc.accountSettings(c.var.session, body.userId);
+      const before = body.rule.id ? s.autoBroadcast.get(userId, body.rule.id) : undefined;
+      // A new or changed text passes the send policy of the caller (modules/commands).
+      if (body.rule.content !== before?.content) {
+        await s.ruleCommands.assertMaySave(await s.access.caller(c.var.session), {
+          text: body.rule.content,
+          field: "rule.content",
+          password: body.password,
+        });
+      }
       for (const imei of body.rule.imeis) {
         if ((await s.devices.visibleDevice(c.var.session, imei)).userId !== userId) {
           throw new BizError("ruleDeviceOtherUser", { imei }, { field: "imeis", imei });

@@ -1,7 +1,9 @@
 import type { Config } from "../../lib/config.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
+import { RuleCommands } from "../commands/rule_commands.ts";
 import type { CommandService } from "../commands/service.ts";
+import type { CommandStore } from "../commands/store.ts";
 import type { DeviceDetail } from "../devices/detail.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
@@ -30,6 +32,7 @@ export interface AlertingServices {
   alertDelivery: AlertDelivery;
   alertCenter: AlertService;
   autoBroadcast: AutoBroadcast;
+  ruleCommands: RuleCommands;
   mailer: Mailer;
   codes: CodeStore;
   webhooks: WebhookSender;
@@ -48,10 +51,17 @@ export async function createAlerting(
     alerts: AlertStore;
     bus: EventBus;
     commands: CommandService;
+    commandStore: CommandStore;
   },
 ): Promise<AlertingServices> {
+  // Fence and broadcast commands: the send policy when saved, the owner's rights when fired.
+  const ruleCommands = new RuleCommands({
+    accounts: d.accountStore,
+    commands: d.commands,
+    store: d.commandStore,
+  });
   const geofenceStore = new GeofenceStore(kv);
-  const geofences = new GeofenceService(geofenceStore, d.access, d.directory);
+  const geofences = new GeofenceService(geofenceStore, d.access, d.directory, ruleCommands);
   await geofences.load();
   const alertSettings = new AlertSettingsStore(
     kv,
@@ -72,10 +82,8 @@ export async function createAlerting(
     onFenceCommand: (imei, zone) => {
       const device = d.directory.get(imei);
       if (!device) return;
-      d.commands.send(
-        { device, content: zone.command, sendType: "offline", replace: true, platform: "web" },
-        { id: zone.userId, account: `fence:${zone.name}`, ownerId: zone.userId },
-      ).catch((e) => console.error("fence command failed:", e));
+      ruleCommands.fire({ ownerId: zone.userId, label: `fence:${zone.name}` }, device, zone.command)
+        .catch((e) => console.error("fence command failed:", e));
     },
   });
   const alertDelivery = new AlertDelivery({
@@ -95,9 +103,10 @@ export async function createAlerting(
   const autoBroadcast = new AutoBroadcast(
     kv,
     (device, rule) =>
-      d.commands.send(
-        { device, content: rule.content, sendType: "offline", replace: true, platform: "web" },
-        { id: rule.userId, account: `broadcast:${rule.name}`, ownerId: rule.userId },
+      ruleCommands.fire(
+        { ownerId: rule.userId, label: `broadcast:${rule.name}` },
+        device,
+        rule.content,
       ).catch((e) => console.error("auto broadcast failed:", e)),
     (imei) => d.directory.get(imei),
   );
@@ -133,6 +142,7 @@ export async function createAlerting(
     alertDelivery,
     alertCenter,
     autoBroadcast,
+    ruleCommands,
     mailer,
     codes,
     webhooks,

@@ -47,6 +47,8 @@ export const zoneBody = z.object({
   notOutAlert: z.boolean().default(false),
   stayDays: z.number().int().min(1).max(365).default(1),
   command: z.string().trim().max(500).default(""),
+  /** The login password, when the command is an instruction that needs it (never stored). */
+  password: z.string().max(100).optional(),
   emailAlert: z.boolean().default(false),
   imeis: z.array(imei).max(1000).default([]),
 }).strict().superRefine((z0, ctx) => {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
+import type { RuleCommands } from "../commands/rule_commands.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { type BBox, bbox } from "./geometry.ts";
 import { defaultGroupId, type Zone, ZONE_LIMITS, type ZoneGroup, type ZoneKind } from "./model.ts";
@@ -31,6 +32,7 @@ export class GeofenceService {
     private readonly store: GeofenceStore,
     private readonly access: AccessGuard,
     private readonly directory: DeviceDirectory,
+    private readonly ruleCommands: RuleCommands,
   ) {}
 
   async load(): Promise<void> {
@@ -97,6 +99,14 @@ export class GeofenceService {
       throw new BizError("blackCarPassedLocked");
     }
     const userId = existing?.userId ?? await this.ownerId(session, body.userId);
+    // A new or changed command passes the send policy of the caller (modules/commands).
+    if (body.command && body.command !== existing?.command) {
+      await this.ruleCommands.assertMaySave(await this.access.caller(session), {
+        text: body.command,
+        field: "command",
+        password: body.password,
+      });
+    }
     const groupId = await this.groupFor(userId, body.groupId);
     await this.assertBindable(userId, body.imeis);
     const zone: Zone = {
