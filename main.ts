@@ -5,6 +5,12 @@
 import { createApp } from "./lib/app.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { openStore } from "./lib/kv/open.ts";
+import {
+  defaultDeviceConnections,
+  descriptorReserve,
+  raiseDescriptorLimit,
+} from "./lib/net/fd_limits.ts";
+import { type KeptServer, serveKept } from "./lib/net/kept_server.ts";
 import { createServices } from "./lib/services.ts";
 import { ensureAdministrator } from "./modules/accounts/bootstrap.ts";
 import { mountPages } from "./routes/mount.tsx";
@@ -32,13 +38,14 @@ export async function startServer(
       "This password is shown only once. Change it after logging in (Settings → Change password).",
     );
   }
-  const gateway = await startGateway({ ...services, config });
+  const maxConnections = deviceConnectionCap(config, log);
+  const gateway = await startGateway({ ...services, config, maxConnections });
   const app = createApp(services, await mountPages(services));
   warmUpPlaybackJson();
-  let server: Deno.HttpServer;
+  let server: KeptServer;
   try {
-    server = Deno.serve(
-      { port: config.PORT, hostname: config.HOSTNAME, onListen: () => {} },
+    server = serveKept(
+      { name: "console", port: config.PORT, hostname: config.HOSTNAME, log },
       app.fetch,
     );
   } catch (e) {
@@ -46,7 +53,7 @@ export async function startServer(
     if (!(e instanceof Deno.errors.AddrInUse)) throw e;
     throw new Deno.errors.AddrInUse(`PORT ${config.PORT} is already in use by another process`);
   }
-  const port = (server.addr as Deno.NetAddr).port;
+  const port = server.addr.port;
   if (opts.jobs) scheduleJobs(services);
   log(
     `Tracking Platform listening on http://${
@@ -69,6 +76,37 @@ export async function startServer(
       kv.close();
     },
   };
+}
+
+/**
+ * Raises the descriptor limit to the hard limit, logs both, and returns the device
+ * connection cap: MAX_DEVICE_CONNECTIONS, or the limit less a reserve for HTTP and files.
+ */
+function deviceConnectionCap(config: Config, log: (line: string) => void): number {
+  const limits = raiseDescriptorLimit();
+  const fallback = defaultDeviceConnections(limits);
+  const cap = config.MAX_DEVICE_CONNECTIONS ?? fallback;
+  if (!limits) {
+    log(`File descriptors: limit unknown here; device connections at most ${cap}`);
+    return cap;
+  }
+  const raised = limits.raisedFrom !== undefined ? ` (raised from ${limits.raisedFrom})` : "";
+  const failed = limits.error ? ` (raising it failed: ${limits.error})` : "";
+  log(
+    `File descriptors: soft limit ${limits.soft}${raised}${failed}, hard limit ${limits.hard}; ` +
+      `device connections at most ${cap}` +
+      (config.MAX_DEVICE_CONNECTIONS === undefined
+        ? ` (${descriptorReserve(limits.soft)} kept for HTTP, the store and files)`
+        : ""),
+  );
+  if (cap > fallback) {
+    log(
+      `Warning: MAX_DEVICE_CONNECTIONS ${cap} leaves fewer than ` +
+        `${descriptorReserve(limits.soft)} descriptors for HTTP and files; ` +
+        `at ${limits.soft} open files the console stops accepting until connections close`,
+    );
+  }
+  return cap;
 }
 
 if (import.meta.main) {

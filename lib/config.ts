@@ -31,6 +31,17 @@ export const configSchema = z.object({
   GATEWAY_IO: z.enum(["auto", "epoll", "deno"]).default("auto"),
   /** A device connection silent this long is closed (half-open sockets). */
   DEVICE_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /**
+   * A device connection that has not identified itself (a valid login or registration)
+   * this long after connecting is closed: idle sockets must not pile up and take the
+   * process's file descriptors.
+   */
+  DEVICE_LOGIN_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * Most device connections (the three TCP ports together); unset: the descriptor limit
+   * less a reserve for HTTP, the store and files (lib/net/fd_limits.ts).
+   */
+  MAX_DEVICE_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
   /** Minutes without any message before a device counts as offline. */
   OFFLINE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** Lifetime of a login session in hours. */

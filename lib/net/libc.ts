@@ -40,6 +40,9 @@ const SYMBOLS = {
     result: "i32",
   },
   shutdown: { parameters: ["i32", "i32"], result: "i32" },
+  /** `struct rlimit` is two rlim_t (u64): the soft then the hard limit. */
+  getrlimit: { parameters: ["i32", "buffer"], result: "i32" },
+  setrlimit: { parameters: ["i32", "buffer"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
 
@@ -54,6 +57,7 @@ export const EPOLLRDHUP = 0x2000, EPOLLET = 0x80000000;
 export const MSG_NOSIGNAL = 0x4000, MSG_DONTWAIT = 0x40, SHUT_RDWR = 2;
 export const EPOLL_CTL_ADD = 1, EPOLL_CTL_DEL = 2, EPOLL_CTL_MOD = 3;
 export const EINTR = 4, EAGAIN = 11, EACCES = 13, ENFILE = 23, EMFILE = 24, ECONNABORTED = 103;
+export const RLIMIT_NOFILE = 7;
 export const EADDRINUSE = 98, EADDRNOTAVAIL = 99, EINPROGRESS = 115;
 
 /**

@@ -7,6 +7,8 @@ import type { AcceptSocket, SocketListener, SocketTransport } from "./transport.
  * 16 KiB, 10,000 idle connections used ~100 MiB more RSS (docs/performance.md).
  */
 const READ_BUFFER = 4 * 1024;
+/** How long accepting pauses when the process is out of file descriptors. */
+const ACCEPT_BACKOFF_MS = 200;
 
 /** Device sockets on `Deno.listen`: works everywhere Deno runs. */
 export class DenoTransport implements SocketTransport {
@@ -14,21 +16,31 @@ export class DenoTransport implements SocketTransport {
 
   listen(hostname: string, port: number, reusePort: boolean, accept: AcceptSocket): SocketListener {
     const listener = Deno.listen({ hostname, port, transport: "tcp", reusePort });
+    let closed = false;
     (async () => {
-      try {
-        for await (const conn of listener) {
-          // Acknowledgements are small writes that must leave at once (no Nagle delay).
-          try {
-            (conn as Deno.TcpConn).setNoDelay(true);
-          } catch { /* already closed */ }
-          const socket = new DenoSocket(conn);
-          socket.pump(accept(socket)).catch(() => {});
+      while (!closed) {
+        try {
+          for await (const conn of listener) {
+            // Acknowledgements are small writes that must leave at once (no Nagle delay).
+            try {
+              (conn as Deno.TcpConn).setNoDelay(true);
+            } catch { /* already closed */ }
+            const socket = new DenoSocket(conn);
+            socket.pump(accept(socket)).catch(() => {});
+          }
+          return; // listener closed
+        } catch (e) {
+          if (closed || e instanceof Deno.errors.BadResource) return;
+          // Out of descriptors (EMFILE): the listener is still open; accept again shortly
+          // instead of never again.
+          await new Promise((r) => setTimeout(r, ACCEPT_BACKOFF_MS));
         }
-      } catch { /* listener closed */ }
+      }
     })();
     return {
       port: (listener.addr as Deno.NetAddr).port,
       close() {
+        closed = true;
         try {
           listener.close();
         } catch { /* closed */ }

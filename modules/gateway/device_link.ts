@@ -47,6 +47,15 @@ export interface LinkSocket {
   close(): void;
 }
 
+/** How long a link may stay silent, and stay unidentified. */
+export interface LinkTimes {
+  idleMs: number;
+  /** Closes a link not identified this long after it opened (DEVICE_LOGIN_SECONDS). */
+  loginMs: number;
+  /** A link was closed for not identifying in time (counted, not logged one by one). */
+  onLoginTimeout?: () => void;
+}
+
 /** What a transport feeds an open link. */
 export interface LinkInput {
   /**
@@ -68,7 +77,7 @@ export function openLink(
   id: number,
   protocol: TcpProtocol,
   host: LinkHost,
-  idleMs: number,
+  { idleMs, loginMs, onLoginTimeout }: LinkTimes,
 ): { link: DeviceLink; input: LinkInput } {
   const splitter = protocol.createSplitter();
   let closed = false;
@@ -97,6 +106,13 @@ export function openLink(
     else link.close();
   };
   let idle = setTimeout(onIdle, idleMs);
+  // A connection that never identifies (an idle or hostile socket) is closed at its login
+  // deadline, long before the idle time: thousands of them would take every descriptor.
+  const login = setTimeout(() => {
+    if (link.device) return;
+    onLoginTimeout?.();
+    link.close();
+  }, loginMs);
 
   /**
    * Splits, decodes, stores and answers what one read brought; false ends the connection.
@@ -165,6 +181,7 @@ export function openLink(
     data,
     closed() {
       clearTimeout(idle);
+      clearTimeout(login);
       closed = true;
       host.closed(link);
     },

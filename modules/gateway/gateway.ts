@@ -1,4 +1,5 @@
 import type { Config } from "../../lib/config.ts";
+import { type KeptServer, serveKept } from "../../lib/net/kept_server.ts";
 import type { CommandService } from "../commands/service.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { EventBus } from "./bus.ts";
@@ -17,6 +18,7 @@ export interface GatewayDeps {
     | "H02_PORT"
     | "OSMAND_PORT"
     | "DEVICE_IDLE_SECONDS"
+    | "DEVICE_LOGIN_SECONDS"
     | "GATEWAY_WORKERS"
     | "GATEWAY_IO"
   >;
@@ -26,6 +28,8 @@ export interface GatewayDeps {
   bus: EventBus;
   commands: CommandService;
   idleMs?: number;
+  /** MAX_DEVICE_CONNECTIONS in force (the configured value or the descriptor-based default). */
+  maxConnections: number;
   log?: (m: string) => void;
 }
 
@@ -52,6 +56,8 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     workers: deps.config.GATEWAY_WORKERS,
     io: deps.config.GATEWAY_IO,
     idleMs: deps.idleMs ?? deps.config.DEVICE_IDLE_SECONDS * 1000,
+    loginMs: deps.config.DEVICE_LOGIN_SECONDS * 1000,
+    maxConnections: deps.maxConnections,
     directory: deps.directory,
     ingestor: deps.ingestor,
     connections: deps.connections,
@@ -60,10 +66,10 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     onCommandReply: (conn, reply) => void deps.commands.onReply(conn, reply).catch(() => {}),
     onIdentified: (conn) => void deps.commands.onConnected(conn).catch(() => {}),
   });
-  let osmand: Deno.HttpServer;
+  let osmand: KeptServer;
   try {
-    osmand = Deno.serve(
-      { hostname: deps.config.HOSTNAME, port: deps.config.OSMAND_PORT, onListen: () => {} },
+    osmand = serveKept(
+      { name: "OsmAnd", hostname: deps.config.HOSTNAME, port: deps.config.OSMAND_PORT, log },
       createOsmAndHandler(deps),
     );
   } catch (e) {
@@ -71,7 +77,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     throw portError(e, "OSMAND_PORT", deps.config.OSMAND_PORT);
   }
   return {
-    ports: { ...tcp.ports, osmand: (osmand.addr as Deno.NetAddr).port },
+    ports: { ...tcp.ports, osmand: osmand.addr.port },
     io: tcp.io,
     async close() {
       await tcp.close();

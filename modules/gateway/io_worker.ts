@@ -96,7 +96,7 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
           msg.hostname,
           msg.ports,
           msg.reusePort,
-          msg.idleMs,
+          msg.limits,
           host,
           msg.io,
         );

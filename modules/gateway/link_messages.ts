@@ -8,6 +8,7 @@
  */
 import type { OutgoingCommand } from "./outgoing.ts";
 import type { DeviceMessage, TcpProtocol } from "./protocols/types.ts";
+import type { DeviceLimits } from "./listeners.ts";
 import type { GatewayIo } from "./transport.ts";
 
 export type ProtocolName = TcpProtocol["name"];
@@ -27,7 +28,7 @@ export type ToWorker =
     hostname: string;
     ports: PortMap;
     reusePort: boolean;
-    idleMs: number;
+    limits: DeviceLimits;
     io: GatewayIo;
   }
   /** Answer to `login`: the device, or null to refuse and close. */

@@ -1,4 +1,5 @@
-import { type DeviceLink, type LinkHost, openLink } from "./device_link.ts";
+import { Admission, type ConnectionCount, ShedLog } from "./admission.ts";
+import { type DeviceLink, type LinkHost, type LinkInput, openLink } from "./device_link.ts";
 import { DenoTransport } from "./deno_transport.ts";
 import { EpollTransport } from "./epoll_transport.ts";
 import type { PortMap, ProtocolName } from "./link_messages.ts";
@@ -39,12 +40,21 @@ export function createTransport(io: GatewayIo, hostname: string): SocketTranspor
   }
 }
 
+/** How long links may stay silent or unidentified, and how many may be open. */
+export interface DeviceLimits {
+  idleMs: number;
+  /** DEVICE_LOGIN_SECONDS in ms. */
+  loginMs: number;
+  /** The process-wide count of device connections and its cap. */
+  connections: ConnectionCount;
+}
+
 /** Listens on the three TCP protocol ports and serves every connection with `host`. */
 export function listenDevices(
   hostname: string,
   ports: PortMap,
   reusePort: boolean,
-  idleMs: number,
+  limits: DeviceLimits,
   host: LinkHost,
   io: GatewayIo = "auto",
 ): DeviceListeners {
@@ -52,23 +62,42 @@ export function listenDevices(
   const bound = { ...ports };
   const listeners: SocketListener[] = [];
   const links = new Map<number, DeviceLink>();
+  const admission = new Admission<DeviceLink>(limits.connections);
+  const shedLog = new ShedLog(host.log, limits);
   let nextId = 1;
   const close = async () => {
+    shedLog.stop();
     for (const l of listeners) l.close();
     for (const link of links.values()) link.close();
     await transport.close();
   };
+  const times = { ...limits, onLoginTimeout: () => shedLog.note("login") };
   for (const name of Object.keys(PROTOCOLS) as ProtocolName[]) {
     const protocol = PROTOCOLS[name];
     try {
       const listener = transport.listen(hostname, ports[name], reusePort, (socket) => {
         const id = nextId++;
-        const { link, input } = openLink(socket, id, protocol, host, idleMs);
+        const { link, input } = openLink(socket, id, protocol, host, times);
+        const verdict = admission.admit(link);
+        if (!verdict.keep) {
+          // Over the cap with every other connection identified: this one goes.
+          shedLog.note("refused");
+          socket.close();
+          return refusedInput(() => {
+            admission.release(link);
+            input.closed();
+          });
+        }
+        if (verdict.shed) {
+          shedLog.note("shed");
+          verdict.shed.close();
+        }
         links.set(id, link);
         return {
           data: input.data,
           closed() {
             links.delete(id);
+            admission.release(link);
             input.closed();
           },
         };
@@ -81,6 +110,11 @@ export function listenDevices(
     }
   }
   return { ports: bound, io: transport.name, links, close };
+}
+
+/** Input of a connection closed as soon as accepted: reads nothing, reports its close. */
+function refusedInput(closed: () => void): LinkInput {
+  return { data: () => Promise.resolve(false), closed };
 }
 
 /** "Address in use" naming the setting to change (the OS error names no port). */

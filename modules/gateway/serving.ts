@@ -4,7 +4,7 @@
  * link closed — the main thread answers through a LinkTable.
  */
 import type { LinkHost } from "./device_link.ts";
-import { listenDevices, portError, portSetting } from "./listeners.ts";
+import { type DeviceLimits, listenDevices, portError, portSetting } from "./listeners.ts";
 import type { GatewayIo } from "./transport.ts";
 import { type LinkServices, LinkTable } from "./link_table.ts";
 import type { PortMap, ProtocolName, ToMain, ToWorker } from "./link_messages.ts";
@@ -19,6 +19,10 @@ export interface DeviceServingOptions extends LinkServices {
   /** Which transport serves the sockets (`GATEWAY_IO`). */
   io: GatewayIo;
   idleMs: number;
+  /** DEVICE_LOGIN_SECONDS in ms. */
+  loginMs: number;
+  /** MAX_DEVICE_CONNECTIONS: for the whole process, all workers together. */
+  maxConnections: number;
 }
 
 export interface DeviceServing {
@@ -44,7 +48,11 @@ class IoWorker {
   private listening: { resolve(l: Listening): void; reject(e: Error): void } | null = null;
   private stopped: (() => void) | null = null;
 
-  constructor(private readonly o: DeviceServingOptions, private readonly onCrash: () => void) {
+  constructor(
+    private readonly o: DeviceServingOptions,
+    private readonly limits: DeviceLimits,
+    private readonly onCrash: () => void,
+  ) {
     this.table = new LinkTable(o);
     this.worker = new Worker(new URL("./io_worker.ts", import.meta.url), { type: "module" });
     this.worker.onmessage = (e: MessageEvent<ToMain>) => this.receive(e.data);
@@ -60,8 +68,8 @@ class IoWorker {
   start(ports: PortMap, reusePort: boolean): Promise<Listening> {
     return new Promise((resolve, reject) => {
       this.listening = { resolve, reject };
-      const { hostname, idleMs, io } = this.o;
-      this.post({ t: "init", hostname, ports, reusePort, idleMs, io });
+      const { hostname, io } = this.o;
+      this.post({ t: "init", hostname, ports, reusePort, limits: this.limits, io });
     });
   }
 
@@ -172,7 +180,8 @@ function serveOnMainThread(o: DeviceServingOptions): DeviceServing {
     closed: (link) => table.closed(link.id),
     log: o.log,
   };
-  const listeners = listenDevices(o.hostname, o.ports, false, o.idleMs, host, o.io);
+  const limits = deviceLimits(o, new Int32Array(1), 0);
+  const listeners = listenDevices(o.hostname, o.ports, false, limits, host, o.io);
   return {
     ports: listeners.ports,
     io: listeners.io,
@@ -191,11 +200,14 @@ export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServi
   const reusePort = o.workers > 1;
   if (reusePort) probePorts(o.hostname, o.ports);
   const workers: IoWorker[] = [];
+  // Each worker counts its connections in its own slot; the cap applies to their sum.
+  const counts = new Int32Array(new SharedArrayBuffer(4 * o.workers));
   let ports = o.ports;
   let io: Listening["io"] = "deno";
   let stopping = false;
   const spawn = async (slot: number) => {
-    const w: IoWorker = new IoWorker(o, () => {
+    Atomics.store(counts, slot, 0); // a crashed worker's connections went with it
+    const w: IoWorker = new IoWorker(o, deviceLimits(o, counts, slot), () => {
       if (!stopping) spawn(slot).catch((e) => o.log(`gateway I/O worker restart failed: ${e}`));
     });
     workers[slot] = w;
@@ -220,6 +232,14 @@ export async function serveDevices(o: DeviceServingOptions): Promise<DeviceServi
       stopping = true;
       await Promise.all(workers.map((w) => w.stop()));
     },
+  };
+}
+
+function deviceLimits(o: DeviceServingOptions, counts: Int32Array, slot: number): DeviceLimits {
+  return {
+    idleMs: o.idleMs,
+    loginMs: o.loginMs,
+    connections: { counts, slot, cap: o.maxConnections },
   };
 }
 

@@ -12,6 +12,8 @@ Deno.test("gateway serving: workers sharing a port refuse one another process al
         workers: 2,
         io: "auto",
         idleMs: 1000,
+        loginMs: 1000,
+        maxConnections: 100,
         // Never reached: the port probe fails first.
         directory: {} as never,
         ingestor: {} as never,
