@@ -42,6 +42,18 @@ export const configSchema = z.object({
    * less a reserve for HTTP, the store and files (lib/net/fd_limits.ts).
    */
   MAX_DEVICE_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  /**
+   * JT/T 808 credentials: "strict" issues a random auth code per registration (0x0100) and
+   * stores nothing before a valid authentication (0x0102) on the connection; "lenient" keeps
+   * the old behaviour (reports accepted without registration, the auth code is the phone
+   * number) for fleets whose terminals never register.
+   */
+  JT808_AUTH: z.enum(["strict", "lenient"]).default("strict"),
+  /**
+   * A device connection heard from within this many seconds is not replaced by a second login
+   * without credentials (GT06, H02, lenient JT/T 808): that login is refused and logged.
+   */
+  DEVICE_TAKEOVER_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Minutes without any message before a device counts as offline. */
   OFFLINE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** Lifetime of a login session in hours. */

@@ -41,6 +41,8 @@ export function testConnection(commands: CommandService, o: TestDeviceOptions) {
     protocol: protocol.name,
     remote: "test",
     connectedAt: Date.now(),
+    heardAt: Date.now(),
+    credentialed: false,
     close() {},
     send(command) {
       // Encoded exactly as the I/O worker encodes it, so encode errors surface the same way.

@@ -89,6 +89,8 @@ Deno.test("device management API", async (t) => {
         protocol: "gt06",
         remote: "test",
         connectedAt: Date.now(),
+        heardAt: Date.now(),
+        credentialed: false,
         send: () => Promise.resolve(),
         close: () => void closed++,
       });

@@ -7,6 +7,10 @@ export interface LiveConnection {
   protocol: TcpProtocol["name"];
   remote: string;
   connectedAt: number;
+  /** When the connection last brought anything (login or data): the takeover rule's clock. */
+  heardAt: number;
+  /** The connection proved itself with a credential (JT/T 808 auth code). */
+  credentialed: boolean;
   /**
    * Encodes the command with the connection's protocol session and writes it; rejects with
    * CommandEncodeError when the protocol cannot encode it, with another error when the write
@@ -16,7 +20,10 @@ export interface LiveConnection {
   close(): void;
 }
 
-/** At most one live connection per device: a reconnect replaces (and closes) the old one. */
+/**
+ * At most one live connection per device: an attached connection replaces (and closes) the
+ * old one. Whether a login may replace it is decided before (DeviceIdentity, LinkTable).
+ */
 export class ConnectionRegistry {
   private live = new Map<string, LiveConnection>();
 

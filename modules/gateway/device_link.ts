@@ -1,7 +1,8 @@
 import { concatBytes } from "../../lib/bytes.ts";
-import type { LinkDevice } from "./link_messages.ts";
+import type { LinkDevice, LoginAnswer } from "./link_messages.ts";
 import { encodeOutgoing, type OutgoingCommand } from "./outgoing.ts";
 import {
+  type DecodeResult,
   type DeviceMessage,
   FrameError,
   newSession,
@@ -16,6 +17,8 @@ export interface DeviceLink {
   session: ProtocolSession;
   remote: string;
   device: LinkDevice | null;
+  /** The device is known but the link has not presented its credential yet (strict JT/T 808). */
+  awaitingCredential: boolean;
   /** Writes in order (replies and commands never interleave on the wire). */
   write(bytes: Uint8Array): Promise<void>;
   /** Encodes a command with this link's session and writes it. */
@@ -25,8 +28,12 @@ export interface DeviceLink {
 
 /** What a link needs from the rest of the gateway (the main thread, seen from a worker). */
 export interface LinkHost {
-  /** Who the device is; null refuses it (unknown or disabled). */
-  login(link: DeviceLink, id: string): Promise<LinkDevice | null>;
+  /** Who the device is; null refuses it (unknown or disabled), "busy" too (logged by the host). */
+  login(link: DeviceLink, id: string): Promise<LoginAnswer>;
+  /** A registration: the auth code to answer with, or null to refuse it. */
+  register(link: DeviceLink, terminal: string): Promise<string | null>;
+  /** An authentication: the device when the code is right, else null (the link stays open). */
+  authenticate(link: DeviceLink, code: string): Promise<LinkDevice | null>;
   /** The login acknowledgement is written (queued commands may go out now). */
   ready(link: DeviceLink): void;
   /** Resolves once the messages are durably stored; rejects if they could not be. */
@@ -87,6 +94,7 @@ export function openLink(
     session: newSession(),
     remote: socket.remote,
     device: null,
+    awaitingCredential: false,
     write: (bytes) => closed ? Promise.resolve() : socket.write(bytes),
     send: (command) => link.write(encodeOutgoing(protocol, link.session, command)),
     close() {
@@ -133,36 +141,37 @@ export function openLink(
     // a device sending a burst (blind-area uploads) costs one commit wait, not one per frame.
     const messages: DeviceMessage[] = [];
     const replies: Uint8Array[] = [];
-    let loggedIn = false, fatal = false;
+    const read: ReadState = { loggedIn: false, fatal: false };
     for (const frame of frames) {
-      let result;
+      let result: DecodeResult;
       try {
         result = protocol.decode(frame, link.session);
       } catch (e) {
         if (!(e instanceof FrameError)) continue; // a decoder bug must not take the link down
         refuse(e.message);
-        fatal = true;
+        read.fatal = true;
         break;
       }
-      for (const m of result.messages) {
-        if (m.type !== "identify") {
-          if (link.device) messages.push(m);
-          continue;
+      let list = result.messages;
+      for (let i = 0; i < list.length && !read.fatal; i++) {
+        const m = list[i];
+        if (m.type === "identify") {
+          const again = await logIn(m, frame, read);
+          // The frame read another way (identify.fallback): its messages replace these.
+          if (again) [result, list, i] = [again, again.messages, -1];
+        } else if (m.type === "register" || m.type === "authenticate") {
+          replies.push(await credential(m, read));
+        } else if (link.device) {
+          messages.push(m);
         }
-        if (link.device) continue;
-        const device = await host.login(link, m.id);
-        if (!device) {
-          refuse(`device ${m.id} not registered in the routing table`);
-          fatal = true;
-          break;
-        }
-        identify(link, device);
-        loggedIn = true;
       }
-      if (fatal) break;
-      // Nothing is stored or acknowledged before identification.
+      if (read.fatal) break;
+      // Nothing is stored or acknowledged before identification; a link still owing its
+      // credential is told its reports are refused.
       if (link.device) replies.push(...result.replies);
+      else if (link.awaitingCredential && result.refusal) replies.push(result.refusal());
     }
+    const { loggedIn, fatal } = read;
     if (messages.length) {
       try {
         await host.store(link, messages);
@@ -177,6 +186,63 @@ export function openLink(
     return !fatal;
   };
 
+  /**
+   * Identifies the link from a frame's identify message. When only the message's fallback id
+   * is a known device, the session takes that reading and the frame's decode under it is
+   * returned.
+   */
+  const logIn = async (
+    m: Extract<DeviceMessage, { type: "identify" }>,
+    frame: Uint8Array,
+    read: ReadState,
+  ): Promise<DecodeResult | undefined> => {
+    if (link.device || link.awaitingCredential) return undefined;
+    let answer = await host.login(link, m.id);
+    let again: DecodeResult | undefined;
+    if (answer === null && m.fallback) {
+      answer = await host.login(link, m.fallback.id);
+      if (answer !== null) {
+        Object.assign(link.session.extra, m.fallback.extra);
+        link.session.deviceId = m.fallback.id;
+        again = protocol.decode(frame, link.session);
+      }
+    }
+    if (answer === null) refuse(`device ${m.id} not registered in the routing table`);
+    if (answer === null || answer === "busy") {
+      read.fatal = true; // a refused second login is logged by the host
+      return undefined;
+    }
+    if (answer.awaitingCredential) link.awaitingCredential = true;
+    else markIdentified(answer, read);
+    return again;
+  };
+
+  const markIdentified = (device: LinkDevice, read: ReadState) => {
+    link.awaitingCredential = false;
+    identify(link, device);
+    clearTimeout(login);
+    read.loggedIn = true;
+  };
+
+  /** Registration and authentication: the host decides, the protocol words the answer. */
+  let refusedCredentials = 0;
+  const credential = async (
+    m: Extract<DeviceMessage, { type: "register" | "authenticate" }>,
+    read: ReadState,
+  ): Promise<Uint8Array> => {
+    const known = link.device !== null || link.awaitingCredential;
+    if (m.type === "register") {
+      return m.reply(known ? await host.register(link, m.id) : null);
+    }
+    const device = known ? await host.authenticate(link, m.code) : null;
+    if (device && !link.device) markIdentified(device, read);
+    if (!device && ++refusedCredentials >= MAX_REFUSED_CREDENTIALS) {
+      refuse(`${refusedCredentials} wrong auth codes`);
+      read.fatal = true;
+    }
+    return m.reply(device !== null);
+  };
+
   const input: LinkInput = {
     data,
     closed() {
@@ -188,6 +254,20 @@ export function openLink(
   };
   return { link, input };
 }
+
+/** What one read's frames did to the link. */
+interface ReadState {
+  /** The link was identified (its queued commands may go out once the replies are written). */
+  loggedIn: boolean;
+  /** The connection must end. */
+  fatal: boolean;
+}
+
+/**
+ * Refused authentications one connection may make (a terminal with an old code needs one,
+ * then registers): more is someone guessing codes.
+ */
+const MAX_REFUSED_CREDENTIALS = 5;
 
 function identify(link: DeviceLink, device: LinkDevice): void {
   link.device = device;

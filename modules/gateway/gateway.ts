@@ -4,6 +4,8 @@ import type { CommandService } from "../commands/service.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { EventBus } from "./bus.ts";
 import type { ConnectionRegistry } from "./connections.ts";
+import { DeviceIdentity } from "./device_identity.ts";
+import { GatewayStore } from "./store.ts";
 import type { Ingestor } from "./ingest.ts";
 import { createOsmAndHandler } from "./osmand_server.ts";
 import { portError } from "./listeners.ts";
@@ -19,9 +21,13 @@ export interface GatewayDeps {
     | "OSMAND_PORT"
     | "DEVICE_IDLE_SECONDS"
     | "DEVICE_LOGIN_SECONDS"
+    | "DEVICE_TAKEOVER_SECONDS"
+    | "JT808_AUTH"
     | "GATEWAY_WORKERS"
     | "GATEWAY_IO"
   >;
+  /** The store (the gateway's own keys: JT/T 808 auth codes). */
+  kv: Deno.Kv;
   directory: DeviceDirectory;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
@@ -61,6 +67,11 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     directory: deps.directory,
     ingestor: deps.ingestor,
     connections: deps.connections,
+    identity: new DeviceIdentity(
+      new GatewayStore(deps.kv),
+      deps.config.JT808_AUTH,
+      deps.config.DEVICE_TAKEOVER_SECONDS * 1000,
+    ),
     bus: deps.bus,
     log,
     onCommandReply: (conn, reply) => void deps.commands.onReply(conn, reply).catch(() => {}),

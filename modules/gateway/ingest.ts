@@ -15,6 +15,16 @@ import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage, Position } from "./protocols/types.ts";
 
+/**
+ * Fixes dated before this are a device clock that was never set (1970 epochs, GPS week
+ * rollover, all-zero BCD dates read as 1999-11-30), not history: they stay out of tracks.
+ */
+export const EARLIEST_FIX_TIME = Date.UTC(2000, 0, 1);
+
+export function plausibleFixTime(time: number): boolean {
+  return Number.isFinite(time) && time >= EARLIEST_FIX_TIME;
+}
+
 /** Alert mutations one commit may hold besides its journal chunks; KV allows 1000 in all. */
 const MAX_MUTATIONS = 800;
 /** Devices one commit may hold (their readings go into the journal chunks). */
@@ -58,7 +68,10 @@ export class Ingestor {
   private unsavedStates = new Set<string>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  readonly stats = { commits: 0, positions: 0, alerts: 0 };
+  /** implausibleTimes: fixes dated before EARLIEST_FIX_TIME, acknowledged but not stored. */
+  readonly stats = { commits: 0, positions: 0, alerts: 0, implausibleTimes: 0 };
+  /** Devices whose first implausible fix time was logged. */
+  private flaggedDevices = new Set<string>();
 
   constructor(
     private readonly kv: Deno.Kv,
@@ -278,10 +291,10 @@ export class Ingestor {
     heard(state, receivedAt);
     switch (m.type) {
       case "position":
-        return this.addPosition(op, d, m.position, events);
+        return this.addPosition(op, d, m.position, receivedAt, events);
       case "positions": {
         let alerts = 0;
-        for (const p of m.positions) alerts += this.addPosition(op, d, p, events);
+        for (const p of m.positions) alerts += this.addPosition(op, d, p, receivedAt, events);
         return alerts;
       }
       case "status":
@@ -301,10 +314,22 @@ export class Ingestor {
     op: Deno.AtomicOperation,
     d: CommitDevice,
     raw: Position,
+    receivedAt: number,
     events: GatewayEvent[],
   ): number {
     const { after: state, device } = d;
     const p = toStored(raw);
+    if (!plausibleFixTime(p.time)) {
+      // A clock that was never set (dates of 1970, GPS week rollover, BCD zeros): the fix is
+      // acknowledged, so the device does not resend it forever, but kept out of tracks and of
+      // the live state; its readings still count, and an alarm is dated when it arrived.
+      this.flagImplausibleTime(device.imei, p.time);
+      applyReadings(state, p.acc, p.battery, p.signal);
+      d.stateOnly = true;
+      if (!raw.alarm) return 0;
+      this.alert(op, device, raw.alarm, receivedAt, null, events);
+      return 1;
+    }
     const located = hasLocation(p);
     if (!located) {
       // Cell-only fixes carry status but no plottable point.
@@ -319,6 +344,19 @@ export class Ingestor {
     if (!raw.alarm) return 0;
     this.alert(op, device, raw.alarm, p.time, located ? p : null, events);
     return 1;
+  }
+
+  /** Counts a fix with an implausible time; logs the first one of each device. */
+  private flagImplausibleTime(imei: string, time: number): void {
+    this.stats.implausibleTimes++;
+    if (this.flaggedDevices.has(imei)) return;
+    this.flaggedDevices.add(imei);
+    console.warn(
+      `gateway: device ${imei} sent a fix dated ${
+        Number.isFinite(time) ? new Date(time).toISOString() : "nowhere"
+      } (before ${new Date(EARLIEST_FIX_TIME).toISOString()}); acknowledged, not stored ` +
+        "(further ones of this device are only counted)",
+    );
   }
 
   private alert(

@@ -8,7 +8,7 @@
  */
 import type { LinkHost } from "./device_link.ts";
 import { type DeviceListeners, listenDevices } from "./listeners.ts";
-import type { LinkDevice, ToMain, ToWorker } from "./link_messages.ts";
+import type { LoginAnswer, ToMain, ToWorker } from "./link_messages.ts";
 import { CommandEncodeError } from "./outgoing.ts";
 import type { DeviceMessage } from "./protocols/types.ts";
 
@@ -19,7 +19,8 @@ interface Waiter<T> {
   reject(e: Error): void;
 }
 
-const logins = new Map<number, Waiter<LinkDevice | null>>();
+const logins = new Map<number, Waiter<LoginAnswer>>();
+const registrations = new Map<number, Waiter<string | null>>();
 const stores = new Map<number, Waiter<void>>();
 let listeners: DeviceListeners | null = null;
 
@@ -49,6 +50,22 @@ const host: LinkHost = {
       post({ t: "login", link: link.id, id, protocol: link.protocol.name, remote: link.remote });
     });
   },
+  register(link, terminal) {
+    return new Promise((resolve, reject) => {
+      registrations.set(link.id, { resolve, reject });
+      post({ t: "register", link: link.id, terminal });
+    });
+  },
+  authenticate(link, code) {
+    // Answered like a login; an authentication never answers "busy".
+    return new Promise((resolve, reject) => {
+      logins.set(link.id, {
+        resolve: (answer) => resolve(answer === "busy" ? null : answer),
+        reject,
+      });
+      post({ t: "authenticate", link: link.id, code });
+    });
+  },
   ready(link) {
     post({ t: "ready", link: link.id });
   },
@@ -60,8 +77,9 @@ const host: LinkHost = {
   },
   closed(link) {
     logins.delete(link.id);
+    registrations.delete(link.id);
     stores.delete(link.id);
-    if (link.device) post({ t: "closed", link: link.id });
+    if (link.device || link.awaitingCredential) post({ t: "closed", link: link.id });
   },
   log(line) {
     post({ t: "log", line });
@@ -111,6 +129,9 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
       break;
     case "login":
       settle(logins, msg.link, msg.device);
+      break;
+    case "registered":
+      settle(registrations, msg.link, msg.code);
       break;
     case "stored":
       for (const link of msg.links) settle(stores, link, undefined);

@@ -19,7 +19,18 @@ export interface LinkDevice {
   imei: string;
   timezoneOffsetMinutes: number | null;
   mcType: string;
+  /**
+   * The device is known but the link must still present its credential (JT/T 808
+   * authentication) before it may report; until then its reports get the protocol's refusal.
+   */
+  awaitingCredential?: true;
 }
+
+/**
+ * A login's answer: the device; null when unknown or disabled; "busy" when the device's
+ * current connection is active and the login proved nothing (device_identity.ts).
+ */
+export type LoginAnswer = LinkDevice | null | "busy";
 
 export type ToWorker =
   /** Listen on these ports (0: any; the first worker's real ports go to the others). */
@@ -31,8 +42,10 @@ export type ToWorker =
     limits: DeviceLimits;
     io: GatewayIo;
   }
-  /** Answer to `login`: the device, or null to refuse and close. */
-  | { t: "login"; link: number; device: LinkDevice | null }
+  /** Answer to `login` (and `authenticate`): the device, or why not (null: close). */
+  | { t: "login"; link: number; device: LoginAnswer }
+  /** Answer to `register`: the auth code issued, or null when refused. */
+  | { t: "registered"; link: number; code: string | null }
   /** These links' last data is committed (write their replies) or failed (close them). */
   | { t: "stored"; links: number[]; failed: number[] }
   | { t: "send"; link: number; req: number; command: OutgoingCommand }
@@ -45,6 +58,10 @@ export type ToMain =
   | { t: "listenFailed"; error: string; inUse: boolean }
   /** A device identified itself on a new link. */
   | { t: "login"; link: number; id: string; protocol: ProtocolName; remote: string }
+  /** The link's device asks for credentials (JT/T 808 registration). */
+  | { t: "register"; link: number; terminal: string }
+  /** The link presents its credential (JT/T 808 auth code). */
+  | { t: "authenticate"; link: number; code: string }
   /** The login acknowledgement is written: queued commands may go out. */
   | { t: "ready"; link: number }
   /** Data to store, one entry per link (each link has at most one batch outstanding). */

@@ -9,13 +9,16 @@ import type { Device } from "../devices/model.ts";
 import type { EventBus } from "./bus.ts";
 import type { ConnectionRegistry, LiveConnection } from "./connections.ts";
 import type { Ingestor } from "./ingest.ts";
-import type { LinkDevice, ProtocolName } from "./link_messages.ts";
+import type { DeviceIdentity } from "./device_identity.ts";
+import type { LinkDevice, LoginAnswer, ProtocolName } from "./link_messages.ts";
 import type { DeviceMessage } from "./protocols/types.ts";
 
 export interface LinkServices {
   directory: DeviceDirectory;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
+  /** Credentials and the takeover rule. */
+  identity: DeviceIdentity;
   bus: EventBus;
   onCommandReply: (
     conn: LiveConnection,
@@ -32,6 +35,8 @@ export type LinkIo = Pick<LiveConnection, "send" | "close">;
 interface Link {
   device: Device;
   live: LiveConnection;
+  /** Registered in the connection registry: the link may report (not awaiting a credential). */
+  attached: boolean;
 }
 
 export class LinkTable {
@@ -39,48 +44,124 @@ export class LinkTable {
 
   constructor(private readonly s: LinkServices) {}
 
-  /** Identifies a link's device; null refuses it (unknown or disabled). */
+  /**
+   * Identifies a link's device. A protocol with credentials (strict JT/T 808) leaves the link
+   * awaiting them; without, the link is attached unless the device's connection is active.
+   */
   async login(
     id: number,
     deviceId: string,
     protocol: ProtocolName,
     remote: string,
     io: LinkIo,
-  ): Promise<LinkDevice | null> {
+  ): Promise<LoginAnswer> {
     const device = await this.s.directory.resolve(deviceId);
     if (!device || !device.enabled) return null;
+    const now = Date.now();
     const live: LiveConnection = {
       imei: device.imei,
       protocol,
       remote,
-      connectedAt: Date.now(),
+      connectedAt: now,
+      heardAt: now,
+      credentialed: false,
       send: io.send,
       close: io.close,
     };
-    this.links.set(id, { device, live });
-    this.s.connections.attach(live); // closes an older connection of the device
+    const link: Link = { device, live, attached: false };
+    if (this.s.identity.needsCredential(protocol)) {
+      this.links.set(id, link);
+      return { ...linkDevice(device), awaitingCredential: true };
+    }
+    const current = this.s.connections.get(device.imei);
+    if (this.s.identity.holds(current, now)) {
+      this.refuseSecondLogin(live, current, now);
+      return "busy";
+    }
+    this.links.set(id, link);
+    this.attach(link);
+    return linkDevice(device);
+  }
+
+  /** A second login without credentials while the device's connection is active: logged. */
+  private refuseSecondLogin(live: LiveConnection, current: LiveConnection, now: number) {
+    this.s.log(
+      `[${live.protocol}] ${live.remote}: second login of ${live.imei} refused: its connection ` +
+        `from ${current.remote} was heard ${Math.round((now - current.heardAt) / 1000)} s ago; ` +
+        "closing",
+    );
+  }
+
+  /** The link becomes the device's connection (an older one is closed). */
+  private attach(link: Link): void {
+    link.attached = true;
+    this.s.connections.attach(link.live);
     this.s.bus.publish({
       type: "connection",
-      imei: device.imei,
-      userId: device.userId,
+      imei: link.device.imei,
+      userId: link.device.userId,
       connected: true,
     });
-    return {
-      imei: device.imei,
-      timezoneOffsetMinutes: device.timezoneOffsetMinutes,
-      mcType: device.mcType,
-    };
+  }
+
+  /**
+   * A registration (JT/T 808 0x0100) on a logged-in link: a fresh auth code (strict), or the
+   * terminal number it logged in with (lenient). Null refuses it: the device's authenticated
+   * connection is active elsewhere (a registration proves nothing, so it must not displace it).
+   */
+  async register(id: number, terminal: string): Promise<string | null> {
+    const link = this.links.get(id);
+    if (!link) return null;
+    if (!this.s.identity.needsCredential(link.live.protocol)) return terminal;
+    const current = this.s.connections.get(link.device.imei);
+    if (current !== link.live && current?.credentialed && this.s.identity.holds(current)) {
+      this.s.log(
+        `[${link.live.protocol}] ${link.live.remote}: registration of ${link.device.imei} ` +
+          `refused: its authenticated connection from ${current.remote} is active`,
+      );
+      return null;
+    }
+    const code = await this.s.identity.issue(link.device.imei, link.live.remote);
+    this.s.log(
+      `[${link.live.protocol}] ${link.live.remote}: ${link.device.imei} registered; new auth code issued`,
+    );
+    return code;
+  }
+
+  /**
+   * An authentication (JT/T 808 0x0102): with the device's current code the link is attached
+   * (replacing any older connection: the code is the proof); otherwise refused (null), and the
+   * terminal is expected to register again.
+   */
+  async authenticate(id: number, code: string): Promise<LinkDevice | null> {
+    const link = this.links.get(id);
+    if (!link) return null;
+    if (!this.s.identity.needsCredential(link.live.protocol)) return linkDevice(link.device);
+    if (!(await this.s.identity.verify(link.device.imei, code))) {
+      this.s.log(
+        `[${link.live.protocol}] ${link.live.remote}: authentication of ${link.device.imei} ` +
+          "refused (wrong auth code)",
+      );
+      return null;
+    }
+    // The link may have closed while the code was read.
+    if (this.links.get(id) !== link) return null;
+    link.live.credentialed = true;
+    link.live.heardAt = Date.now();
+    if (!link.attached) this.attach(link);
+    return linkDevice(link.device);
   }
 
   ready(id: number): void {
     const link = this.links.get(id);
-    if (link) this.s.onIdentified(link.live);
+    if (link?.attached) this.s.onIdentified(link.live);
   }
 
   /** Stores a link's messages; command replies are matched once the data is committed. */
   async store(id: number, messages: DeviceMessage[]): Promise<void> {
     const link = this.links.get(id);
-    if (!link) throw new Error("link closed");
+    if (!link?.attached) throw new Error("link closed");
+    link.live.heardAt = Date.now();
     await this.s.ingestor.submit(link.device, messages);
     for (const m of messages) {
       if (m.type === "commandReply") this.s.onCommandReply(link.live, m);
@@ -91,7 +172,7 @@ export class LinkTable {
     const link = this.links.get(id);
     if (!link) return;
     this.links.delete(id);
-    if (this.s.connections.detach(link.live)) {
+    if (link.attached && this.s.connections.detach(link.live)) {
       this.s.bus.publish({
         type: "connection",
         imei: link.device.imei,
@@ -105,4 +186,12 @@ export class LinkTable {
   closeAll(): void {
     for (const id of [...this.links.keys()]) this.closed(id);
   }
+}
+
+function linkDevice(device: Device): LinkDevice {
+  return {
+    imei: device.imei,
+    timezoneOffsetMinutes: device.timezoneOffsetMinutes,
+    mcType: device.mcType,
+  };
 }

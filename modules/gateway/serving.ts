@@ -112,6 +112,18 @@ class IoWorker {
         }).then((device) => this.post({ t: "login", link: m.link, device }));
         return;
       }
+      case "register":
+        this.table.register(m.link, m.terminal).catch((e) => {
+          this.o.log(`gateway: registration failed (${(e as Error).message})`);
+          return null;
+        }).then((code) => this.post({ t: "registered", link: m.link, code }));
+        return;
+      case "authenticate":
+        this.table.authenticate(m.link, m.code).catch((e) => {
+          this.o.log(`gateway: authentication failed (${(e as Error).message})`);
+          return null;
+        }).then((device) => this.post({ t: "login", link: m.link, device }));
+        return;
       case "ready":
         return this.table.ready(m.link);
       case "data":
@@ -175,6 +187,8 @@ function serveOnMainThread(o: DeviceServingOptions): DeviceServing {
         send: (command) => link.send(command),
         close: () => link.close(),
       }),
+    register: (link, terminal) => table.register(link.id, terminal),
+    authenticate: (link, code) => table.authenticate(link.id, code),
     ready: (link) => table.ready(link.id),
     store: (link, messages) => table.store(link.id, messages),
     closed: (link) => table.closed(link.id),

@@ -18,6 +18,7 @@ Deno.test("gateway serving: workers sharing a port refuse one another process al
         directory: {} as never,
         ingestor: {} as never,
         connections: {} as never,
+        identity: {} as never,
         bus: {} as never,
         onCommandReply: () => {},
         onIdentified: () => {},

@@ -65,8 +65,30 @@ export interface Position {
 }
 
 export type DeviceMessage =
-  /** The device told who it is: an IMEI, or (JT/T 808) a terminal phone number. */
-  | { type: "identify"; id: string; model?: string; timezoneOffsetMinutes?: number }
+  /**
+   * The device told who it is: an IMEI, or (JT/T 808) a terminal phone number. `fallback`:
+   * another reading of the same frame names another id (a JT/T 808 version bit that is a
+   * vendor's reserved bit); when only that one is a known device, the gateway merges
+   * `fallback.extra` into the session and decodes the frame again.
+   */
+  | {
+    type: "identify";
+    id: string;
+    model?: string;
+    timezoneOffsetMinutes?: number;
+    fallback?: { id: string; extra: Record<string, unknown> };
+  }
+  /**
+   * The device `id` asks for credentials (JT/T 808 0x0100); `reply(code)` is the answer carrying
+   * the auth code the gateway issued, `reply(null)` the refusal. Handled by the link itself,
+   * never stored.
+   */
+  | { type: "register"; id: string; reply: (code: string | null) => Uint8Array }
+  /**
+   * The device presents its credentials (JT/T 808 0x0102); `reply(accepted)` is the answer.
+   * Handled by the link itself, never stored.
+   */
+  | { type: "authenticate"; code: string; reply: (accepted: boolean) => Uint8Array }
   | { type: "position"; position: Position }
   /** Several positions at once (batch / blind-area re-upload). */
   | { type: "positions"; positions: Position[] }
@@ -98,6 +120,11 @@ export interface DecodeResult {
   messages: DeviceMessage[];
   /** Bytes to send back, written only after the messages are stored. */
   replies: Uint8Array[];
+  /**
+   * The answer instead of `replies` when the connection may not report yet (JT/T 808 before a
+   * valid authentication): its messages are dropped and the device told so.
+   */
+  refusal?: () => Uint8Array;
 }
 
 /** Thrown by a splitter when a frame is oversized or the stream cannot be resynchronised; the gateway closes that connection. */

@@ -17,7 +17,11 @@
  * Other rules:
  * - Never throws: truncated or random bytes give `{messages: [], replies: []}`.
  * - Every frame carries the terminal phone number; the first decoded frame of a session
- *   emits `identify` (full digit string, see identity.ts) and sets `session.deviceId`.
+ *   emits `identify` (full digit string, see identity.ts) and sets `session.deviceId`. When
+ *   that frame has the 2019 version bit, `identify.fallback` names its 2013 reading too.
+ * - 0x0100 and 0x0102 give "register" / "authenticate" messages whose replies the gateway
+ *   builds once it decided (auth codes are its business); every other frame carries a
+ *   `refusal` (0x8001 failure) for a connection not authenticated yet.
  * - Replies use the terminal's own version (2013/2019) and phone field.
  * - Subpackaged (bit 13) and RSA-encrypted bodies are not reassembled/decrypted: they get a
  *   0x8001 "not supported" so the terminal does not wait for a reply.
@@ -26,7 +30,7 @@
 import type { DecodeResult, DeviceMessage, ProtocolSession } from "../types.ts";
 import { ByteReader } from "./bytes.ts";
 import { xorChecksum } from "./checksum.ts";
-import { Result } from "./constants.ts";
+import { MsgId, Result } from "./constants.ts";
 import { FLAG } from "./escape.ts";
 import { readHeader } from "./header.ts";
 import { terminalId } from "./identity.ts";
@@ -73,7 +77,7 @@ function decodeBinary(frame: Uint8Array, session: ProtocolSession, now: () => Da
   const content = frame.subarray(1, frame.length - 1);
   const checkIndex = content.length - 1;
   const reader = new ByteReader(content, 0, checkIndex);
-  const header = readHeader(reader);
+  const header = readHeader(reader, session.extra.jt808Reading === READ_AS_2013);
   const bodyBytes = reader.remaining;
   const ctx = new MessageContext(header, reader, session, now);
 
@@ -93,8 +97,32 @@ function decodeBinary(frame: Uint8Array, session: ProtocolSession, now: () => Da
     count(session, "jt808LengthMismatches");
   }
   rememberTerminal(session, header);
-  const result = { messages: handled.messages, replies: handled.replies };
-  return withIdentity(result, session, terminalId(header.terminal), handled.model);
+  const result: DecodeResult = { messages: handled.messages, replies: handled.replies };
+  if (!CREDENTIAL_MESSAGES.has(header.msgId)) {
+    // Before authentication the gateway answers "failure" instead (the terminal then
+    // authenticates, or registers again).
+    result.refusal = () => ctx.ack(Result.FAILURE);
+  }
+  const id = terminalId(header.terminal);
+  const fallback = header.version !== null && session.deviceId === undefined
+    ? reading2013(content)
+    : undefined;
+  return withIdentity(result, session, id, handled.model, fallback);
+}
+
+/** Messages a terminal sends before it may report: registration and authentication. */
+const CREDENTIAL_MESSAGES = new Set<number>([MsgId.REGISTER, MsgId.AUTH]);
+
+/** `session.extra.jt808Reading`: the session's frames are 2013 ones whatever bit 14 says. */
+const READ_AS_2013 = 2013;
+
+/**
+ * The terminal id a frame with the 2019 version bit names when read as 2013 (some vendors set
+ * bit 14, reserved in 2013, on 2013 frames): the gateway uses it when the 2019 reading names
+ * no known device and this one does, and the session then reads every frame as 2013.
+ */
+function reading2013(content: Uint8Array): { id: string; extra: Record<string, unknown> } {
+  return { id: terminalId(content.subarray(4, 10)), extra: { jt808Reading: READ_AS_2013 } };
 }
 
 function withIdentity(
@@ -102,11 +130,12 @@ function withIdentity(
   session: ProtocolSession,
   id: string,
   model: string | undefined,
+  fallback?: { id: string; extra: Record<string, unknown> },
 ): DecodeResult {
   if (session.deviceId !== undefined) return result;
   session.deviceId = id;
-  const identify: DeviceMessage = model
-    ? { type: "identify", id, model }
-    : { type: "identify", id };
-  return { messages: [identify, ...result.messages], replies: result.replies };
+  const identify: Extract<DeviceMessage, { type: "identify" }> = { type: "identify", id };
+  if (model) identify.model = model;
+  if (fallback && fallback.id !== id) identify.fallback = fallback;
+  return { ...result, messages: [identify, ...result.messages] };
 }

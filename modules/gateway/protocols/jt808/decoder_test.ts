@@ -30,12 +30,23 @@ const pad = (s: string, size: number) => ascii(s).padEnd(size * 2, "0");
 const LOCATION = "00000003 0000000f 01c9c380 07270e00 0064 01f4 005a 240115183000" +
   "01 04 00000064 | 02 02 0190 | 30 01 19 | 31 01 0c";
 
-Deno.test("register 2013: identify once and 0x8100 with the terminal id as auth code", () => {
+Deno.test("register 2013: identify once; 0x8100 carries the code the gateway chose", () => {
   const body = "002c 0131" + ascii("ABCDE") + pad("MODEL-1", 20) + ascii("T000001") + "01" +
     ascii("A12345");
-  const { messages, replies, session } = decode(frame({ msgId: 0x0100, serial: 7, body }));
-  assert.deepEqual(messages, [{ type: "identify", id: "013912345678", model: "MODEL-1" }]);
-  assert.deepEqual(replies, ["7e8100000f0139123456780000000700303133393132333435363738ba7e"]);
+  const { messages, replies, session, refusal } = decode(
+    frame({ msgId: 0x0100, serial: 7, body }),
+  );
+  assert.deepEqual(messages[0], { type: "identify", id: "013912345678", model: "MODEL-1" });
+  assert.deepEqual(messages.map((m) => m.type), ["identify", "register"]);
+  assert.deepEqual(replies, [], "the reply waits for the gateway's code");
+  assert.equal(refusal, undefined, "registration is never refused as a report");
+  const { reply } = only(messages, "register");
+  assert.equal(
+    toHexString(reply("013912345678")),
+    "7e8100000f0139123456780000000700303133393132333435363738ba7e",
+  );
+  // Refused ("terminal already registered", 3): no code.
+  assert.match(toHexString(reply(null)), /^7e81000003013912345678000100070[0-9a-f]{3}7e$/);
   assert.equal(session.deviceId, "013912345678");
   assert.equal(session.extra.jt808Version, null);
 });
@@ -43,20 +54,68 @@ Deno.test("register 2013: identify once and 0x8100 with the terminal id as auth 
 Deno.test("register 2019: reply keeps version flag, version byte and 10-byte phone", () => {
   const body = "002c 0131" + pad("MAKER", 11) + pad("M2019", 30) + pad("T1", 30) + "01" +
     ascii("B1");
-  const { messages, replies, session } = decode(
-    frame({ msgId: 0x0100, serial: 8, version: 1, body }),
-  );
-  assert.deepEqual(messages, [{ type: "identify", id: "00000000013912345678", model: "M2019" }]);
-  assert.deepEqual(replies, [
+  const { messages, session } = decode(frame({ msgId: 0x0100, serial: 8, version: 1, body }));
+  const identify = only(messages, "identify");
+  assert.equal(identify.id, "00000000013912345678");
+  assert.equal(identify.model, "M2019");
+  assert.equal(
+    toHexString(only(messages, "register").reply("00000000013912345678")),
     "7e81004017010000000001391234567800000008003030303030303030303133393132333435363738ec7e",
-  ]);
+  );
   assert.equal(session.extra.jt808Version, 1);
 });
 
-Deno.test("auth 0x0102: general reply, no position", () => {
-  const { messages, replies } = decode(frame({ msgId: 0x0102, serial: 9, body: ascii("abc") }));
-  assert.deepEqual(messages, [{ type: "identify", id: "013912345678" }]);
-  assert.deepEqual(replies, ["7e8001000501391234567800000009010200be7e"]);
+Deno.test("auth 0x0102: the code, and 0x8001 success or failure as the gateway decides", () => {
+  const { messages, replies, refusal } = decode(
+    frame({ msgId: 0x0102, serial: 9, body: ascii("abc") }),
+  );
+  assert.deepEqual(messages[0], { type: "identify", id: "013912345678" });
+  const auth = only(messages, "authenticate");
+  assert.equal(auth.code, "abc");
+  assert.deepEqual(replies, []);
+  assert.equal(refusal, undefined);
+  assert.equal(toHexString(auth.reply(true)), "7e8001000501391234567800000009010200be7e");
+  assert.equal(toHexString(auth.reply(false)), "7e8001000501391234567800010009010201be7e");
+});
+
+Deno.test("auth 0x0102 (2019): length-prefixed code, then IMEI and software version", () => {
+  const body = "03" + ascii("xyz") + ascii("860000000000017") + pad("V1.0", 20);
+  const { messages } = decode(frame({ msgId: 0x0102, serial: 2, version: 1, body }));
+  assert.equal(only(messages, "authenticate").code, "xyz");
+});
+
+Deno.test("reports carry a refusal (0x8001 failure) for a connection not yet authenticated", () => {
+  const { refusal, replies } = decode(frame({ msgId: 0x0200, serial: 5, body: LOCATION }));
+  assert.equal(replies.length, 1, "the success answer once authenticated");
+  assert.ok(refusal);
+  // 0x8001: serial 5, message 0x0200, result 1 (failure).
+  assert.match(
+    toHexString(refusal()),
+    /^7e80010005013912345678[0-9a-f]{4}0005020001[0-9a-f]{2}7e$/,
+  );
+});
+
+Deno.test("a 2013 frame with the reserved bit 14 set: identify names the 2013 reading too", () => {
+  // A 2013 location whose properties word has bit 14 set (a vendor's use of the reserved bit).
+  const plain = frame({ msgId: 0x0200, serial: 4, body: LOCATION });
+  const flagged = plain.slice();
+  flagged[3] |= 0x40;
+  flagged[flagged.length - 2] ^= 0x40; // keep the check code right
+  const first = decode(flagged);
+  const identify = only(first.messages, "identify");
+  assert.notEqual(identify.id, "013912345678", "read as 2019 it names another terminal");
+  assert.deepEqual(identify.fallback, { id: "013912345678", extra: { jt808Reading: 2013 } });
+  // The gateway found only the 2013 reading known: the session reads every frame as 2013.
+  const session = newSession();
+  session.extra.jt808Reading = 2013;
+  session.deviceId = "013912345678";
+  const again = decode(flagged, session);
+  const position = only(again.messages, "position").position;
+  assert.equal(position.latitude, -30);
+  assert.equal(session.extra.jt808Version, null);
+  // A real 2019 frame has no other reading worth a lookup only when it is the session's first.
+  const later = decode(frame({ msgId: 0x0002, version: 1 }), first.session);
+  assert.equal(later.messages.filter((m) => m.type === "identify").length, 0);
 });
 
 Deno.test("identify is emitted once per session", () => {

@@ -32,12 +32,15 @@ function hasShortSerial(msgId: number): boolean {
   return msgId === MsgId.LOCK_LOCATION || msgId === MsgId.LOCK_LOCATION_BLIND;
 }
 
-/** Reads the header; throws Truncated when the content is too short. */
-export function readHeader(r: ByteReader): Header {
+/**
+ * Reads the header; throws Truncated when the content is too short. `as2013`: bit 14 is not
+ * the 2019 version flag on this connection (a vendor's use of the reserved bit).
+ */
+export function readHeader(r: ByteReader, as2013 = false): Header {
   const msgId = r.u16();
   const properties = r.u16();
   const vendor = hasShortSerial(msgId);
-  const version = !vendor && (properties & 0x4000) !== 0 ? r.u8() : null;
+  const version = !vendor && !as2013 && (properties & 0x4000) !== 0 ? r.u8() : null;
   const terminal = r.bytes(version === null ? 6 : 10);
   const serial = vendor ? r.u8() : r.u16();
   const subpackage = !vendor && (properties & 0x2000) !== 0;

@@ -2,6 +2,8 @@
  * What this protocol keeps in `session.extra` (all keys prefixed "jt808" except `model`):
  * - jt808Version: protocol version byte of a 2019 terminal, null for 2013 (replies must match).
  * - jt808Terminal: hex of the raw terminal phone field, echoed in replies and commands.
+ * - jt808Reading: 2013 when the gateway found bit 14 to be a vendor's reserved bit, not the
+ *   2019 flag (set through `identify.fallback`, see decoder.ts).
  * - jt808BadChecksums / jt808LengthMismatches: frames accepted despite a wrong check code or
  *   body length (see decoder.ts).
  * - model: device model, set by the gateway from the device record (some layouts depend on it).

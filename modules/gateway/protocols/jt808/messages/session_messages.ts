@@ -11,18 +11,15 @@ import { handled, type MessageHandler } from "./context.ts";
  * 0x0100: province, city, manufacturer id, model, terminal id, plate colour, plate. Field sizes
  * grew in 2019 (manufacturer 5→11, model 20→30, terminal id 7→30).
  *
- * The auth code handed out is the terminal id itself: stable across reconnects, so a terminal
- * that re-authenticates with an old code still matches. Auth codes are not checked on 0x0102
- * (identity is the terminal number; the gateway decides whether that device exists).
+ * The gateway chooses the auth code (a random one per registration, stored; or, with
+ * JT808_AUTH=lenient, the terminal number) and writes the 0x8100 built by `reply`.
  */
 export const register: MessageHandler = (ctx) => {
-  const reply = registerReply(
-    ctx.address,
-    nextSerial(ctx.session),
-    ctx.header.serial,
-    Result.SUCCESS,
-    terminalId(ctx.header.terminal),
-  );
+  const replySerial = ctx.header.serial;
+  const reply = (code: string | null) =>
+    code === null
+      ? registerReply(ctx.address, nextSerial(ctx.session), replySerial, REGISTER_REFUSED, "")
+      : registerReply(ctx.address, nextSerial(ctx.session), replySerial, Result.SUCCESS, code);
   let model: string | undefined;
   try {
     const is2019 = ctx.header.version !== null;
@@ -31,10 +28,33 @@ export const register: MessageHandler = (ctx) => {
   } catch {
     // short registrations (some devices omit fields) still get registered
   }
-  return { messages: [], replies: [reply], model };
+  const id = terminalId(ctx.header.terminal);
+  return { messages: [{ type: "register", id, reply }], replies: [], model };
 };
 
-/** Messages that only need a general reply: auth, logout, vendor time-zone sync. */
+/**
+ * 0x8100 result 3, "terminal already registered": the gateway refuses a registration while
+ * the device's authenticated connection is active.
+ */
+const REGISTER_REFUSED = 3;
+
+/**
+ * 0x0102: 2013 — the auth code is the whole body; 2019 — BYTE length, the code, IMEI (15),
+ * software version (20). Answered with 0x8001 result 0 or 1 (a terminal refused registers
+ * again), as the gateway decides.
+ */
+export const authenticate: MessageHandler = (ctx) => {
+  const code = ctx.header.version === null
+    ? ctx.body.rest()
+    : ctx.body.bytes(Math.min(ctx.body.u8(), ctx.body.remaining));
+  return handled([{
+    type: "authenticate",
+    code: trimControl(decodeGbk(code)),
+    reply: (accepted) => ctx.ack(accepted ? Result.SUCCESS : Result.FAILURE),
+  }]);
+};
+
+/** Messages that only need a general reply: logout, vendor time-zone sync. */
 export const ackOnly: MessageHandler = (ctx) => handled([], [ctx.ack()]);
 
 /** 0x0002: empty in the standard; some devices append battery %, CSQ and a status byte. */
@@ -54,7 +74,7 @@ export const timeSync: MessageHandler = (ctx) =>
 
 export const SESSION_HANDLERS: ReadonlyArray<[number, MessageHandler]> = [
   [MsgId.REGISTER, register],
-  [MsgId.AUTH, ackOnly],
+  [MsgId.AUTH, authenticate],
   [MsgId.LOGOUT, ackOnly],
   [MsgId.TIMEZONE_SYNC, ackOnly],
   [MsgId.HEARTBEAT, heartbeat],

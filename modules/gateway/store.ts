@@ -1,0 +1,28 @@
+/**
+ * KV keys of the gateway:
+ *  jt808Code  imei → AuthCode  (the JT/T 808 auth code issued at the terminal's last registration)
+ */
+const K = {
+  jt808Code: (imei: string) => ["gateway", "jt808Code", imei],
+};
+
+export interface AuthCode {
+  code: string;
+  /** Epoch ms of the registration that issued it. */
+  issuedAt: number;
+  /** Address the registration came from (for the log of who re-registered a terminal). */
+  remote: string;
+}
+
+export class GatewayStore {
+  constructor(private readonly kv: Deno.Kv) {}
+
+  async authCode(imei: string): Promise<AuthCode | null> {
+    return (await this.kv.get<AuthCode>(K.jt808Code(imei))).value;
+  }
+
+  /** Replaces the device's code: the one issued before stops working. */
+  async setAuthCode(imei: string, code: AuthCode): Promise<void> {
+    await this.kv.set(K.jt808Code(imei), code);
+  }
+}

@@ -1,0 +1,418 @@
+/**
+ * Device identity and protocol gaps against a real server process on loopback: JT/T 808 auth
+ * codes (strict and lenient), the GT06 second-login rule, fixes dated before 2000, two fixes
+ * in one second, OsmAnd JSON arrays and alarm names, and JT/T 808 frames whose version bit
+ * is a vendor's reserved bit.
+ */
+import assert from "node:assert/strict";
+import { ApiClient } from "../helpers/api_client.ts";
+import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import { type ServerProcess, startServer } from "../helpers/server.ts";
+import { buildFrame } from "../../modules/gateway/protocols/gt06/frame.ts";
+import { wire } from "../../modules/gateway/protocols/jt808/test_frames.ts";
+import {
+  bcd,
+  JT,
+  jt808Auth,
+  jt808Location,
+  jt808Register,
+  type Jt808ServerFrame,
+  Jt808StreamReader,
+  locationBlock,
+} from "../../modules/simulator/devices/jt808.ts";
+import { latin1Text, sampleFix } from "../../modules/simulator/fix.ts";
+
+const ADMIN_PASSWORD = "Admin12345";
+const GT06_A = "359710049000033";
+const JT_A = "359710049000044";
+const JT_B = "359710049000055";
+const OSMAND_A = "359710049000066";
+const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A raw TCP device: writes frames, collects what the server sends, sees it hang up. */
+class RawDevice {
+  buf: number[] = [];
+  closedByServer = false;
+  private jt = new Jt808StreamReader();
+  private jtFrames: Jt808ServerFrame[] = [];
+  private reading: Promise<void>;
+  private constructor(readonly conn: Deno.TcpConn) {
+    this.reading = (async () => {
+      const chunk = new Uint8Array(4096);
+      try {
+        for (;;) {
+          const n = await conn.read(chunk);
+          if (n === null) break;
+          this.buf.push(...chunk.subarray(0, n));
+        }
+      } catch { /* reset */ }
+      this.closedByServer = true;
+    })();
+  }
+  static async open(port: number) {
+    return new RawDevice(await Deno.connect({ hostname: "127.0.0.1", port }));
+  }
+  send(bytes: Uint8Array) {
+    return this.conn.write(bytes);
+  }
+  async take(n: number, timeoutMs = 5000): Promise<Uint8Array> {
+    const end = Date.now() + timeoutMs;
+    while (this.buf.length < n) {
+      if (Date.now() > end || this.closedByServer) throw new Error(`no reply (${this.buf.length})`);
+      await sleep(10);
+    }
+    return new Uint8Array(this.buf.splice(0, n));
+  }
+  /** The next JT/T 808 frame from the server. */
+  async frame(timeoutMs = 5000): Promise<Jt808ServerFrame> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.buf.length) this.jtFrames.push(...this.jt.push(new Uint8Array(this.buf.splice(0))));
+      const f = this.jtFrames.shift();
+      if (f) return f;
+      if (Date.now() > end || this.closedByServer) throw new Error("no JT/T 808 reply");
+      await sleep(10);
+    }
+  }
+  async waitClosed(timeoutMs = 5000) {
+    const end = Date.now() + timeoutMs;
+    while (!this.closedByServer) {
+      if (Date.now() > end) throw new Error("server did not close the connection");
+      await sleep(20);
+    }
+  }
+  async done() {
+    try {
+      this.conn.close();
+    } catch { /* closed */ }
+    await this.reading;
+  }
+}
+
+function ports(server: ServerProcess) {
+  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
+    server.output(),
+  );
+  assert.ok(m, server.output());
+  return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
+}
+
+async function setup(server: ServerProcess) {
+  const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+  const me = await api.call("/v3/new/account/current");
+  const imported = await api.call("/v3/new/newEquipment/importEquipment", {
+    userId: me.userId,
+    mcType: "GT06N",
+    imeis: [GT06_A, JT_A, JT_B, OSMAND_A],
+  });
+  assert.equal(imported.succeeded, 4);
+  return api;
+}
+
+/** The device's track in the 20 days before `around` and the day after. */
+async function playback(api: ApiClient, imei: string, around = Date.now()) {
+  return (await api.call("/v3/new/monitor/playback", {
+    imei,
+    startTime: new Date(around - 20 * 86_400_000).toISOString(),
+    endTime: new Date(around + 86_400_000).toISOString(),
+  })).points as { gpsTime: string; lat: number; lng: number }[];
+}
+
+async function alerts(api: ApiClient, imei: string) {
+  return (await api.call("/v3/new/alarm/list", { imeis: [imei], pageNum: 1, pageSize: 50 }))
+    .list as { type: string; time: number }[];
+}
+
+const terminal = (imei: string) => imei.slice(-12);
+const jtFix = (i: number) =>
+  sampleFix({ time: new Date(BASE + i * 1000), latitude: 22.5 + i * 1e-4, longitude: 114.05 });
+
+/** 0x8001's result for our message `serial`. */
+function generalResult(f: Jt808ServerFrame, serial: number, msgId: number): number {
+  assert.equal(f.msgId, JT.PLATFORM_REPLY);
+  assert.equal((f.body[0] << 8) | f.body[1], serial, "reply serial");
+  assert.equal((f.body[2] << 8) | f.body[3], msgId, "reply message id");
+  return f.body[4];
+}
+
+/** Registers and returns the auth code of the 0x8100. */
+async function register(d: RawDevice, imei: string, serial: number): Promise<string> {
+  await d.send(jt808Register(terminal(imei), serial));
+  const f = await d.frame();
+  assert.equal(f.msgId, JT.REGISTER_REPLY);
+  assert.equal((f.body[0] << 8) | f.body[1], serial);
+  assert.equal(f.body[2], 0, `registered (${JSON.stringify(f)})`);
+  return latin1Text(f.body.subarray(3));
+}
+
+async function authenticate(d: RawDevice, imei: string, serial: number, code: string) {
+  await d.send(jt808Auth(terminal(imei), serial, code));
+  return generalResult(await d.frame(), serial, JT.AUTH);
+}
+
+async function report(d: RawDevice, imei: string, serial: number, i: number) {
+  await d.send(jt808Location(terminal(imei), serial, jtFix(i)));
+  return generalResult(await d.frame(), serial, JT.LOCATION);
+}
+
+/** A GT06 location frame whose date bytes are all zero (a clock never set). */
+function gt06ZeroDate(serial: number): Uint8Array {
+  const frame = gt06Location(
+    { time: new Date(BASE), lat: 22.6, lng: 114.1, speedKmh: 10, course: 0 },
+    serial,
+  );
+  const content = frame.slice(4, 4 + 26);
+  content.fill(0, 0, 6);
+  return buildFrame(0x12, serial, content);
+}
+
+/** A 2013 0x0200 whose properties word has bit 14 set (a vendor's use of the reserved bit). */
+function flaggedLocation(phone: string, serial: number, i: number): Uint8Array {
+  const body = locationBlock(jtFix(i));
+  const content = [
+    0x02,
+    0x00,
+    0x40 | (body.length >> 8),
+    body.length & 0xff,
+    ...bcd(phone, 6),
+    serial >> 8,
+    serial & 0xff,
+    ...body,
+  ];
+  const check = content.reduce((x, b) => x ^ b, 0);
+  return wire(Uint8Array.from([0x7e, ...content, check, 0x7e]));
+}
+
+Deno.test({
+  name: "device identity (strict JT/T 808, GT06 takeover rule) and protocol gaps",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    // Two I/O workers: registration and authentication cross the worker boundary.
+    const server = await startServer({
+      ADMIN_PASSWORD,
+      GATEWAY_WORKERS: "2",
+      DEVICE_TAKEOVER_SECONDS: "2",
+    });
+    const p = ports(server);
+    const api = await setup(server);
+    try {
+      await t.step(
+        "JT/T 808: a report before authentication is refused and not stored",
+        async () => {
+          const d = await RawDevice.open(p.jt808);
+          assert.equal(await report(d, JT_A, 1, 1), 1, "0x8001 result 1 (failure)");
+          await d.done();
+          assert.deepEqual(await playback(api, JT_A), []);
+        },
+      );
+
+      let code = "";
+      await t.step(
+        "JT/T 808: register → authenticate with the issued code → report stored",
+        async () => {
+          const d = await RawDevice.open(p.jt808);
+          code = await register(d, JT_A, 1);
+          assert.match(code, /^[A-Z2-9]{16}$/);
+          assert.notEqual(code, terminal(JT_A), "the code is not the phone number");
+          assert.equal(await report(d, JT_A, 2, 2), 1, "registered is not authenticated");
+          assert.equal(await authenticate(d, JT_A, 3, code), 0);
+          assert.equal(await report(d, JT_A, 4, 3), 0);
+          const points = await playback(api, JT_A);
+          assert.deepEqual(points.map((pt) => Date.parse(pt.gpsTime)), [BASE + 3000]);
+          await d.done();
+        },
+      );
+
+      await t.step(
+        "JT/T 808: a wrong code is refused with result 1; registering again heals",
+        async () => {
+          const d = await RawDevice.open(p.jt808);
+          assert.equal(await authenticate(d, JT_A, 1, "NOT-THE-CODE"), 1);
+          assert.equal(await authenticate(d, JT_A, 2, terminal(JT_A)), 1, "the phone is no code");
+          assert.equal(await report(d, JT_A, 3, 4), 1);
+          // A terminal refused registers again (as with another server's code) and gets a new one.
+          const fresh = await register(d, JT_A, 4);
+          assert.notEqual(fresh, code);
+          assert.equal(await authenticate(d, JT_A, 5, fresh), 0);
+          assert.equal(await report(d, JT_A, 6, 5), 0);
+          await d.done();
+          // The old code stopped working.
+          const other = await RawDevice.open(p.jt808);
+          assert.equal(await authenticate(other, JT_A, 1, code), 1);
+          await other.done();
+          const times = (await playback(api, JT_A)).map((pt) => Date.parse(pt.gpsTime));
+          assert.deepEqual(times, [BASE + 3000, BASE + 5000]);
+          assert.match(server.output(), /authentication of 359710049000044 refused/);
+        },
+      );
+
+      await t.step("JT/T 808: guessing codes ends the connection", async () => {
+        const d = await RawDevice.open(p.jt808);
+        for (let i = 1; i <= 5; i++) {
+          await d.send(jt808Auth(terminal(JT_B), i, `GUESS${i}`));
+        }
+        await d.waitClosed();
+        await d.done();
+      });
+
+      await t.step(
+        "GT06: a second login within the takeover time is refused, the first keeps working",
+        async () => {
+          const first = await RawDevice.open(p.gt06);
+          await first.send(gt06Login(GT06_A, 1));
+          await first.take(10);
+          const second = await RawDevice.open(p.gt06);
+          await second.send(gt06Login(GT06_A, 1));
+          await second.waitClosed();
+          await second.done();
+          assert.match(server.output(), /second login of 359710049000033 refused/);
+          await first.send(
+            gt06Location({ time: new Date(BASE), lat: 22.5, lng: 114, speedKmh: 5, course: 0 }, 2),
+          );
+          await first.send(gt06Heartbeat(3));
+          await first.take(10);
+          assert.equal(
+            (await playback(api, GT06_A)).length,
+            1,
+            "the first connection still reports",
+          );
+          // After the takeover time of silence a new login replaces it.
+          await sleep(2300);
+          const third = await RawDevice.open(p.gt06);
+          await third.send(gt06Login(GT06_A, 1));
+          await third.take(10);
+          await first.waitClosed();
+          await first.done();
+          await third.done();
+        },
+      );
+
+      await t.step(
+        "GT06: a fix dated before 2000 is acknowledged, flagged and kept out of tracks",
+        async () => {
+          await sleep(2300); // the previous connection's takeover time
+          const d = await RawDevice.open(p.gt06);
+          await d.send(gt06Login(GT06_A, 1));
+          await d.take(10);
+          const before = (await playback(api, GT06_A)).length;
+          await d.send(gt06ZeroDate(5));
+          await d.send(gt06Heartbeat(6));
+          await d.take(10);
+          assert.equal((await playback(api, GT06_A)).length, before);
+          assert.deepEqual(await playback(api, GT06_A, Date.UTC(1999, 10, 30)), []);
+          assert.match(server.output(), /359710049000033 sent a fix dated 1999-11-30/);
+          await d.done();
+        },
+      );
+
+      const osmand = (query: string, init?: RequestInit) =>
+        fetch(`http://127.0.0.1:${p.osmand}/${query}`, init);
+
+      await t.step(
+        "OsmAnd: a time before 2000 is answered 200 and kept out of tracks",
+        async () => {
+          const r = await osmand(`?id=${OSMAND_A}&lat=52.5&lon=13.4&timestamp=0`);
+          await r.body?.cancel();
+          assert.equal(r.status, 200);
+          assert.deepEqual(await playback(api, OSMAND_A), []);
+          assert.deepEqual(await playback(api, OSMAND_A, 20 * 86_400_000), [], "1970");
+        },
+      );
+
+      await t.step(
+        "OsmAnd: two fixes in one second at different places are both kept",
+        async () => {
+          const seconds = Math.floor(BASE / 1000) + 10;
+          for (const lat of [52.5, 52.501]) {
+            const r = await osmand(`?id=${OSMAND_A}&lat=${lat}&lon=13.4&timestamp=${seconds}`);
+            await r.body?.cancel();
+            assert.equal(r.status, 200);
+          }
+          const points = await playback(api, OSMAND_A);
+          assert.deepEqual(points.map((pt) => pt.lat), [52.5, 52.501]);
+        },
+      );
+
+      await t.step(
+        "OsmAnd: a JSON array of positions (Traccar's client SDK) is stored",
+        async () => {
+          const item = (i: number) => ({
+            device_id: OSMAND_A,
+            location: {
+              timestamp: new Date(BASE + 20_000 + i * 1000).toISOString(),
+              coords: { latitude: 52.6 + i * 1e-3, longitude: 13.4 },
+            },
+          });
+          const r = await osmand("", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify([item(0), item(1), item(2)]),
+          });
+          await r.body?.cancel();
+          assert.equal(r.status, 200);
+          assert.equal((await playback(api, OSMAND_A)).length, 5);
+        },
+      );
+
+      await t.step("OsmAnd: alarm= raises the alerts the binary protocols raise", async () => {
+        const seconds = Math.floor(BASE / 1000) + 40;
+        for (const [i, alarm] of ["sos", "fallDown", "hardBraking"].entries()) {
+          const r = await osmand(
+            `?id=${OSMAND_A}&lat=52.7&lon=13.4&timestamp=${seconds + i}&alarm=${alarm}`,
+          );
+          await r.body?.cancel();
+          assert.equal(r.status, 200);
+        }
+        const types = (await alerts(api, OSMAND_A)).map((a) => a.type).sort();
+        assert.deepEqual(types, ["fall", "harshBraking", "sos"]);
+      });
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "device identity: JT808_AUTH=lenient accepts reports as before; a reserved bit 14 reads as 2013",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const server = await startServer({
+      ADMIN_PASSWORD,
+      GATEWAY_WORKERS: "0",
+      JT808_AUTH: "lenient",
+    });
+    const p = ports(server);
+    const api = await setup(server);
+    try {
+      await t.step("a report without registration is stored; the code is the phone", async () => {
+        const d = await RawDevice.open(p.jt808);
+        assert.equal(await report(d, JT_A, 1, 1), 0);
+        assert.equal((await playback(api, JT_A)).length, 1);
+        assert.equal(await register(d, JT_A, 2), terminal(JT_A));
+        assert.equal(await authenticate(d, JT_A, 3, "anything"), 0);
+        await d.done();
+      });
+
+      await t.step(
+        "a 2013 frame with bit 14 set names its terminal in the 2013 reading",
+        async () => {
+          const d = await RawDevice.open(p.jt808);
+          await d.send(flaggedLocation(terminal(JT_B), 1, 7));
+          const f = await d.frame();
+          assert.equal(f.msgId, JT.PLATFORM_REPLY);
+          const points = await playback(api, JT_B);
+          assert.deepEqual(points.map((pt) => Date.parse(pt.gpsTime)), [BASE + 7000]);
+          assert.ok(Math.abs(points[0].lat - jtFix(7).latitude) < 1e-5);
+          await d.done();
+        },
+      );
+    } finally {
+      await server.stop();
+    }
+  },
+});
