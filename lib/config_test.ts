@@ -22,3 +22,14 @@ Deno.test("config: a bad value names the variable", () => {
   assert.throws(() => loadConfig({ ADMIN_PASSWORD: "short" }), /ADMIN_PASSWORD/);
   assert.throws(() => loadConfig({ GT06_PORT: "70000" }), /GT06_PORT/);
 });
+
+Deno.test("config: device login deadline and connection cap", () => {
+  const c = loadConfig({});
+  assert.equal(c.DEVICE_LOGIN_SECONDS, 60);
+  assert.equal(c.MAX_DEVICE_CONNECTIONS, undefined); // derived from the descriptor limit
+  assert.equal(loadConfig({ MAX_DEVICE_CONNECTIONS: "50" }).MAX_DEVICE_CONNECTIONS, 50);
+  assert.throws(() => loadConfig({ DEVICE_LOGIN_SECONDS: "0" }), /DEVICE_LOGIN_SECONDS/);
+  assert.throws(() => loadConfig({ DEVICE_LOGIN_SECONDS: "1.5" }), /DEVICE_LOGIN_SECONDS/);
+  assert.throws(() => loadConfig({ MAX_DEVICE_CONNECTIONS: "0" }), /MAX_DEVICE_CONNECTIONS/);
+  assert.throws(() => loadConfig({ MAX_DEVICE_CONNECTIONS: "many" }), /MAX_DEVICE_CONNECTIONS/);
+});

@@ -42,6 +42,8 @@ export class Admission<T extends Admitted> {
    */
   private pending: T[] = [];
   private readonly waiting = new Set<T>();
+  /** Sweep when `pending` grows past this (twice its size after the last sweep). */
+  private sweepAt = 64;
 
   constructor(private readonly count: ConnectionCount) {}
 
@@ -75,7 +77,10 @@ export class Admission<T extends Admitted> {
   private track(conn: T): void {
     this.pending.push(conn);
     this.waiting.add(conn);
-    if (this.pending.length > 64 && this.pending.length > 2 * this.waiting.size) this.sweep();
+    if (this.pending.length > this.sweepAt) {
+      this.sweep();
+      this.sweepAt = Math.max(64, 2 * this.pending.length);
+    }
   }
 
   private newestUnidentified(): T | undefined {
