@@ -19,6 +19,8 @@ const ADMIN_PASSWORD = "Admin12345";
 const DEVICE_A = "359710049000011";
 const DEVICE_B = "359710049000022";
 const LOGIN_REPLY_SERIAL_1 = "787805010001d9dc0d0a";
+/** DEVICE_TAKEOVER_SECONDS of the test server: a second login within it is refused. */
+const TAKEOVER_MS = 1000;
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -136,6 +138,7 @@ for (const mode of MODES) {
       const server = await startServer({
         ADMIN_PASSWORD,
         DEVICE_IDLE_SECONDS: "2",
+        DEVICE_TAKEOVER_SECONDS: String(TAKEOVER_MS / 1000),
         GATEWAY_WORKERS: mode.workers,
         GATEWAY_IO: mode.io,
       });
@@ -174,17 +177,28 @@ for (const mode of MODES) {
           await d.done();
         });
 
-        await t.step("a reconnect replaces the old connection", async () => {
-          const first = await RawDevice.open(p.gt06);
-          await first.send(gt06Login(DEVICE_A, 1));
-          await first.take(10);
-          const second = await RawDevice.open(p.gt06);
-          await second.send(gt06Login(DEVICE_A, 1));
-          await second.take(10);
-          await first.waitClosed();
-          await first.done();
-          await second.done();
-        });
+        await t.step(
+          "a second login is refused while the connection is active; after the takeover " +
+            "time of silence a reconnect replaces it",
+          async () => {
+            const first = await RawDevice.open(p.gt06);
+            await first.send(gt06Login(DEVICE_A, 1));
+            await first.take(10);
+            const second = await RawDevice.open(p.gt06);
+            await second.send(gt06Login(DEVICE_A, 1));
+            await second.waitClosed();
+            await second.done();
+            await first.send(gt06Heartbeat(2));
+            await first.take(10);
+            await sleep(TAKEOVER_MS + 200);
+            const third = await RawDevice.open(p.gt06);
+            await third.send(gt06Login(DEVICE_A, 1));
+            await third.take(10);
+            await first.waitClosed();
+            await first.done();
+            await third.done();
+          },
+        );
 
         await t.step(
           "a command goes out on the device's link and its reply settles it",
