@@ -45,6 +45,8 @@ export function BroadcastForm({ t, root, rule, onClose, onSaved }: {
     minSpeed: rule?.minSpeed == null ? "" : String(rule.minSpeed),
     maxSpeed: rule?.maxSpeed == null ? "" : String(rule.maxSpeed),
     content: rule?.content ?? "",
+    /** The login password, for a text that is a protected instruction (never stored). */
+    password: "",
   }, t);
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
   const [imeis, setImeis] = useState<string[]>(rule?.imeis ?? []);
@@ -96,6 +98,7 @@ export function BroadcastForm({ t, root, rule, onClose, onSaved }: {
                 imeis: someDevices ? imeis : [],
                 enabled,
               },
+              ...(v.password ? { password: v.password } : {}),
             }),
           );
         } catch (e) {
@@ -181,6 +184,16 @@ export function BroadcastForm({ t, root, rule, onClose, onSaved }: {
           maxLength={100}
           hint={t("alerts.broadcast.hints.content")}
         />
+        {v.content.trim() !== "" && v.content.trim() !== (rule?.content ?? "") && (
+          <Input
+            form={form}
+            name="password"
+            kind="password"
+            label={label("password")}
+            autoComplete="current-password"
+            hint={t("alerts.broadcast.hints.password")}
+          />
+        )}
         <CheckBox
           class="span2"
           name="enabled"

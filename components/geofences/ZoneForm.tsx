@@ -33,6 +33,8 @@ export function ZoneForm(
     notOutAlert: zone.notOutAlert ?? false,
     stayDays: String(zone.stayDays ?? 1),
     command: zone.command ?? "",
+    /** The login password, for a command that is a protected instruction (never stored). */
+    password: "",
     emailAlert: zone.emailAlert ?? false,
     imeis: (zone.imeis ?? []).join("\n"),
     radius: zone.shape?.kind === "circle" ? String(zone.shape.radius) : "",
@@ -74,6 +76,7 @@ export function ZoneForm(
             notOutAlert: v.notOutAlert,
             stayDays: Number(v.stayDays),
             command: v.command.trim(),
+            ...(v.password ? { password: v.password } : {}),
             emailAlert: v.emailAlert,
             imeis: v.imeis.split(/[\s,;]+/).filter(Boolean),
           }
@@ -206,6 +209,22 @@ export function ZoneForm(
                 maxLength={500}
               />
             </Field>
+            {v.command.trim() !== "" && v.command.trim() !== (zone.command ?? "") && (
+              <Field
+                label={t("geofences.fields.commandPassword")}
+                hint={t("geofences.commandPasswordHint")}
+                error={errors.password}
+              >
+                <input
+                  class="input"
+                  type="password"
+                  name="password"
+                  autoComplete="current-password"
+                  value={v.password}
+                  onInput={(e) => set("password", (e.target as HTMLInputElement).value)}
+                />
+              </Field>
+            )}
             <Field
               label={t("geofences.fields.imeis")}
               hint={t("geofences.imeisHint")}
