@@ -60,23 +60,30 @@ Deno.test("jt808 register → 0x8100 auth code → 0x0102 → ready, with valid 
   const r1 = server.decode(register);
   assert.deepEqual(r1.messages[0], { type: "identify", id: TERMINAL, model: "SIM-808" });
   assert.ok(IMEI.endsWith(TERMINAL));
-  const e1 = link.receive(r1.replies[0], now);
+  // The gateway chooses the code; the decoder's register message words the 0x8100.
+  const registration = r1.messages[1];
+  assert.ok(registration?.type === "register");
+  const e1 = link.receive(registration.reply("CODE1234"), now);
   assert.equal(e1.length, 1);
   assert.ok(e1[0].type === "send");
   const r2 = server.decode(e1[0].frame);
-  assert.deepEqual(link.receive(r2.replies[0], now), [{ type: "ready" }]);
+  const auth = r2.messages.find((m) => m.type === "authenticate");
+  assert.ok(auth?.type === "authenticate");
+  assert.equal(auth.code, "CODE1234");
+  assert.deepEqual(link.receive(auth.reply(true), now), [{ type: "ready" }]);
   assert.equal(server.session.extra.jt808BadChecksums, undefined);
   assert.equal(server.session.extra.jt808LengthMismatches, undefined);
 
   // A reconnection authenticates straight away with the code it kept.
   const [again] = link.hello();
-  const auth = decodeFrame(new Jt808Splitter().push(again)[0], newSession());
-  assert.equal(auth.replies.length, 1);
-  assert.deepEqual(
-    decodeFrame(new Jt808Splitter().push(jt808Auth(TERMINAL, 1, TERMINAL))[0], newSession())
-      .messages,
-    [{ type: "identify", id: TERMINAL }],
-  );
+  const reauth = decodeFrame(new Jt808Splitter().push(again)[0], newSession());
+  const code = reauth.messages.find((m) => m.type === "authenticate");
+  assert.ok(code?.type === "authenticate");
+  assert.equal(code.code, "CODE1234");
+  // Refused: the terminal forgets the code and registers on its next connection.
+  assert.deepEqual(link.receive(code.reply(false), now), []);
+  const [next] = link.hello();
+  assert.equal((next[1] << 8) | next[2], 0x0100, "registers again");
 });
 
 Deno.test("jt808 location 0x0200 round-trips fix, ACC, mileage, satellites, signal, battery", () => {
