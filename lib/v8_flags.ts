@@ -1,7 +1,7 @@
 /**
  * V8 flags the server runs with (`deno task start`, `deno task dev`, the tests' and benches'
- * server processes). deno.json's start task spells them out too; v8_flags_test.ts keeps the
- * two in step.
+ * server processes). deno.json's start and compile tasks spell them out too;
+ * v8_flags_test.ts and scripts/compile_task_test.ts keep them in step.
  *
  * `--no-allocation-site-pretenuring`: V8 learns that objects from some allocation sites
  * survive (device states, latest positions, their attributes — each lives one report
