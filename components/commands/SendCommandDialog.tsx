@@ -69,7 +69,7 @@ export function SendCommandDialog({ t, imei, onClose }: {
         params: paramsBody(def.params, values),
         sendType,
         replace,
-        ...(def.passwordRequired ? { password } : {}),
+        ...(def.passwordRequired || password ? { password } : {}),
       });
       toast(t("commands.ui.sent"));
       setConfirmReplace(false);
@@ -147,7 +147,8 @@ export function SendCommandDialog({ t, imei, onClose }: {
             </select>
           </InstructionFields>
           <SendTypeField t={t} sendType={sendType} onSendType={setSendType} />
-          {def.passwordRequired && (
+          {/* Also after a refusal: custom text that is a protected instruction (DYD,…#). */}
+          {(def.passwordRequired || errors.password) && (
             <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
           )}
           {confirmReplace && (

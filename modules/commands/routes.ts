@@ -19,6 +19,7 @@ import { batchSummary, instructionItems } from "./batch.ts";
 import { operationLogger } from "./oplog.ts";
 import { batchTargets } from "./targets.ts";
 import { assertCommandPassword, assertMaySend, templateEditor } from "./policy.ts";
+import { protectedInstruction } from "./rule_commands.ts";
 import {
   batchSendBody,
   exportQuery,
@@ -46,14 +47,21 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
     who: { self: Account; owner: Account },
     e: Parameters<ReturnType<typeof operationLogger>>[0],
   ) => operationLogger(s.commandStore, who)(e);
-  /** Refuses a protected instruction unless the login password confirms it. */
+  /**
+   * Refuses a protected instruction unless the login password confirms it, also when it comes
+   * as free text (`DYD,000000#` typed as a custom or plain text command).
+   */
   const confirmPassword = async (
     who: Awaited<ReturnType<typeof sender>>,
     devices: Device[],
-    code: InstructionCode,
+    code: InstructionCode | "text",
     password: string | undefined,
+    text = "",
   ) => {
-    if (devices.some((d) => requiresPassword(d.mcType, code))) {
+    const needs = (d: Device) =>
+      (code !== "text" && requiresPassword(d.mcType, code)) ||
+      (text !== "" && protectedInstruction(text, d.mcType) !== null);
+    if (devices.some(needs)) {
       await assertCommandPassword(who.self, password);
     }
   };
@@ -71,10 +79,13 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
       sendType: z.enum(["online", "offline"]),
       /** Confirms replacing the device's pending offline command. */
       replace: z.boolean().default(false),
+      /** The login password, when the text is a protected instruction (e.g. engine cut). */
+      password: z.string().max(100).optional(),
     }).strict(),
     handler: async ({ body, c }) => {
       const who = await sender(c.var.session, false);
       const device = await s.devices.visibleDevice(c.var.session, body.imei);
+      await confirmPassword(who, [device], "text", body.password, body.content);
       const record = await s.commands.send(
         { device, content: body.content, sendType: body.sendType, replace: body.replace },
         who.sender,
@@ -171,7 +182,8 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
       const who = await sender(c.var.session, false);
       const device = await s.devices.visibleDevice(c.var.session, body.imei);
       const built = buildInstruction(device.mcType, body.code, body.params);
-      await confirmPassword(who, [device], body.code, body.password);
+      const text = body.code === "custom" ? built.content : "";
+      await confirmPassword(who, [device], body.code, body.password, text);
       const detail = built.content;
       try {
         const record = await s.commands.send({
@@ -209,7 +221,13 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
       );
       if (!model) throw new BizError("commandUnsupported");
       buildInstruction(model.mcType, body.code, body.params);
-      await confirmPassword(who, devices, body.code, body.password);
+      await confirmPassword(
+        who,
+        devices,
+        body.code,
+        body.password,
+        body.code === "custom" ? String(body.params.text ?? "") : "",
+      );
       const { batch, records } = await s.batches.send({
         category: "command",
         name: body.code,

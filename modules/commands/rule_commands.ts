@@ -29,14 +29,16 @@ export function commandWord(text: string): string {
 }
 
 /**
- * Words of every text instruction some model protects with the login password (engine cut
- * and restore, factory reset, …), taken from the catalogue itself so a new protected
+ * Per model, the words of the text instructions it protects with the login password (engine
+ * cut and restore, factory reset, …), taken from the catalogue itself so a new protected
  * instruction is covered without a list here. A free text starting with one of them is that
  * instruction in disguise (`DYD,123456#` cuts the engine whatever the device password).
  */
-export const PROTECTED_WORDS: ReadonlyMap<string, InstructionCode> = (() => {
-  const words = new Map<string, InstructionCode>();
+const PROTECTED_BY_MODEL: ReadonlyMap<string, ReadonlyMap<string, InstructionCode>> = (() => {
+  const byModel = new Map<string, Map<string, InstructionCode>>();
   for (const [mcType, m] of Object.entries(MODEL_INSTRUCTIONS)) {
+    const words = new Map<string, InstructionCode>();
+    byModel.set(mcType, words);
     for (const code of m.passwordProtected) {
       // Protected instructions take no parameters today; one that needs some is skipped.
       const built = (() => {
@@ -49,12 +51,21 @@ export const PROTECTED_WORDS: ReadonlyMap<string, InstructionCode> = (() => {
       if (built?.encoding.kind === "text") words.set(commandWord(built.content), code);
     }
   }
-  return words;
+  return byModel;
 })();
 
-/** The protected instruction a free text amounts to, or null. */
-export function protectedInstruction(text: string): InstructionCode | null {
-  return PROTECTED_WORDS.get(commandWord(text)) ?? null;
+/**
+ * The protected instruction a free text amounts to on a model, or null. Without a model
+ * (a rule whose devices are not known in advance), protected on any model counts.
+ */
+export function protectedInstruction(text: string, mcType?: string): InstructionCode | null {
+  const word = commandWord(text);
+  const models = mcType ? [PROTECTED_BY_MODEL.get(mcType)] : [...PROTECTED_BY_MODEL.values()];
+  for (const words of models) {
+    const code = words?.get(word);
+    if (code) return code;
+  }
+  return null;
 }
 
 /** The catalogue's free-text rules (the `custom` instruction): printable ASCII, '#' only last. */

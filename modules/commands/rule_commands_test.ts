@@ -24,6 +24,45 @@ Deno.test("rule commands: protected instructions are recognised in free text", (
   for (const text of ["WHERE#", "STATUS#", "Help is on the way", "TIMER,30,30#"]) {
     assert.equal(protectedInstruction(text), null, text);
   }
+  // For a known model, only what that model protects.
+  assert.ok(protectedInstruction("RELAY,1#", "GT800"));
+  assert.equal(protectedInstruction("RELAY,1#", "JM-VL01"), null);
+  assert.equal(protectedInstruction("DYD,000000#", "GT06N"), "engineCut");
+});
+
+Deno.test("direct text sends: a protected instruction typed as text needs the password", async () => {
+  const app = await testApp({ ALERT_ENGINE: "off" });
+  try {
+    const IMEI = "359710049710009";
+    const a = await accountWithDevices(app, "rc_direct", [IMEI]);
+    const send = (content: string, password?: string) =>
+      app.call("/v3/new/command/send", {
+        imei: IMEI,
+        content,
+        sendType: "offline",
+        replace: true,
+        ...(password ? { password } : {}),
+      }, a.token);
+    const custom = (text: string, password?: string) =>
+      app.call("/v3/new/command/sendInstruction", {
+        imei: IMEI,
+        code: "custom",
+        params: { text },
+        sendType: "offline",
+        replace: true,
+        ...(password ? { password } : {}),
+      }, a.token);
+    for (const attempt of [send, custom]) {
+      for (const password of [undefined, "Wrong1234"]) {
+        const r = await attempt("dyd,000000#", password);
+        assert.equal(r.json.code, CATALOGUE.commandPasswordIncorrect, JSON.stringify(r.json));
+      }
+      assert.equal((await attempt("DYD,000000#", PASSWORD)).json.code, 10000);
+      assert.equal((await attempt("WHERE#")).json.code, 10000);
+    }
+  } finally {
+    await app.close();
+  }
 });
 
 /** One fix through the real ingest pipeline, then the engine and delivery settle. */
