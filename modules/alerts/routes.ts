@@ -178,13 +178,17 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
     handler: async ({ body, c }) => {
       const { userId } = await svc.accountSettings(c.var.session, body.userId);
       const before = body.rule.id ? s.autoBroadcast.get(userId, body.rule.id) : undefined;
-      // A new or changed text passes the send policy of the caller (modules/commands).
+      // A new or changed text passes the send policy of the caller (modules/commands); a
+      // kept one still needs the right to send when the rule's devices change.
+      const who = await s.access.caller(c.var.session);
       if (body.rule.content !== before?.content) {
-        await s.ruleCommands.assertMaySave(await s.access.caller(c.var.session), {
+        await s.ruleCommands.assertMaySave(who, {
           text: body.rule.content,
           field: "rule.content",
           password: body.password,
         });
+      } else if (body.rule.imeis.join() !== before.imeis.join()) {
+        await s.ruleCommands.assertMayRetarget(who, body.rule.content);
       }
       for (const imei of body.rule.imeis) {
         if ((await s.devices.visibleDevice(c.var.session, imei)).userId !== userId) {

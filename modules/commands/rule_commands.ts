@@ -108,6 +108,14 @@ export class RuleCommands {
   }
 
   /**
+   * Checks an edit of a rule that keeps its (already confirmed) command but may change where
+   * it goes (its devices): the caller needs the right to send, not the password again.
+   */
+  async assertMayRetarget(who: { self: Account; owner: Account }, text: string) {
+    if (text) assertMaySend(who.self, who.owner, false);
+  }
+
+  /**
    * Sends a rule's command on its event as an offline command (a sleeping device gets it on
    * wake-up). The owner's rights are read now: without sendCommandFlag (or with the account
    * gone) nothing is sent, and the refusal is recorded as a failed command and logged.

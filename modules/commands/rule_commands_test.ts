@@ -161,6 +161,30 @@ Deno.test("rule commands: saving a fence or broadcast rule with a command", asyn
       assert.equal(renamed.json.code, 10000, JSON.stringify(renamed.json));
     });
 
+    await t.step("a kept command: renaming needs no right, new devices do", async () => {
+      const [gate] = await app.services.geofenceStore.ofUser(a.id, "fence");
+      assert.equal((await setFlags({ sendCommandFlag: 0 })).json.code, 10000);
+      const body = { ...circleFence("Gate 3", LAT, LNG, 300), id: gate.id, command: gate.command };
+      const renamed = await app.call("/v3/new/geofence/save", { ...body, imeis: [IMEI] }, a.token);
+      assert.equal(renamed.json.code, 10000, JSON.stringify(renamed.json));
+      const widened = await app.call("/v3/new/geofence/save", { ...body, imeis: [] }, a.token);
+      assert.equal(widened.json.code, CATALOGUE.permissionDenied);
+      const bound = await app.call("/v3/new/geofence/bind", { id: gate.id, imeis: [] }, a.token);
+      assert.equal(bound.json.code, CATALOGUE.permissionDenied);
+      assert.deepEqual((await app.services.geofenceStore.get(gate.id))?.imeis, [IMEI]);
+      const [r] = app.services.autoBroadcast.list(a.id);
+      const { userId: _owner, ...rule } = r;
+      const kept = await app.call("/v3/new/alarm/broadcast/save", {
+        rule: { ...rule, name: "SOS 2" },
+      }, a.token);
+      assert.equal(kept.json.code, 10000, JSON.stringify(kept.json));
+      const moved = await app.call("/v3/new/alarm/broadcast/save", {
+        rule: { ...rule, imeis: [IMEI] },
+      }, a.token);
+      assert.equal(moved.json.code, CATALOGUE.permissionDenied);
+      await setFlags({ sendCommandFlag: 1 });
+    });
+
     await t.step("the catalogue's free-text rules apply", async () => {
       const inner = await fence("WHERE#,STATUS");
       assert.equal(inner.json.code, CATALOGUE.illegalParameter);

@@ -99,13 +99,16 @@ export class GeofenceService {
       throw new BizError("blackCarPassedLocked");
     }
     const userId = existing?.userId ?? await this.ownerId(session, body.userId);
-    // A new or changed command passes the send policy of the caller (modules/commands).
+    // A new or changed command passes the send policy of the caller (modules/commands);
+    // a kept one still needs the right to send when its devices may change.
     if (body.command && body.command !== existing?.command) {
       await this.ruleCommands.assertMaySave(await this.access.caller(session), {
         text: body.command,
         field: "command",
         password: body.password,
       });
+    } else if (!sameSet(body.imeis, existing?.imeis ?? [])) {
+      await this.ruleCommands.assertMayRetarget(await this.access.caller(session), body.command);
     }
     const groupId = await this.groupFor(userId, body.groupId);
     await this.assertBindable(userId, body.imeis);
@@ -146,6 +149,7 @@ export class GeofenceService {
 
   async bind(session: Session, id: string, imeis: string[]): Promise<Zone> {
     const z = await this.visibleZone(session, id);
+    await this.ruleCommands.assertMayRetarget(await this.access.caller(session), z.command);
     await this.assertBindable(z.userId, imeis);
     const updated = { ...z, imeis: [...new Set(imeis)], updatedAt: new Date().toISOString() };
     await this.store.save(updated, Infinity);
@@ -284,4 +288,10 @@ export class GeofenceService {
     const owner = await this.ownerId(session, userId);
     return await this.store.ofUser(owner, kind);
   }
+}
+
+/** True when two IMEI lists hold the same devices, whatever the order. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a), y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
 }
