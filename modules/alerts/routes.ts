@@ -188,7 +188,7 @@ export function registerAlertRoutes(api: ApiRegistry, s: Services) {
           password: body.password,
         });
       } else if (body.rule.imeis.join() !== before.imeis.join()) {
-        await s.ruleCommands.assertMayRetarget(who, body.rule.content);
+        s.ruleCommands.assertMayRetarget(who, body.rule.content);
       }
       for (const imei of body.rule.imeis) {
         if ((await s.devices.visibleDevice(c.var.session, imei)).userId !== userId) {

