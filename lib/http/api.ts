@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "./env.ts";
 import { zodRefusal } from "./validation.ts";
+import { readForm } from "./form.ts";
 import { ok } from "./respond.ts";
 
 type Method = "get" | "post" | "put" | "delete";
@@ -93,6 +94,8 @@ export class ApiRegistry {
         }
         const query = def.query ? parse(def.query, c.req.queries(), true) : undefined;
         const body = def.body ? parse(def.body, await readJson(c), false) : undefined;
+        // A malformed upload is refused here, once for every form route (cached for the handler).
+        if (def.form) await readForm(c);
         const result = await def.handler({ body, query, c });
         return result instanceof Response ? result : ok(c, result ?? null);
       });
