@@ -54,6 +54,7 @@ export const CATALOGUE = {
   superiorInvalid: 40025,
   passwordMismatch: 40026,
   exportTooOften: 40027,
+  passwordTooManyTries: 40028,
 
   // Money (41xxx).
   miCoinsInsufficient: 41001,

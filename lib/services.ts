@@ -5,6 +5,7 @@ import { AccountStore } from "../modules/accounts/store.ts";
 import { AlertStore } from "../modules/alerts/store.ts";
 import { AuthService } from "../modules/auth/service.ts";
 import { AuthStore } from "../modules/auth/store.ts";
+import { PasswordChecks } from "../modules/auth/confirm.ts";
 import { CaptchaService } from "../modules/auth/captcha.ts";
 import { CommandService } from "../modules/commands/service.ts";
 import { CommandStore } from "../modules/commands/store.ts";
@@ -40,6 +41,8 @@ export interface Services extends AlertingServices {
   access: AccessGuard;
   authStore: AuthStore;
   auth: AuthService;
+  /** Counted checks of a signed-in account's password (change password, command password). */
+  passwordChecks: PasswordChecks;
   captcha: CaptchaService;
   domains: DomainStore;
   bus: EventBus;
@@ -68,8 +71,9 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const offlineMs = config.OFFLINE_MINUTES * 60_000;
   const accountStore = new AccountStore(kv);
   const access = new AccessGuard(accountStore);
-  const accounts = new AccountService(accountStore, access);
   const authStore = new AuthStore(kv);
+  const passwordChecks = new PasswordChecks(authStore);
+  const accounts = new AccountService(accountStore, access, passwordChecks);
   const captcha = new CaptchaService(kv);
   const auth = new AuthService(authStore, accountStore, captcha, config);
   accounts.onSessionsInvalid = (id) => auth.forceLogout(id);
@@ -105,6 +109,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     bus,
     commands,
     commandStore,
+    passwordChecks,
   });
   const services: Services = {
     ...alerting,
@@ -115,6 +120,7 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     access,
     authStore,
     auth,
+    passwordChecks,
     captcha,
     domains: new DomainStore(kv),
     bus,

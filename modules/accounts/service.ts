@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
-import { hashPassword, verifyPassword } from "../auth/password.ts";
+import type { PasswordChecks } from "../auth/confirm.ts";
+import { hashPassword } from "../auth/password.ts";
 import type { AccessGuard } from "./access.ts";
 import {
   type Account,
@@ -41,7 +42,11 @@ export class AccountService {
   /** Called after an account's password changes or it is deleted, to end its sessions. */
   onSessionsInvalid: (accountId: string) => Promise<unknown> = async () => {};
 
-  constructor(private readonly store: AccountStore, private readonly access: AccessGuard) {}
+  constructor(
+    private readonly store: AccountStore,
+    private readonly access: AccessGuard,
+    private readonly passwordChecks: PasswordChecks,
+  ) {}
 
   // ---- creation ---------------------------------------------------------------------
 
@@ -350,7 +355,8 @@ export class AccountService {
     if (newPassword !== confirm) {
       throw new BizError("passwordMismatch", {}, { field: "confirmPassword" });
     }
-    if (!await verifyPassword(oldPassword, self.passwordHash)) {
+    // Counted per account before the KDF: a stolen session cannot guess the password here.
+    if (!await this.passwordChecks.verify(self, oldPassword)) {
       throw new BizError("wrongOldPassword");
     }
     await this.setPassword(self, newPassword);

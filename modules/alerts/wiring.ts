@@ -1,6 +1,7 @@
 import type { Config } from "../../lib/config.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
+import type { PasswordChecks } from "../auth/confirm.ts";
 import { RuleCommands } from "../commands/rule_commands.ts";
 import type { CommandService } from "../commands/service.ts";
 import type { CommandStore } from "../commands/store.ts";
@@ -52,6 +53,7 @@ export async function createAlerting(
     bus: EventBus;
     commands: CommandService;
     commandStore: CommandStore;
+    passwordChecks: PasswordChecks;
   },
 ): Promise<AlertingServices> {
   // Fence and broadcast commands: the send policy when saved, the owner's rights when fired.
@@ -59,6 +61,7 @@ export async function createAlerting(
     accounts: d.accountStore,
     commands: d.commands,
     store: d.commandStore,
+    passwordChecks: d.passwordChecks,
   });
   const geofenceStore = new GeofenceStore(kv);
   const geofences = new GeofenceService(geofenceStore, d.access, d.directory, ruleCommands);

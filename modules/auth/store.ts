@@ -20,9 +20,10 @@ export interface LoginLogEntry {
 }
 
 /**
- * Failed logins counted in one window. `until` is when the record stops counting: 15 minutes
- * after the first failure, or 15 minutes after the failure that reached the limit (so a
- * captcha demanded at the limit stays demanded for the whole window).
+ * Failures (logins, checks of a signed-in account's password) counted in one window. `until`
+ * is when the record stops counting: a window (15 minutes) after the first failure, or a
+ * whole window after the failure that reached the limit (so a captcha demanded, or a check
+ * refused, at the limit stays so for the whole window).
  */
 interface FailureCounter {
   count: number;
@@ -34,6 +35,12 @@ interface FailureCounter {
 export interface LoginLimits {
   perAddress: number;
   perAccount: number;
+  windowMs: number;
+}
+
+/** Checks of a signed-in account's password (issue 14): at most `max` per `windowMs`. */
+export interface PasswordCheckLimits {
+  max: number;
   windowMs: number;
 }
 
@@ -56,6 +63,7 @@ const K = {
     ip === undefined
       ? ["auth", "loginFailuresFrom", login.toLowerCase()]
       : ["auth", "loginFailuresFrom", login.toLowerCase(), ip],
+  passwordChecks: (accountId: string) => ["auth", "passwordChecks", accountId],
   log: (accountId: string, time: number, id: string) => ["auth", "loginLog", accountId, time, id],
   logPrefix: (accountId: string) => ["auth", "loginLog", accountId],
 };
@@ -104,34 +112,26 @@ export class AuthStore {
 
   /**
    * Counts one login attempt for `login` from `ip` BEFORE its password is checked, in one
-   * versionstamp-checked commit of both counters, so parallel requests cannot all pass a
-   * limit that each read before the others wrote. Returns false, counting nothing, when a
+   * commit of both counters (see countAttempt). Returns false, counting nothing, when a
    * captcha is required: this address has `perAddress` failures for the login, or all
    * addresses together `perAccount`. With `solved` (a captcha was solved) the attempt is
    * always counted and allowed: there is no lock that refuses the owner.
    */
-  async countLoginAttempt(
+  countLoginAttempt(
     login: string,
     ip: string,
     limits: LoginLimits,
     solved: boolean,
   ): Promise<boolean> {
-    const keys = [K.failuresFrom(login, ip), K.failures(login)];
-    const caps = [limits.perAddress, limits.perAccount];
-    for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
-      const now = Date.now();
-      const entries = await this.kv.getMany<FailureCounter[]>(keys);
-      const counters = entries.map((e) => live(e.value, now, limits.windowMs));
-      if (!solved && counters.some((c, j) => c.count >= caps[j])) return false;
-      const op = this.kv.atomic();
-      entries.forEach((e, j) => {
-        const next = bump(counters[j], caps[j], now, limits.windowMs);
-        op.check(e).set(keys[j], next, { expireIn: next.until - now });
-      });
-      if ((await op.commit()).ok) return true;
-      await backOff();
-    }
-    throw new BizError("systemBusy");
+    return countAttempt(
+      this.kv,
+      [
+        { key: K.failuresFrom(login, ip), cap: limits.perAddress },
+        { key: K.failures(login), cap: limits.perAccount },
+      ],
+      limits.windowMs,
+      solved,
+    );
   }
 
   /**
@@ -141,16 +141,26 @@ export class AuthStore {
    */
   async refundLoginAttempt(login: string, ip: string): Promise<void> {
     await this.kv.delete(K.failuresFrom(login, ip));
-    const key = K.failures(login);
-    for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
-      const entry = await this.kv.get<FailureCounter>(key);
-      const v = entry.value;
-      if (!v || v.count === 0 || Date.now() >= v.until) return;
-      const next = { ...v, count: v.count - 1 };
-      const expireIn = Math.max(1, v.until - Date.now());
-      if ((await this.kv.atomic().check(entry).set(key, next, { expireIn }).commit()).ok) return;
-      await backOff();
-    }
+    await refundAttempt(this.kv, K.failures(login));
+  }
+
+  /**
+   * Counts one check of a signed-in account's password (the old password on change, the
+   * confirmation of a protected command) BEFORE it is verified, with the same atomic counter
+   * as logins. False, counting nothing, once `limits.max` checks are counted in the window.
+   */
+  countPasswordCheck(accountId: string, limits: PasswordCheckLimits): Promise<boolean> {
+    return countAttempt(
+      this.kv,
+      [{ key: K.passwordChecks(accountId), cap: limits.max }],
+      limits.windowMs,
+      false,
+    );
+  }
+
+  /** The password was right: the account's checks start again from zero. */
+  async clearPasswordChecks(accountId: string): Promise<void> {
+    await this.kv.delete(K.passwordChecks(accountId));
   }
 
   /** Forgets every failure counted for a login (from all addresses). */
@@ -181,8 +191,57 @@ export class AuthStore {
   }
 }
 
+/** One failure counter (a KV key) and the count at which it refuses. */
+interface AttemptCounter {
+  key: Deno.KvKey;
+  cap: number;
+}
+
+/**
+ * Counts one attempt on every counter BEFORE the secret it guards is checked, in one
+ * versionstamp-checked commit, so parallel requests cannot all pass a limit that each read
+ * before the others wrote. Returns false, counting nothing, when a counter already stands
+ * at its cap, unless `force` (the attempt is then counted and allowed). Each counter runs
+ * `windowMs` from its first attempt, and a full `windowMs` again from the one reaching its cap.
+ */
+async function countAttempt(
+  kv: Deno.Kv,
+  counters: AttemptCounter[],
+  windowMs: number,
+  force: boolean,
+): Promise<boolean> {
+  const keys = counters.map((c) => c.key);
+  for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
+    const now = Date.now();
+    const entries = await kv.getMany<FailureCounter[]>(keys);
+    const live = entries.map((e) => liveCounter(e.value, now, windowMs));
+    if (!force && live.some((c, j) => c.count >= counters[j].cap)) return false;
+    const op = kv.atomic();
+    entries.forEach((e, j) => {
+      const next = bump(live[j], counters[j].cap, now, windowMs);
+      op.check(e).set(keys[j], next, { expireIn: next.until - now });
+    });
+    if ((await op.commit()).ok) return true;
+    await backOff();
+  }
+  throw new BizError("systemBusy");
+}
+
+/** Gives one counted attempt back (it turned out no failure); the window stays. */
+async function refundAttempt(kv: Deno.Kv, key: Deno.KvKey): Promise<void> {
+  for (let i = 0; i < MAX_COMMIT_TRIES; i++) {
+    const entry = await kv.get<FailureCounter>(key);
+    const v = entry.value;
+    if (!v || v.count === 0 || Date.now() >= v.until) return;
+    const next = { ...v, count: v.count - 1 };
+    const expireIn = Math.max(1, v.until - Date.now());
+    if ((await kv.atomic().check(entry).set(key, next, { expireIn }).commit()).ok) return;
+    await backOff();
+  }
+}
+
 /** The counter as it stands at `now`: a record past its window starts again from zero. */
-function live(v: FailureCounter | null, now: number, windowMs: number): FailureCounter {
+function liveCounter(v: FailureCounter | null, now: number, windowMs: number): FailureCounter {
   return v && now < v.until ? v : { count: 0, since: now, until: now + windowMs };
 }
 

@@ -8,7 +8,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Account } from "../accounts/model.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { Session } from "../../lib/http/env.ts";
-import { verifyPassword } from "../auth/password.ts";
+import type { PasswordChecks } from "../auth/confirm.ts";
 
 export function assertMaySend(self: Account, owner: Account, batch: boolean): void {
   if (self.virtual && self.virtual.scope.instructionsFlag !== 1) {
@@ -39,9 +39,17 @@ export async function templateEditor(access: AccessGuard, session: Session) {
   return { self, owner };
 }
 
-/** Checks the login password of whoever is signed in (the virtual user itself, if one). */
-export async function assertCommandPassword(self: Account, password: string | undefined) {
-  if (!password || !(await verifyPassword(password, self.passwordHash))) {
+/**
+ * Checks the login password of whoever is signed in (the virtual user itself, if one),
+ * counted per account before it is verified (passwordTooManyTries past the limit), so a
+ * stolen session cannot guess the password through command confirmations.
+ */
+export async function assertCommandPassword(
+  checks: PasswordChecks,
+  self: Account,
+  password: string | undefined,
+) {
+  if (!password || !(await checks.verify(self, password))) {
     throw new BizError("commandPasswordIncorrect");
   }
 }

@@ -62,7 +62,7 @@ export function registerCommandRoutes(api: ApiRegistry, s: Services) {
       (code !== "text" && requiresPassword(d.mcType, code)) ||
       (text !== "" && protectedInstruction(text, d.mcType) !== null);
     if (devices.some(needs)) {
-      await assertCommandPassword(who.self, password);
+      await assertCommandPassword(s.passwordChecks, who.self, password);
     }
   };
 

@@ -11,6 +11,7 @@ import { BizError } from "../../lib/errors.ts";
 import { zodRefusal } from "../../lib/http/validation.ts";
 import type { Account } from "../accounts/model.ts";
 import type { AccountStore } from "../accounts/store.ts";
+import type { PasswordChecks } from "../auth/confirm.ts";
 import type { Device } from "../devices/model.ts";
 import { buildInstruction, type InstructionCode, INSTRUCTIONS } from "./catalogue/index.ts";
 import { MODEL_INSTRUCTIONS } from "./catalogue/models.ts";
@@ -84,6 +85,7 @@ export class RuleCommands {
       accounts: AccountStore;
       commands: CommandService;
       store: CommandStore;
+      passwordChecks: PasswordChecks;
     },
   ) {}
 
@@ -101,8 +103,10 @@ export class RuleCommands {
       );
     }
     if (protectedInstruction(input.text)) {
-      await assertCommandPassword(who.self, input.password).catch(() => {
-        throw new BizError("commandPasswordIncorrect", {}, { field: "password" });
+      await assertCommandPassword(this.d.passwordChecks, who.self, input.password).catch((e) => {
+        // Both refusals of the password (wrong, too many tries) point at its field.
+        if (!(e instanceof BizError)) throw e;
+        throw new BizError(e.key, e.params, { field: "password" });
       });
     }
   }
