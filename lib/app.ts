@@ -112,8 +112,9 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   );
 
   api.mount(app, requireSession, (c, need) => s.access.assertNeed(c.var.session, need));
-  app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));
+  // After the pages: /v3/new/docs is a page under /v3, and Hono answers with the first match.
   mountPages?.({ app, api, requireSession });
+  app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));
   return app;
 }
 

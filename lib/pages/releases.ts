@@ -1,5 +1,21 @@
-/** Release notes shown once per release in a pop-up and on /releaseNotes; texts live in locales (release.items.*). */
+/**
+ * Release notes, newest first: the pop-up after login shows the first once per release, and
+ * /releaseNotes lists them all. Texts live in locales (release.items.*).
+ */
 export const RELEASES = [
+  {
+    version: "1.1.0",
+    date: "2026-11-26",
+    items: [
+      "devices",
+      "monitor",
+      "addresses",
+      "geofences",
+      "alerts",
+      "commands",
+      "securityRules",
+    ],
+  },
   {
     version: "1.0.0",
     date: "2026-11-21",
