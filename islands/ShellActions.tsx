@@ -68,8 +68,8 @@ function ShellActions({ lang, nickName, account }: Props) {
             </button>
           }
         >
-          <div class="release-notes">
-            <p>{release.date}</p>
+          <div class="release-notes" id="release-popup">
+            <p class="release-date">{release.date}</p>
             <ul>{release.items.map((k) => <li key={k}>{t(`release.items.${k}`)}</li>)}</ul>
           </div>
         </Modal>
