@@ -101,6 +101,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
       return c.json({
         status: "ok",
         store: { state: "ok", latencyMs: +(performance.now() - started).toFixed(2) },
+        gateway: gatewayCounters(s),
       });
     } catch (e) {
       return c.json({ status: "error", store: { state: "unavailable", error: String(e) } }, 503);
@@ -116,6 +117,18 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   mountPages?.({ app, api, requireSession });
   app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));
   return app;
+}
+
+/**
+ * The gateway's counters for /health: numbers only (the endpoint answers without a session,
+ * so it names no device). implausibleTimes counts fixes dated before 2000, acknowledged but
+ * kept out of tracks: a rising count points at devices whose clock was never set.
+ */
+function gatewayCounters(s: Services) {
+  return {
+    connections: s.connections.size,
+    implausibleTimes: s.ingestor.stats.implausibleTimes,
+  };
 }
 
 function clientIp(c: Context<AppEnv>): string {

@@ -1,14 +1,24 @@
-/** A raw TCP device for gateway tests: write frames, read replies, see when the server hangs up. */
+/**
+ * A raw TCP device for gateway tests: write frames, read replies, see when the server hangs up.
+ * The one device helper of the gateway tests (integration, limits, identity, compile).
+ */
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class RawDevice {
+/** Cuts the server's byte stream into frames (the simulator's stream readers). */
+export interface StreamReader<F> {
+  push(chunk: Uint8Array): F[];
+}
+
+export class RawDevice<F = never> {
   private buf: number[] = [];
+  /** Frames the reader cut that `frame()` has not handed out yet. */
+  private frames: F[] = [];
   /** The server closed (or reset) the connection. */
   closedByServer = false;
   private readonly reading: Promise<void>;
 
-  private constructor(readonly conn: Deno.TcpConn) {
+  private constructor(readonly conn: Deno.TcpConn, private readonly reader?: StreamReader<F>) {
     this.reading = (async () => {
       const chunk = new Uint8Array(4096);
       try {
@@ -22,8 +32,9 @@ export class RawDevice {
     })();
   }
 
-  static async open(port: number): Promise<RawDevice> {
-    return new RawDevice(await Deno.connect({ hostname: "127.0.0.1", port }));
+  /** Connects to a device port on loopback; `reader` enables `frame()`. */
+  static async open<F = never>(port: number, reader?: StreamReader<F>): Promise<RawDevice<F>> {
+    return new RawDevice(await Deno.connect({ hostname: "127.0.0.1", port }), reader);
   }
 
   async send(bytes: Uint8Array): Promise<void> {
@@ -40,6 +51,20 @@ export class RawDevice {
       await sleep(10);
     }
     return new Uint8Array(this.buf.splice(0, n));
+  }
+
+  /** The next frame from the server, as the reader given to `open` cuts the stream. */
+  async frame(timeoutMs = 5000): Promise<F> {
+    if (!this.reader) throw new Error("RawDevice.open was given no frame reader");
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.buf.length) {
+        this.frames.push(...this.reader.push(new Uint8Array(this.buf.splice(0))));
+      }
+      if (this.frames.length) return this.frames.shift()!;
+      if (Date.now() > end || this.closedByServer) throw new Error("no reply frame");
+      await sleep(10);
+    }
   }
 
   async waitClosed(timeoutMs = 5000): Promise<void> {

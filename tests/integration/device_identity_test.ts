@@ -5,8 +5,16 @@
  * is a vendor's reserved bit.
  */
 import assert from "node:assert/strict";
-import { ApiClient } from "../helpers/api_client.ts";
+import type { ApiClient } from "../helpers/api_client.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import {
+  devicePorts as ports,
+  gatewayCounters,
+  importDevices,
+  playback,
+  waitConnections,
+} from "../helpers/gateway.ts";
+import { RawDevice } from "../helpers/raw_device.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
 import { buildFrame } from "../../modules/gateway/protocols/gt06/frame.ts";
 import { wire } from "../../modules/gateway/protocols/jt808/test_frames.ts";
@@ -28,97 +36,18 @@ const JT_A = "359710049000044";
 const JT_B = "359710049000055";
 const OSMAND_A = "359710049000066";
 const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+/** DEVICE_TAKEOVER_SECONDS of the strict test server. */
+const TAKEOVER_MS = 2000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A raw TCP device: writes frames, collects what the server sends, sees it hang up. */
-class RawDevice {
-  buf: number[] = [];
-  closedByServer = false;
-  private jt = new Jt808StreamReader();
-  private jtFrames: Jt808ServerFrame[] = [];
-  private reading: Promise<void>;
-  private constructor(readonly conn: Deno.TcpConn) {
-    this.reading = (async () => {
-      const chunk = new Uint8Array(4096);
-      try {
-        for (;;) {
-          const n = await conn.read(chunk);
-          if (n === null) break;
-          this.buf.push(...chunk.subarray(0, n));
-        }
-      } catch { /* reset */ }
-      this.closedByServer = true;
-    })();
-  }
-  static async open(port: number) {
-    return new RawDevice(await Deno.connect({ hostname: "127.0.0.1", port }));
-  }
-  send(bytes: Uint8Array) {
-    return this.conn.write(bytes);
-  }
-  async take(n: number, timeoutMs = 5000): Promise<Uint8Array> {
-    const end = Date.now() + timeoutMs;
-    while (this.buf.length < n) {
-      if (Date.now() > end || this.closedByServer) throw new Error(`no reply (${this.buf.length})`);
-      await sleep(10);
-    }
-    return new Uint8Array(this.buf.splice(0, n));
-  }
-  /** The next JT/T 808 frame from the server. */
-  async frame(timeoutMs = 5000): Promise<Jt808ServerFrame> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.buf.length) this.jtFrames.push(...this.jt.push(new Uint8Array(this.buf.splice(0))));
-      const f = this.jtFrames.shift();
-      if (f) return f;
-      if (Date.now() > end || this.closedByServer) throw new Error("no JT/T 808 reply");
-      await sleep(10);
-    }
-  }
-  async waitClosed(timeoutMs = 5000) {
-    const end = Date.now() + timeoutMs;
-    while (!this.closedByServer) {
-      if (Date.now() > end) throw new Error("server did not close the connection");
-      await sleep(20);
-    }
-  }
-  async done() {
-    try {
-      this.conn.close();
-    } catch { /* closed */ }
-    await this.reading;
-  }
-}
+const setup = (server: ServerProcess) =>
+  importDevices(server, ADMIN_PASSWORD, [GT06_A, JT_A, JT_B, OSMAND_A]);
 
-function ports(server: ServerProcess) {
-  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
-    server.output(),
-  );
-  assert.ok(m, server.output());
-  return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
-}
-
-async function setup(server: ServerProcess) {
-  const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-  const me = await api.call("/v3/new/account/current");
-  const imported = await api.call("/v3/new/newEquipment/importEquipment", {
-    userId: me.userId,
-    mcType: "GT06N",
-    imeis: [GT06_A, JT_A, JT_B, OSMAND_A],
-  });
-  assert.equal(imported.succeeded, 4);
-  return api;
-}
-
-/** The device's track in the 20 days before `around` and the day after. */
-async function playback(api: ApiClient, imei: string, around = Date.now()) {
-  return (await api.call("/v3/new/monitor/playback", {
-    imei,
-    startTime: new Date(around - 20 * 86_400_000).toISOString(),
-    endTime: new Date(around + 86_400_000).toISOString(),
-  })).points as { gpsTime: string; lat: number; lng: number }[];
-}
+/** A JT/T 808 terminal's socket: `frame()` gives the server's next message. */
+type Terminal = RawDevice<Jt808ServerFrame>;
+const openTerminal = (port: number): Promise<Terminal> =>
+  RawDevice.open(port, new Jt808StreamReader());
 
 async function alerts(api: ApiClient, imei: string) {
   return (await api.call("/v3/new/alarm/list", { imeis: [imei], pageNum: 1, pageSize: 50 }))
@@ -138,7 +67,7 @@ function generalResult(f: Jt808ServerFrame, serial: number, msgId: number): numb
 }
 
 /** Registers and returns the auth code of the 0x8100. */
-async function register(d: RawDevice, imei: string, serial: number): Promise<string> {
+async function register(d: Terminal, imei: string, serial: number): Promise<string> {
   await d.send(jt808Register(terminal(imei), serial));
   const f = await d.frame();
   assert.equal(f.msgId, JT.REGISTER_REPLY);
@@ -147,12 +76,12 @@ async function register(d: RawDevice, imei: string, serial: number): Promise<str
   return latin1Text(f.body.subarray(3));
 }
 
-async function authenticate(d: RawDevice, imei: string, serial: number, code: string) {
+async function authenticate(d: Terminal, imei: string, serial: number, code: string) {
   await d.send(jt808Auth(terminal(imei), serial, code));
   return generalResult(await d.frame(), serial, JT.AUTH);
 }
 
-async function report(d: RawDevice, imei: string, serial: number, i: number) {
+async function report(d: Terminal, imei: string, serial: number, i: number) {
   await d.send(jt808Location(terminal(imei), serial, jtFix(i)));
   return generalResult(await d.frame(), serial, JT.LOCATION);
 }
@@ -194,7 +123,7 @@ Deno.test({
     const server = await startServer({
       ADMIN_PASSWORD,
       GATEWAY_WORKERS: "2",
-      DEVICE_TAKEOVER_SECONDS: "2",
+      DEVICE_TAKEOVER_SECONDS: String(TAKEOVER_MS / 1000),
     });
     const p = ports(server);
     const api = await setup(server);
@@ -202,7 +131,7 @@ Deno.test({
       await t.step(
         "JT/T 808: a report before authentication is refused and not stored",
         async () => {
-          const d = await RawDevice.open(p.jt808);
+          const d = await openTerminal(p.jt808);
           assert.equal(await report(d, JT_A, 1, 1), 1, "0x8001 result 1 (failure)");
           await d.done();
           assert.deepEqual(await playback(api, JT_A), []);
@@ -213,7 +142,7 @@ Deno.test({
       await t.step(
         "JT/T 808: register → authenticate with the issued code → report stored",
         async () => {
-          const d = await RawDevice.open(p.jt808);
+          const d = await openTerminal(p.jt808);
           code = await register(d, JT_A, 1);
           assert.match(code, /^[A-Z2-9]{16}$/);
           assert.notEqual(code, terminal(JT_A), "the code is not the phone number");
@@ -223,13 +152,15 @@ Deno.test({
           const points = await playback(api, JT_A);
           assert.deepEqual(points.map((pt) => Date.parse(pt.gpsTime)), [BASE + 3000]);
           await d.done();
+          // Its authenticated connection would otherwise refuse the next step's registration.
+          await waitConnections(server, 0);
         },
       );
 
       await t.step(
         "JT/T 808: a wrong code is refused with result 1; registering again heals",
         async () => {
-          const d = await RawDevice.open(p.jt808);
+          const d = await openTerminal(p.jt808);
           assert.equal(await authenticate(d, JT_A, 1, "NOT-THE-CODE"), 1);
           assert.equal(await authenticate(d, JT_A, 2, terminal(JT_A)), 1, "the phone is no code");
           assert.equal(await report(d, JT_A, 3, 4), 1);
@@ -240,7 +171,7 @@ Deno.test({
           assert.equal(await report(d, JT_A, 6, 5), 0);
           await d.done();
           // The old code stopped working.
-          const other = await RawDevice.open(p.jt808);
+          const other = await openTerminal(p.jt808);
           assert.equal(await authenticate(other, JT_A, 1, code), 1);
           await other.done();
           const times = (await playback(api, JT_A)).map((pt) => Date.parse(pt.gpsTime));
@@ -250,7 +181,7 @@ Deno.test({
       );
 
       await t.step("JT/T 808: guessing codes ends the connection", async () => {
-        const d = await RawDevice.open(p.jt808);
+        const d = await openTerminal(p.jt808);
         for (let i = 1; i <= 5; i++) {
           await d.send(jt808Auth(terminal(JT_B), i, `GUESS${i}`));
         }
@@ -279,28 +210,31 @@ Deno.test({
             1,
             "the first connection still reports",
           );
-          // After the takeover time of silence a new login replaces it.
-          await sleep(2300);
+          // After the takeover time of silence a new login replaces it. The silence is what is
+          // tested: its length is the state (the heartbeat above was answered, so heard).
+          await sleep(TAKEOVER_MS + 300);
           const third = await RawDevice.open(p.gt06);
           await third.send(gt06Login(GT06_A, 1));
           await third.take(10);
           await first.waitClosed();
           await first.done();
           await third.done();
+          await waitConnections(server, 0);
         },
       );
 
       await t.step(
         "GT06: a fix dated before 2000 is acknowledged, flagged and kept out of tracks",
         async () => {
-          await sleep(2300); // the previous connection's takeover time
           const d = await RawDevice.open(p.gt06);
           await d.send(gt06Login(GT06_A, 1));
           await d.take(10);
           const before = (await playback(api, GT06_A)).length;
+          const counted = (await gatewayCounters(server)).implausibleTimes;
           await d.send(gt06ZeroDate(5));
           await d.send(gt06Heartbeat(6));
           await d.take(10);
+          assert.equal((await gatewayCounters(server)).implausibleTimes, counted + 1, "/health");
           assert.equal((await playback(api, GT06_A)).length, before);
           assert.deepEqual(await playback(api, GT06_A, Date.UTC(1999, 10, 30)), []);
           assert.match(server.output(), /359710049000033 sent a fix dated 1999-11-30/);
@@ -314,9 +248,11 @@ Deno.test({
       await t.step(
         "OsmAnd: a time before 2000 is answered 200 and kept out of tracks",
         async () => {
+          const counted = (await gatewayCounters(server)).implausibleTimes;
           const r = await osmand(`?id=${OSMAND_A}&lat=52.5&lon=13.4&timestamp=0`);
           await r.body?.cancel();
           assert.equal(r.status, 200);
+          assert.equal((await gatewayCounters(server)).implausibleTimes, counted + 1, "/health");
           assert.deepEqual(await playback(api, OSMAND_A), []);
           assert.deepEqual(await playback(api, OSMAND_A, 20 * 86_400_000), [], "1970");
         },
@@ -390,7 +326,7 @@ Deno.test({
     const api = await setup(server);
     try {
       await t.step("a report without registration is stored; the code is the phone", async () => {
-        const d = await RawDevice.open(p.jt808);
+        const d = await openTerminal(p.jt808);
         assert.equal(await report(d, JT_A, 1, 1), 0);
         assert.equal((await playback(api, JT_A)).length, 1);
         assert.equal(await register(d, JT_A, 2), terminal(JT_A));
@@ -401,7 +337,7 @@ Deno.test({
       await t.step(
         "a 2013 frame with bit 14 set names its terminal in the 2013 reading",
         async () => {
-          const d = await RawDevice.open(p.jt808);
+          const d = await openTerminal(p.jt808);
           await d.send(flaggedLocation(terminal(JT_B), 1, 7));
           const f = await d.frame();
           assert.equal(f.msgId, JT.PLATFORM_REPLY);

@@ -5,8 +5,8 @@
  * fails is re-created. Real server processes, connections opened from this process.
  */
 import assert from "node:assert/strict";
-import { ApiClient } from "../helpers/api_client.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import { devicePorts as ports, importDevices } from "../helpers/gateway.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
@@ -16,24 +16,8 @@ const DEVICE_A = "359710049000011";
 const DEVICE_B = "359710049000022";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function ports(server: ServerProcess) {
-  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
-    server.output(),
-  );
-  assert.ok(m, server.output());
-  return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
-}
-
-async function importDevices(server: ServerProcess): Promise<void> {
-  const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-  const me = await api.call("/v3/new/account/current");
-  const imported = await api.call("/v3/new/newEquipment/importEquipment", {
-    userId: me.userId,
-    mcType: "GT06N",
-    imeis: [DEVICE_A, DEVICE_B],
-  });
-  assert.equal(imported.succeeded, 2);
-}
+const importBoth = (server: ServerProcess) =>
+  importDevices(server, ADMIN_PASSWORD, [DEVICE_A, DEVICE_B]);
 
 /** Opens `n` silent connections spread over the three device ports. */
 async function flood(server: ServerProcess, n: number): Promise<RawDevice[]> {
@@ -122,7 +106,7 @@ for (const mode of MODES) {
         assert.ok(limits, server.output());
         assert.equal(limits[1], limits[2], "soft limit raised to the hard limit");
         assert.equal(Number(limits[3]), CAP);
-        await importDevices(server);
+        await importBoth(server);
         const gt06 = ports(server).gt06;
         const a = await reportingDevice(gt06, DEVICE_A, 1);
         opened.push(a);
@@ -213,7 +197,7 @@ Deno.test({
         server.output(),
         /File descriptors: soft limit 300, hard limit 300; device connections at most 150 \(150 kept/,
       );
-      await importDevices(server);
+      await importBoth(server);
       const a = await reportingDevice(ports(server).gt06, DEVICE_A, 1);
       opened.push(a);
       const idle = await flood(server, 400);

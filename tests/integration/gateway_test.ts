@@ -8,6 +8,14 @@ import { ApiClient } from "../helpers/api_client.ts";
 import { epollSupported } from "../../lib/net/libc.ts";
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import {
+  devicePorts as ports,
+  gatewayCounters,
+  importDevices,
+  playback,
+  waitConnections,
+} from "../helpers/gateway.ts";
+import { RawDevice } from "../helpers/raw_device.ts";
 import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
 import {
   gt06CommandReply,
@@ -25,87 +33,8 @@ const TAKEOVER_MS = 1000;
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A raw TCP device: write frames, read replies with a timeout, see when the server hangs up. */
-class RawDevice {
-  private buf: number[] = [];
-  closedByServer = false;
-  private reading: Promise<void>;
-  private constructor(readonly conn: Deno.TcpConn) {
-    this.reading = (async () => {
-      const chunk = new Uint8Array(4096);
-      try {
-        for (;;) {
-          const n = await conn.read(chunk);
-          if (n === null) break;
-          this.buf.push(...chunk.subarray(0, n));
-        }
-      } catch { /* reset */ }
-      this.closedByServer = true;
-    })();
-  }
-  static async open(port: number) {
-    return new RawDevice(await Deno.connect({ hostname: "127.0.0.1", port }));
-  }
-  async send(bytes: Uint8Array) {
-    await this.conn.write(bytes);
-  }
-  /** Waits until `n` reply bytes arrived and takes them. */
-  async take(n: number, timeoutMs = 5000): Promise<Uint8Array> {
-    const end = Date.now() + timeoutMs;
-    while (this.buf.length < n) {
-      if (Date.now() > end || this.closedByServer) {
-        throw new Error(`no reply (have ${this.buf.length} bytes)`);
-      }
-      await sleep(10);
-    }
-    return new Uint8Array(this.buf.splice(0, n));
-  }
-  async waitClosed(timeoutMs = 5000) {
-    const end = Date.now() + timeoutMs;
-    while (!this.closedByServer) {
-      if (Date.now() > end) throw new Error("server did not close the connection");
-      await sleep(20);
-    }
-  }
-  close() {
-    try {
-      this.conn.close();
-    } catch { /* closed */ }
-  }
-  async done() {
-    this.close();
-    await this.reading;
-  }
-}
-
-async function setup(server: ServerProcess) {
-  const api = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-  const me = await api.call("/v3/new/account/current");
-  const imported = await api.call("/v3/new/newEquipment/importEquipment", {
-    userId: me.userId,
-    mcType: "GT06N",
-    imeis: [DEVICE_A, DEVICE_B],
-  });
-  assert.equal(imported.succeeded, 2);
-  return api;
-}
-
-function ports(server: ServerProcess) {
-  const m = /GT06 (\d+), JT\/T 808 (\d+), H02 (\d+) \(TCP[^)]*\), OsmAnd (\d+)/.exec(
-    server.output(),
-  );
-  assert.ok(m, server.output());
-  return { gt06: +m[1], jt808: +m[2], h02: +m[3], osmand: +m[4] };
-}
-
-async function playback(api: ApiClient, imei: string) {
-  const now = Date.now();
-  return (await api.call("/v3/new/monitor/playback", {
-    imei,
-    startTime: new Date(now - 20 * 86_400_000).toISOString(),
-    endTime: new Date(now + 86_400_000).toISOString(),
-  })).points as { gpsTime: string; lat: number; lng: number; speed: number }[];
-}
+const setup = (server: ServerProcess) =>
+  importDevices(server, ADMIN_PASSWORD, [DEVICE_A, DEVICE_B]);
 
 /** Fix times on whole seconds (GT06 resolution), an hour ago. */
 const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
@@ -174,7 +103,12 @@ for (const mode of MODES) {
           });
           const row = list.list.find((r: { imei: string }) => r.imei === DEVICE_A);
           assert.ok(row.position && row.gpsTime && row.hbTime);
+          // /health counts the identified connection, and nothing but numbers.
+          const counters = await gatewayCounters(server);
+          assert.deepEqual(Object.keys(counters).sort(), ["connections", "implausibleTimes"]);
+          assert.deepEqual(counters, { connections: 1, implausibleTimes: 0 });
           await d.done();
+          await waitConnections(server, 0);
         });
 
         await t.step(
@@ -190,6 +124,8 @@ for (const mode of MODES) {
             await second.done();
             await first.send(gt06Heartbeat(2));
             await first.take(10);
+            // The silence is what is tested: its length is the state (the first connection's
+            // last heartbeat was answered, so the server heard it before this wait began).
             await sleep(TAKEOVER_MS + 200);
             const third = await RawDevice.open(p.gt06);
             await third.send(gt06Login(DEVICE_A, 1));
@@ -197,6 +133,7 @@ for (const mode of MODES) {
             await first.waitClosed();
             await first.done();
             await third.done();
+            await waitConnections(server, 0);
           },
         );
 
@@ -234,6 +171,7 @@ for (const mode of MODES) {
               await sleep(20);
             }
             await d.done();
+            await waitConnections(server, 0);
           },
         );
 
@@ -286,6 +224,8 @@ for (const mode of MODES) {
             assert.ok(points.length >= 5, `healthy device stored ${points.length}`);
             assert.equal((await fetch(`${server.url}/health`).then((r) => r.json())).status, "ok");
             await healthy.done();
+            // A mutated login may have attached DEVICE_A: the next step logs it in afresh.
+            await waitConnections(server, 0);
           },
         );
 
@@ -333,7 +273,9 @@ for (const mode of MODES) {
           }
         }
       })();
-      await sleep(700);
+      // Kill while positions are still being acknowledged.
+      const end = Date.now() + 10_000;
+      while (acked.length < 50 && !d.closedByServer && Date.now() < end) await sleep(10);
       server.kill();
       await sending;
       await d.done();
