@@ -11,7 +11,12 @@ import { LOCALE_COOKIE, normalizeLang, translator } from "./i18n/i18n.ts";
 import type { Services } from "./services.ts";
 import { registerAuthRoutes } from "../modules/auth/routes.ts";
 import { registerAccountRoutes } from "../modules/accounts/routes.ts";
-import { registerDomainRoutes } from "../modules/domains/routes.ts";
+import {
+  domainImageRoutes,
+  registerDomainRoutes,
+  UPLOAD_IMAGE_BODY_LIMIT,
+  UPLOAD_IMAGE_PATH,
+} from "../modules/domains/routes.ts";
 import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
 import { registerWalletRoutes } from "../modules/wallet/routes.ts";
@@ -25,6 +30,8 @@ import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
 const API_BODY_LIMIT = 1024 * 1024;
+/** Upload routes whose files may be larger than a JSON body: path → body limit. */
+const UPLOAD_BODY_LIMITS = new Map([[UPLOAD_IMAGE_PATH, UPLOAD_IMAGE_BODY_LIMIT]]);
 
 export interface AppParts {
   app: Hono<AppEnv>;
@@ -55,13 +62,14 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
     }
   });
 
-  app.use(
-    "/v3/*",
+  const limit = (maxSize: number) =>
     bodyLimit({
-      maxSize: API_BODY_LIMIT,
+      maxSize,
       onError: (c) => refusal(c as Context<AppEnv>, new BizError("payloadTooLarge", {}, null, 413)),
-    }),
-  );
+    });
+  const apiLimit = limit(API_BODY_LIMIT);
+  const uploadLimits = new Map([...UPLOAD_BODY_LIMITS].map(([path, max]) => [path, limit(max)]));
+  app.use("/v3/*", (c, next) => (uploadLimits.get(c.req.path) ?? apiLimit)(c, next));
 
   app.onError((err, c) => {
     if (err instanceof BizError) return refusal(c, err);
@@ -93,6 +101,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerAlertRoutes(api, s);
   registerNotificationRoutes(api, s);
   registerWorkModeRoutes(api, s);
+  app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {
     const started = performance.now();

@@ -55,6 +55,8 @@ export const CATALOGUE = {
   passwordMismatch: 40026,
   exportTooOften: 40027,
   passwordTooManyTries: 40028,
+  // White label (40040+).
+  imageDimensionsInvalid: 40040,
 
   // Money (41xxx).
   miCoinsInsufficient: 41001,
@@ -78,6 +80,7 @@ export const CATALOGUE = {
   payloadTooLarge: 49012,
   notFound: 49013,
   csrfRejected: 49014,
+  archiveTooLarge: 49015,
 
   // Devices (42xxx) — used by the gateway and devices modules.
   imeiInvalid: 42001,
@@ -170,6 +173,7 @@ export const CATALOGUE = {
   mailServerUnavailable: 46003,
   emailVerifySucceeded: 46004,
   emailVerifyFailed: 46005,
+  webhookAddressRefused: 46006,
 } as const;
 
 export type ErrorName = keyof typeof CATALOGUE;

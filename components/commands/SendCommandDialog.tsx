@@ -8,6 +8,8 @@ import { formatDateTime, instructionName, replyText } from "./format.ts";
 import { checkParams, InstructionFields, paramsBody, useInstruction } from "./ParamFields.tsx";
 import { codeRefusal, paramRefusal, useSubmit } from "./useSubmit.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
+import { DangerConfirm } from "./DangerConfirm.tsx";
+import { dangerOf, startInstruction } from "../../modules/commands/model.ts";
 import { PasswordField, SendTypeField } from "./SendFields.tsx";
 import type { CommandRow, InstructionDef } from "./types.ts";
 
@@ -31,13 +33,16 @@ export function SendCommandDialog({ t, imei, onClose }: {
   const [password, setPassword] = useState("");
   const { errors, setErrors, busy, submit } = useSubmit();
   const [confirmReplace, setConfirmReplace] = useState(false);
+  const [askDanger, setAskDanger] = useState(false);
   const [recent, setRecent] = useState<CommandRow[]>([]);
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
     api<{ instructions: Offered[] }>(`/v3/new/command/instructions?imei=${imei}`).then((d) => {
       setOffered(d.instructions);
-      instruction.choose(d.instructions[0]);
+      // Never an engine cut: a Send pressed without looking must be harmless.
+      const first = startInstruction(d.instructions);
+      if (first) instruction.choose(first);
     }, (e) => setNone((e as Error).message));
   }, [imei]);
   useEffect(() => {
@@ -127,7 +132,9 @@ export function SendCommandDialog({ t, imei, onClose }: {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            send(false);
+            // A dangerous instruction is confirmed first (once its password is typed).
+            if (dangerOf(def.code) && !(def.passwordRequired && !password)) setAskDanger(true);
+            else send(false);
           }}
         >
           <InstructionFields t={t} instruction={instruction} errors={errors}>
@@ -158,6 +165,19 @@ export function SendCommandDialog({ t, imei, onClose }: {
                 {t("commands.ui.replace")}
               </button>
             </div>
+          )}
+          {askDanger && (
+            <DangerConfirm
+              t={t}
+              code={def.code}
+              danger={dangerOf(def.code)!}
+              imeis={[imei]}
+              onCancel={() => setAskDanger(false)}
+              onConfirm={() => {
+                setAskDanger(false);
+                send(false);
+              }}
+            />
           )}
         </form>
       )}

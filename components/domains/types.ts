@@ -1,4 +1,4 @@
-import { DEFAULT_DOMAIN, type DomainConfig, imageUrl } from "../../modules/domains/store.ts";
+import { DEFAULT_DOMAIN, type DomainConfig, imageUrl } from "../../modules/domains/model.ts";
 import type { ImageField } from "./validate.ts";
 
 export { DEFAULT_DOMAIN };

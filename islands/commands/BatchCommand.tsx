@@ -24,6 +24,8 @@ import {
   useInstruction,
 } from "../../components/commands/ParamFields.tsx";
 import type { Catalogue, CommandTemplate } from "../../components/commands/types.ts";
+import { DangerConfirm } from "../../components/commands/DangerConfirm.tsx";
+import { dangerOf, startInstruction } from "../../modules/commands/model.ts";
 
 interface Props {
   lang: Lang;
@@ -38,10 +40,14 @@ interface Props {
 function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
   const t = translator(lang);
   const form = useBatchForm({ sendType: "online", replace: false });
-  const instruction = useInstruction(catalogue.instructions[0]);
+  // Starts on a harmless instruction (Locate), never on an engine cut.
+  const instruction = useInstruction(
+    startInstruction(catalogue.instructions) ?? catalogue.instructions[0],
+  );
   const def = instruction.def!;
   const code = def.code;
   const [password, setPassword] = useState("");
+  const [askDanger, setAskDanger] = useState(false);
   const [batchNo, setBatchNo] = useState<string | null>(null);
   const [templates, setTemplates] = useState<CommandTemplate[]>([]);
   const [acceptance, setAcceptance] = useState<Acceptance | null>(null);
@@ -67,8 +73,15 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
     form.setErrors({});
   };
 
+  /** A dangerous instruction (engine cut) to chosen devices is confirmed before it is sent. */
   const submit = (e: Event) => {
     e.preventDefault();
+    const ready = form.imeis.length > 0 && !(protectedCmd && !password);
+    if (dangerOf(code) && ready) setAskDanger(true);
+    else sendNow();
+  };
+
+  const sendNow = () => {
     const found = checkParams(t, def.params, instruction.values);
     if (protectedCmd && !password) found.password = fieldMsg(t, "validation.required");
     form.send(t, found, {
@@ -109,7 +122,24 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
           onInput={setPassword}
         />
       )}
-      after={batchNo && <BatchProgress t={t} batchNo={batchNo} />}
+      after={
+        <>
+          {batchNo && <BatchProgress t={t} batchNo={batchNo} />}
+          {askDanger && (
+            <DangerConfirm
+              t={t}
+              code={code}
+              danger={dangerOf(code)!}
+              imeis={form.imeis}
+              onCancel={() => setAskDanger(false)}
+              onConfirm={() => {
+                setAskDanger(false);
+                sendNow();
+              }}
+            />
+          )}
+        </>
+      }
     >
       {templates.length > 0 && (
         <Field label={t("commands.ui.useTemplate")}>

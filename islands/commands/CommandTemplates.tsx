@@ -21,6 +21,7 @@ import {
   useInstruction,
 } from "../../components/commands/ParamFields.tsx";
 import type { Catalogue, CommandTemplate as Template } from "../../components/commands/types.ts";
+import { startInstruction } from "../../modules/commands/model.ts";
 
 /** A parameter summary such as "seconds=30". */
 function paramsText(p: ParamValues): string {
@@ -45,7 +46,8 @@ function CommandTemplates({ lang, catalogue, canModify }: {
   const { data, setEditing, setRemoving } = list;
   const full = !!data && data.list.length >= data.limit;
   const fresh = (): Template => {
-    const first = catalogue.instructions[0];
+    // A new template starts on a harmless instruction, never on an engine cut.
+    const first = startInstruction(catalogue.instructions) ?? catalogue.instructions[0];
     return {
       id: "",
       name: "",

@@ -1,10 +1,24 @@
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Services } from "../../lib/services.ts";
-import type { Session } from "../../lib/http/env.ts";
+import type { AppEnv, Session } from "../../lib/http/env.ts";
 import { ACCOUNT_TYPES } from "../accounts/model.ts";
-import { DEFAULT_DOMAIN, IMAGE_FIELDS, imageUrl } from "./store.ts";
+import { DomainImages } from "./images.ts";
+import {
+  DEFAULT_DOMAIN,
+  DOMAIN_IMAGE_TYPES,
+  IMAGE_FIELDS,
+  imageUrl,
+  MAX_DOMAIN_IMAGE_BYTES,
+  MAX_DOMAIN_IMAGE_SIDE,
+} from "./model.ts";
+
+/** The upload route; lib/app.ts gives it a body limit above the JSON one. */
+export const UPLOAD_IMAGE_PATH = "/v3/new/domain/uploadImage";
+/** Room above the image limit for the form framing, so an oversize file gets its own refusal. */
+export const UPLOAD_IMAGE_BODY_LIMIT = MAX_DOMAIN_IMAGE_BYTES * 2;
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "validation.colorForm");
 const imagePath = z.string().trim().max(300).regex(/^[^<>"'\s]*$/, "validation.pathForm");
@@ -49,8 +63,12 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
       const full = await s.domains.forHost(new URL(c.req.url).host);
       const { updatedAt: _u, ...config } = full;
       // Spec §3: each image field is handed out as a full address (resource domain plus a
-      // path under tracker/domain), or "" when unset. The admin list keeps the raw paths.
-      const images = Object.fromEntries(IMAGE_FIELDS.map((f) => [f, imageUrl(full, f)]));
+      // path under tracker/domain), or "" when unset; without a resource domain the address
+      // is this server's. The admin list keeps the raw paths.
+      const origin = requestOrigin(c);
+      const images = Object.fromEntries(
+        IMAGE_FIELDS.map((f) => [f, imageUrl(full, f, origin)]),
+      );
       return { ...config, ...images };
     },
   });
@@ -79,6 +97,43 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
       return null;
     },
   });
+  const images = new DomainImages(s.config.DATA_DIR, s.domains);
+  api.add({
+    method: "post",
+    path: UPLOAD_IMAGE_PATH,
+    need: "manageAccounts",
+    tag,
+    summary:
+      `Upload a white-label image (administrator; multipart: field, file): PNG, JPEG, GIF, WebP or ICO by content, at most 2 MB and ${MAX_DOMAIN_IMAGE_SIDE} px a side; answers the path to put in the field and its address`,
+    form: z.object({
+      field: z.enum(IMAGE_FIELDS).describe("The configuration field the image is for"),
+      file: z.file().mime(Object.values(DOMAIN_IMAGE_TYPES)).max(MAX_DOMAIN_IMAGE_BYTES)
+        .describe("The image; its type is read from the content, never from the name"),
+    }),
+    handler: async ({ c }) => {
+      await assertAdmin(c.var.session);
+      const form = await c.req.formData();
+      const field = z.enum(IMAGE_FIELDS).safeParse(form.get("field"));
+      if (!field.success) throw badField("field", "validation.invalid");
+      const file = form.get("file");
+      if (!(file instanceof File) || file.size === 0) throw badField("file", "validation.required");
+      const image = await images.add(
+        new Uint8Array(await file.arrayBuffer()),
+        file.name,
+        c.var.session.accountId,
+      );
+      const config = { ...DEFAULT_DOMAIN, [field.data]: image.name };
+      return {
+        field: field.data,
+        path: image.name,
+        url: imageUrl(config, field.data, requestOrigin(c)),
+        type: DOMAIN_IMAGE_TYPES[image.type],
+        width: image.width,
+        height: image.height,
+        size: image.size,
+      };
+    },
+  });
   api.add({
     method: "post",
     path: "/v3/new/domain/delete",
@@ -93,3 +148,31 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
     },
   });
 }
+
+/**
+ * The uploaded images at the spec's addresses: tracker/domain/<name>, and
+ * tracker/domain/background/<name> for the login background (attr1). Public: login pages
+ * show them before anyone logs in.
+ */
+export function domainImageRoutes(s: Services): Hono<AppEnv> {
+  const images = new DomainImages(s.config.DATA_DIR, s.domains);
+  const routes = new Hono<AppEnv>();
+  const serve = async (c: Context<AppEnv>) =>
+    await images.serve(c.req.param("name") ?? "") ?? c.notFound();
+  routes.get("/tracker/domain/:name", serve);
+  routes.get("/tracker/domain/background/:name", serve);
+  return routes;
+}
+
+/** This server as the caller reached it (a TLS proxy names its scheme in X-Forwarded-Proto). */
+function requestOrigin(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  const proto = c.req.header("x-forwarded-proto")?.split(",")[0].trim();
+  return `${
+    proto === "https" || proto === "http" ? proto : url.protocol.slice(0, -1)
+  }://${url.host}`;
+}
+
+/** An illegal-parameter refusal naming a form field. */
+const badField = (field: string, reasonKey: string) =>
+  new BizError("illegalParameter", { field, reasonKey }, { field });

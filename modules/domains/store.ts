@@ -1,42 +1,30 @@
-/** White-label configuration per host name (spec §3 "Domain configuration"). */
-export interface DomainConfig {
-  host: string;
-  domainTitle: string;
-  defaultLanguage: "en" | "zh";
-  themeColor: string;
-  hoverColor: string;
-  selectedColor: string;
-  view: string;
-  resourceDomain: string;
-  /** Paths under tracker/domain (attr1 under tracker/domain/background); "" when unset. */
-  attr1: string;
-  twoDimensionalCodeImage: string;
-  domainLogin: string;
-  loginPageIllustration: string;
-  demoPageIllustration: string;
-  siteIcon: string;
-  updatedAt: string;
+import type { DomainConfig, DomainImageType } from "./model.ts";
+import { DEFAULT_DOMAIN } from "./model.ts";
+
+export {
+  DEFAULT_DOMAIN,
+  type DomainConfig,
+  IMAGE_FIELDS,
+  type ImageField,
+  imageUrl,
+} from "./model.ts";
+
+/** An uploaded white-label image; the bytes are a file under DATA_DIR/domains/images. */
+export interface DomainImage {
+  /** File name: random id and extension ("3f…9a.png"). */
+  name: string;
+  type: DomainImageType;
+  size: number;
+  width: number;
+  height: number;
+  /** The name the administrator's file had (shown, never used as a path). */
+  originalName: string;
+  uploadedBy: string;
+  uploadedAt: string;
 }
 
-export const DEFAULT_DOMAIN: DomainConfig = {
-  host: "*",
-  domainTitle: "Tracking Platform",
-  defaultLanguage: "en",
-  themeColor: "#3b7aff",
-  hoverColor: "#2f62cc",
-  selectedColor: "#e8f0ff",
-  view: "newlogin",
-  resourceDomain: "",
-  attr1: "",
-  twoDimensionalCodeImage: "",
-  domainLogin: "",
-  loginPageIllustration: "",
-  demoPageIllustration: "",
-  siteIcon: "",
-  updatedAt: "",
-};
-
 const key = (host: string) => ["domains", host.toLowerCase()];
+const imageKey = (name: string) => ["domainImages", name];
 /** The Host header is chosen by the client: cap the cache so random names cannot grow it. */
 const CACHE_LIMIT = 500;
 
@@ -73,22 +61,20 @@ export class DomainStore {
     for await (const e of this.kv.list<DomainConfig>({ prefix: ["domains"] })) out.push(e.value);
     return out;
   }
-}
 
-/** Spec: an image field is the resource domain plus a path under tracker/domain, or "". */
-export const IMAGE_FIELDS = [
-  "attr1",
-  "twoDimensionalCodeImage",
-  "domainLogin",
-  "loginPageIllustration",
-  "demoPageIllustration",
-  "siteIcon",
-] as const;
-export type ImageField = typeof IMAGE_FIELDS[number];
+  async saveImage(image: DomainImage): Promise<void> {
+    await this.kv.set(imageKey(image.name), image);
+  }
 
-export function imageUrl(config: DomainConfig, field: ImageField): string {
-  const path = config[field];
-  if (!path) return "";
-  const folder = field === "attr1" ? "tracker/domain/background" : "tracker/domain";
-  return `${config.resourceDomain.replace(/\/$/, "")}/${folder}/${path.replace(/^\//, "")}`;
+  async image(name: string): Promise<DomainImage | null> {
+    return (await this.kv.get<DomainImage>(imageKey(name))).value;
+  }
+
+  async images(): Promise<DomainImage[]> {
+    const out: DomainImage[] = [];
+    for await (const e of this.kv.list<DomainImage>({ prefix: ["domainImages"] })) {
+      out.push(e.value);
+    }
+    return out;
+  }
 }

@@ -20,20 +20,28 @@ export type InstructionCode = typeof INSTRUCTION_CODES[number];
 
 export type Category = "engine" | "query" | "device" | "settings" | "alarm" | "custom";
 
+/**
+ * Why an instruction is dangerous: `immobilises` stops the vehicle (engine cut), `erases`
+ * wipes the device's settings (factory reset, after which it may stop reporting). Such an
+ * instruction is never preselected and the console confirms it before sending.
+ */
+export type Danger = "immobilises" | "erases";
+
 export interface InstructionDef {
   code: InstructionCode;
   category: Category;
   params: readonly ParamDef[];
+  danger?: Danger;
 }
 
 /** Parameters are the same for every model, so one batch can go to mixed models. */
 export const INSTRUCTIONS: Readonly<Record<InstructionCode, InstructionDef>> = {
-  engineCut: { code: "engineCut", category: "engine", params: [] },
+  engineCut: { code: "engineCut", category: "engine", params: [], danger: "immobilises" },
   engineRestore: { code: "engineRestore", category: "engine", params: [] },
   locate: { code: "locate", category: "query", params: [] },
   status: { code: "status", category: "query", params: [] },
   reboot: { code: "reboot", category: "device", params: [] },
-  factoryReset: { code: "factoryReset", category: "device", params: [] },
+  factoryReset: { code: "factoryReset", category: "device", params: [], danger: "erases" },
   reportInterval: {
     code: "reportInterval",
     category: "settings",
