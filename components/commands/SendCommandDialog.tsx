@@ -10,7 +10,7 @@ import { codeRefusal, paramRefusal, useSubmit } from "./useSubmit.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { DangerConfirm } from "./DangerConfirm.tsx";
 import { dangerOf, startInstruction } from "../../modules/commands/model.ts";
-import { PasswordField, SendTypeField } from "./SendFields.tsx";
+import { passwordBody, PasswordField, passwordRefusal, SendTypeField } from "./SendFields.tsx";
 import type { CommandRow, InstructionDef } from "./types.ts";
 
 type Offered = InstructionDef & { passwordRequired: boolean };
@@ -74,7 +74,7 @@ export function SendCommandDialog({ t, imei, onClose }: {
         params: paramsBody(def.params, values),
         sendType,
         replace,
-        ...(def.passwordRequired || password ? { password } : {}),
+        ...passwordBody(def.passwordRequired, password),
       });
       toast(t("commands.ui.sent"));
       setConfirmReplace(false);
@@ -86,7 +86,7 @@ export function SendCommandDialog({ t, imei, onClose }: {
         setConfirmReplace(true);
         return {};
       }
-      return codeRefusal(err, 43003, "password") ?? paramRefusal(err);
+      return passwordRefusal(err) ?? paramRefusal(err);
     });
   };
   const cancelPending = async () => {
@@ -154,10 +154,13 @@ export function SendCommandDialog({ t, imei, onClose }: {
             </select>
           </InstructionFields>
           <SendTypeField t={t} sendType={sendType} onSendType={setSendType} />
-          {/* Also after a refusal: custom text that is a protected instruction (DYD,…#). */}
-          {(def.passwordRequired || errors.password) && (
-            <PasswordField t={t} value={password} error={errors.password} onInput={setPassword} />
-          )}
+          <PasswordField
+            t={t}
+            needed={def.passwordRequired}
+            value={password}
+            error={errors.password}
+            onInput={setPassword}
+          />
           {confirmReplace && (
             <div class="notice cmd-replace" role="alert">
               <p>{t("commands.ui.replaceConfirm")}</p>

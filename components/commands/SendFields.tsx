@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import { Field } from "../ui/Field.tsx";
+import { codeRefusal, type FieldErrors } from "./useSubmit.ts";
 
 type SendType = "online" | "offline";
 
@@ -48,13 +49,21 @@ export function SendTypeField({ t, sendType, onSendType, replace, onReplace }: {
   );
 }
 
-/** The login password confirming a protected instruction. */
-export function PasswordField({ t, value, error, onInput }: {
+/**
+ * The login password confirming a protected instruction: shown when the chosen instruction
+ * is `needed`-protected for the chosen devices' models, and also once the server refused a
+ * send for it (`error`) — free text that is a protected instruction (`DYD,000000#` as a
+ * custom command) is only recognised there, per device model. It stays while a password is
+ * typed (a new try clears the refusal). Single and batch sends alike.
+ */
+export function PasswordField({ t, needed, value, error, onInput }: {
   t: TFunction;
+  needed: boolean;
   value: string;
   error?: string;
   onInput: (v: string) => void;
 }) {
+  if (!needed && !error && !value) return null;
   return (
     <Field
       label={t("commands.params.password")}
@@ -72,4 +81,17 @@ export function PasswordField({ t, value, error, onInput }: {
       />
     </Field>
   );
+}
+
+/** The request's password: whenever one is needed or was typed (after a refusal). */
+export function passwordBody(needed: boolean, password: string): { password?: string } {
+  return needed || password ? { password } : {};
+}
+
+/**
+ * A refusal of the login password, on its field: wrong or missing (43003), or too many
+ * wrong passwords for the account lately (40028, issue 14).
+ */
+export function passwordRefusal(err: unknown): FieldErrors | null {
+  return codeRefusal(err, 43003, "password") ?? codeRefusal(err, 40028, "password");
 }

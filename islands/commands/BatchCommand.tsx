@@ -7,9 +7,13 @@ import type { AccountRef } from "../../components/accounts/types.ts";
 import { Field } from "../../components/ui/Field.tsx";
 import { toast } from "../../components/ui/Toast.tsx";
 import { BatchProgress } from "../../components/commands/BatchProgress.tsx";
-import { PasswordField } from "../../components/commands/SendFields.tsx";
+import {
+  passwordBody,
+  PasswordField,
+  passwordRefusal,
+} from "../../components/commands/SendFields.tsx";
 import { BatchPage, type SentBatch, useBatchForm } from "../../components/commands/BatchPage.tsx";
-import { codeRefusal, paramRefusal } from "../../components/commands/useSubmit.ts";
+import { paramRefusal } from "../../components/commands/useSubmit.ts";
 import {
   type Acceptance,
   InstructionPicker,
@@ -92,7 +96,7 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
           params: paramsBody(def.params, instruction.values),
           sendType: form.sendType,
           replace: form.replace,
-          ...(protectedCmd ? { password } : {}),
+          ...passwordBody(protectedCmd, password),
         }),
       sent: (r) => {
         if (r.rejected.length) {
@@ -101,7 +105,7 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
         setBatchNo(r.batchNo);
         setPassword("");
       },
-      refusal: (err) => paramRefusal(err) ?? codeRefusal(err, 43003, "password"),
+      refusal: (err) => paramRefusal(err) ?? passwordRefusal(err),
     });
   };
 
@@ -114,14 +118,15 @@ function BatchCommand({ lang, root, allowed, catalogue, maxDevices }: Props) {
       maxDevices={maxDevices}
       form={form}
       onSubmit={submit}
-      confirm={protectedCmd && (
+      confirm={
         <PasswordField
           t={t}
+          needed={protectedCmd}
           value={password}
           error={form.errors.password}
           onInput={setPassword}
         />
-      )}
+      }
       after={
         <>
           {batchNo && <BatchProgress t={t} batchNo={batchNo} />}

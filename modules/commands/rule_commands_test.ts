@@ -30,7 +30,7 @@ Deno.test("rule commands: protected instructions are recognised in free text", (
   assert.equal(protectedInstruction("DYD,000000#", "GT06N"), "engineCut");
 });
 
-Deno.test("direct text sends: a protected instruction typed as text needs the password", async () => {
+Deno.test("text sends: a protected instruction typed as text needs the password", async () => {
   const app = await testApp({ ALERT_ENGINE: "off" });
   try {
     const IMEI = "359710049710009";
@@ -52,7 +52,22 @@ Deno.test("direct text sends: a protected instruction typed as text needs the pa
         replace: true,
         ...(password ? { password } : {}),
       }, a.token);
-    for (const attempt of [send, custom]) {
+    // A batch of one device with the same custom text.
+    const flags = await app.call("/v3/new/account/update", {
+      id: a.id,
+      permissions: { isBatchSendIns: 1 },
+    }, a.admin);
+    assert.equal(flags.json.code, 10000, JSON.stringify(flags.json));
+    const batch = (text: string, password?: string) =>
+      app.call("/v3/new/command/batchSend", {
+        imeis: [IMEI],
+        code: "custom",
+        params: { text },
+        sendType: "offline",
+        replace: true,
+        ...(password ? { password } : {}),
+      }, a.token);
+    for (const attempt of [send, custom, batch]) {
       for (const password of [undefined, "Wrong1234"]) {
         const r = await attempt("dyd,000000#", password);
         assert.equal(r.json.code, CATALOGUE.commandPasswordIncorrect, JSON.stringify(r.json));

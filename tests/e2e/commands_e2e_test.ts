@@ -2,7 +2,8 @@
  * End to end in Chromium against a real server process with simulated GT06 trackers on real
  * TCP connections: a batch command from /batchCommand reaches every device and every row
  * turns "succeeded"; an offline command waits as "to be sent" and is delivered when its
- * device connects. Screenshots of the pages go to tests/screenshots/.
+ * device connects; a batch whose custom text is a protected instruction asks for the login
+ * password. Screenshots of the pages go to tests/screenshots/.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -14,6 +15,8 @@ import { Simulator } from "../../modules/simulator/simulator.ts";
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const ADMIN_PASSWORD = "Admin12345";
 const ONLINE = 6;
+/** A GT06N that never connects: its model protects engine cut (DYD,…#) with the password. */
+const PROTECTED_IMEI = "359710049710017";
 
 async function gatewayPort(output: () => string): Promise<number> {
   for (let i = 0; i < 200; i++) {
@@ -62,6 +65,7 @@ Deno.test({
       const api = await PlatformApi.login(server.url, "admin", ADMIN_PASSWORD);
       const userId = await api.currentUserId();
       await api.importDevices(userId, "JM-VL01", [...fleet.imeis, ...late.imeis]);
+      await api.importDevices(userId, "GT06N", [PROTECTED_IMEI]);
       fleet.start();
       // Online once the gateway has stored a report from each device.
       for (let i = 0; i < 200; i++) {
@@ -248,6 +252,33 @@ Deno.test({
         await page.waitForSelector("tr[data-imei] [data-status=executing]");
       });
       await page.screenshot({ path: `${SHOTS}commands-workmode-status.png`, fullPage: true });
+
+      // Batch custom text that is a protected instruction on the device's model: refused
+      // until the login password is given, in a field the refusal shows.
+      await open(page, `${server.url}/batchCommand`);
+      await page.click(".cmd-tabs button:has-text('Paste IMEIs')");
+      await page.fill("textarea[name=imeis]", PROTECTED_IMEI);
+      await page.click(".cmd-paste .btn");
+      await page.selectOption("select[name=instruction]", "custom");
+      await page.fill("input[name=text]", "DYD,000000#");
+      await page.check("input[name=sendType][value=offline]");
+      assert.equal(await page.locator(".cmd-form input[name=password]").count(), 0);
+      await page.click(".cmd-form button[type=submit]");
+      await page.waitForSelector(".cmd-form input[name=password]");
+      assert.match(
+        await page.textContent(".cmd-form .field-error") ?? "",
+        /command password is incorrect/,
+      );
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.locator(".cmd-form input[name=password]").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}commands-batch-password.png` });
+      await page.fill(".cmd-form input[name=password]", ADMIN_PASSWORD);
+      await page.click(".cmd-form button[type=submit]");
+      await page.waitForSelector(
+        `.cmd-progress tr[data-imei="${PROTECTED_IMEI}"] [data-status=toBeSent]`,
+      );
+      // Sent: the password is cleared and the field goes away again.
+      assert.equal(await page.locator(".cmd-form input[name=password]").count(), 0);
     } finally {
       await fleet.stop();
       await late.stop();
