@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import { ArchiveInvalid, checkArchive, XLSX_LIMITS } from "../../lib/archive.ts";
 import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { VIN } from "./detail.ts";
@@ -231,6 +232,13 @@ export async function book(sheet: string, rows: string[][]): Promise<Uint8Array<
 
 /** Data rows (header skipped) as trimmed strings; empty rows dropped. */
 async function readRows(file: Uint8Array, t: Translate) {
+  // An xlsx is a zip and exceljs inflates it whole: check it within limits first.
+  try {
+    checkArchive(file, XLSX_LIMITS);
+  } catch (e) {
+    if (!(e instanceof ArchiveInvalid)) throw e;
+    throw new BizError("spreadsheetInvalid", { reason: t("devices.sheet.notXlsx") });
+  }
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(

@@ -1,4 +1,4 @@
-import { unzipSync } from "fflate";
+import { ArchiveInvalid, KMZ_LIMITS, unzipSafe } from "../../lib/archive.ts";
 import type { LatLng, Shape } from "./geometry.ts";
 
 /** One placemark read from a KML file, before validation. */
@@ -15,7 +15,10 @@ export const DEFAULT_POINT_RADIUS_M = 500;
 
 const decoder = new TextDecoder();
 
-/** A KMZ is a zip holding doc.kml (or any .kml); a KML is the XML itself. */
+/**
+ * A KMZ is a zip holding doc.kml (or any .kml); a KML is the XML itself. The zip is read
+ * within KMZ_LIMITS (a zip bomb is refused with "archiveTooLarge" while inflating).
+ */
 export function kmlText(fileName: string, bytes: Uint8Array): string | null {
   const isZip = bytes[0] === 0x50 && bytes[1] === 0x4b;
   if (!isZip) {
@@ -23,13 +26,14 @@ export function kmlText(fileName: string, bytes: Uint8Array): string | null {
     return /<kml[\s>]/i.test(text) ? text : null;
   }
   try {
-    const files = unzipSync(bytes, { filter: (f) => f.name.toLowerCase().endsWith(".kml") });
-    const name = Object.keys(files).sort((a, b) =>
+    const files = unzipSafe(bytes, KMZ_LIMITS, (name) => name.toLowerCase().endsWith(".kml"));
+    const name = [...files.keys()].sort((a, b) =>
       Number(b.endsWith("doc.kml")) - Number(a.endsWith("doc.kml"))
     )[0];
-    return name ? decoder.decode(files[name]) : null;
-  } catch {
-    return null;
+    return name ? decoder.decode(files.get(name)) : null;
+  } catch (e) {
+    if (e instanceof ArchiveInvalid) return null;
+    throw e;
   } finally {
     void fileName;
   }
