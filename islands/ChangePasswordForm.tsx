@@ -47,8 +47,10 @@ function ChangePasswordForm({ lang, isVirtual }: { lang: Lang; isVirtual: boolea
       // Every session ends with the password change, this one too.
       setTimeout(() => (location.href = "/login"), 1500);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 40012) setErrors({ oldPassword: err.message });
-      else setFormError(err instanceof ApiError ? err.message : t("ui.requestFailed"));
+      // Wrong old password, or too many wrong ones lately (40028): both on the old password.
+      if (err instanceof ApiError && (err.code === 40012 || err.code === 40028)) {
+        setErrors({ oldPassword: err.message });
+      } else setFormError(err instanceof ApiError ? err.message : t("ui.requestFailed"));
     }
   };
 
