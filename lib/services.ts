@@ -27,6 +27,7 @@ import { DomainStore } from "../modules/domains/store.ts";
 import { EventBus } from "../modules/gateway/bus.ts";
 import { ConnectionRegistry } from "../modules/gateway/connections.ts";
 import { Ingestor } from "../modules/gateway/ingest.ts";
+import { GatewayStore } from "../modules/gateway/store.ts";
 import { PositionStore } from "../modules/positions/store.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
 import { MonitorService } from "../modules/monitor/service.ts";
@@ -94,6 +95,10 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
   const batches = new BatchSender(commandStore, commands);
   const workModeStore = new WorkModeStore(kv);
   const devices = new DeviceService(directory, accountStore, access, offlineMs);
+  // Devices are never deleted, but an IMEI may come back (a store rebuilt from records, a
+  // device record removed by hand): whatever JT/T 808 auth code it had must not survive.
+  const gatewayStore = new GatewayStore(kv);
+  devices.onImported.push((_, added) => gatewayStore.forgetAuthCodes(added.map((d) => d.imei)));
   const wallet = new WalletService(new WalletStore(kv), accountStore, access);
   // The wallet's ledger is what counts, whatever copy an account record carries.
   accounts.deletionGuards.push((a) => wallet.deletionRefusal(a));

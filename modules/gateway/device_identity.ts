@@ -10,6 +10,7 @@
  *   refused; after that much silence a new login replaces the old connection (the usual case:
  *   a device that lost its link without the server seeing the socket close).
  */
+import type { Device } from "../devices/model.ts";
 import type { LiveConnection } from "./connections.ts";
 import type { ProtocolName } from "./link_messages.ts";
 import type { GatewayStore } from "./store.ts";
@@ -48,10 +49,15 @@ export class DeviceIdentity {
     return code;
   }
 
-  /** Whether `code` is the device's current auth code. */
-  async verify(imei: string, code: string): Promise<boolean> {
-    const current = await this.store.authCode(imei);
-    return current !== null && sameText(current.code, code);
+  /**
+   * Whether `code` is the device's current auth code, issued since the device record was
+   * created: a code from an earlier life of the IMEI never counts, even in the moment between
+   * an import and the deletion of old codes that follows it.
+   */
+  async verify(device: Pick<Device, "imei" | "createdAt">, code: string): Promise<boolean> {
+    const current = await this.store.authCode(device.imei);
+    return current !== null && current.issuedAt >= Date.parse(device.createdAt) &&
+      sameText(current.code, code);
   }
 }
 

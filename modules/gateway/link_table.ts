@@ -137,7 +137,7 @@ export class LinkTable {
     const link = this.links.get(id);
     if (!link) return null;
     if (!this.s.identity.needsCredential(link.live.protocol)) return linkDevice(link.device);
-    if (!(await this.s.identity.verify(link.device.imei, code))) {
+    if (!(await this.s.identity.verify(link.device, code))) {
       this.s.log(
         `[${link.live.protocol}] ${link.live.remote}: authentication of ${link.device.imei} ` +
           "refused (wrong auth code)",

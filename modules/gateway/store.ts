@@ -25,4 +25,17 @@ export class GatewayStore {
   async setAuthCode(imei: string, code: AuthCode): Promise<void> {
     await this.kv.set(K.jt808Code(imei), code);
   }
+
+  /**
+   * Deletes the devices' codes: an IMEI imported anew starts without the code of an earlier
+   * life, and its terminal registers again.
+   */
+  async forgetAuthCodes(imeis: readonly string[]): Promise<void> {
+    // Well under the store's 1,000 mutations per atomic operation.
+    for (let i = 0; i < imeis.length; i += 500) {
+      const op = this.kv.atomic();
+      for (const imei of imeis.slice(i, i + 500)) op.delete(K.jt808Code(imei));
+      await op.commit();
+    }
+  }
 }

@@ -49,6 +49,22 @@ type Terminal = RawDevice<Jt808ServerFrame>;
 const openTerminal = (port: number): Promise<Terminal> =>
   RawDevice.open(port, new Jt808StreamReader());
 
+/** An auth code the store kept from an earlier life of an IMEI (before it was imported). */
+const STALE_CODE = "EARLIERLIFECODE2";
+
+/** A data folder whose store already holds `code` for `imei`, as if the IMEI had been here. */
+async function storeWithStaleCode(imei: string, code: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "tp-stale-code-" });
+  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  await kv.set(["gateway", "jt808Code", imei], {
+    code,
+    issuedAt: Date.now() - 86_400_000,
+    remote: "",
+  });
+  kv.close();
+  return dir;
+}
+
 async function alerts(api: ApiClient, imei: string) {
   return (await api.call("/v3/new/alarm/list", { imeis: [imei], pageNum: 1, pageSize: 50 }))
     .list as { type: string; time: number }[];
@@ -124,7 +140,7 @@ Deno.test({
       ADMIN_PASSWORD,
       GATEWAY_WORKERS: "2",
       DEVICE_TAKEOVER_SECONDS: String(TAKEOVER_MS / 1000),
-    });
+    }, { dataDir: await storeWithStaleCode(JT_B, STALE_CODE) });
     const p = ports(server);
     const api = await setup(server);
     try {
@@ -177,6 +193,17 @@ Deno.test({
           const times = (await playback(api, JT_A)).map((pt) => Date.parse(pt.gpsTime));
           assert.deepEqual(times, [BASE + 3000, BASE + 5000]);
           assert.match(server.output(), /authentication of 359710049000044 refused/);
+        },
+      );
+
+      await t.step(
+        "JT/T 808: an IMEI imported anew accepts no auth code from an earlier life",
+        async () => {
+          const d = await openTerminal(p.jt808);
+          assert.equal(await authenticate(d, JT_B, 1, STALE_CODE), 1);
+          assert.equal(await report(d, JT_B, 2, 1), 1);
+          await d.done();
+          assert.deepEqual(await playback(api, JT_B), []);
         },
       );
 
