@@ -16,6 +16,7 @@ import {
 import type { WalletService } from "../wallet/service.ts";
 import type { DeviceDirectory } from "./directory.ts";
 import type { Device } from "./model.ts";
+import type { AllocationEntry } from "./store.ts";
 import { MAX_PLATFORM_YEARS } from "./operations.ts";
 import type { DeviceService } from "./service.ts";
 
@@ -252,9 +253,13 @@ export class DeviceRenewal {
       if (!rates.has(mcType)) rates.set(mcType, this.wallet.rateFor(mcType));
       return rates.get(mcType)!;
     };
+    const movedOut = this.movedOut(isVisible);
     const out: RenewPlan[] = [];
     for (const imei of new Set(input.imeis)) {
-      const d = this.directory.get(imei);
+      const found = this.directory.get(imei);
+      const d = found && await isVisible(found.userId) ? found : null;
+      // Nothing of a device is read before its owner is known to be visible: another
+      // tenant's device must answer exactly like an IMEI that does not exist.
       const plan: RenewPlan = {
         imei,
         deviceName: d?.deviceName ?? "",
@@ -266,13 +271,8 @@ export class DeviceRenewal {
       };
       out.push(plan);
       if (!d) {
-        plan.error = "imeiNotExists";
-        continue;
-      }
-      if (!await isVisible(d.userId)) {
-        plan.error = await this.movedOut(imei, isVisible) ? "deviceMovedOut" : "deviceNoPermission";
-        plan.deviceName = "";
-        plan.expiration = null;
+        // Only a device that left the caller's own subtree is named as moved out (spec §8).
+        plan.error = await movedOut(imei) ? "deviceMovedOut" : "deviceNoPermission";
         continue;
       }
       const rate = await rateFor(d.mcType);
@@ -309,11 +309,18 @@ export class DeviceRenewal {
     return out;
   }
 
-  /** The device left the caller's subtree: an allocation moved it from a visible account. */
-  private async movedOut(imei: string, isVisible: (userId: string) => Promise<boolean>) {
-    for (const e of await this.devices.allocations(5000)) {
-      if (e.imei === imei && await isVisible(e.fromUserId)) return true;
-    }
-    return false;
+  /**
+   * The device left the caller's subtree: an allocation moved it from a visible account. The
+   * log is read once per plan (unknown IMEIs are checked too, so they cost the same).
+   */
+  private movedOut(isVisible: (userId: string) => Promise<boolean>) {
+    let log: Promise<AllocationEntry[]> | null = null;
+    return async (imei: string) => {
+      log ??= this.devices.allocations(5000);
+      for (const e of await log) {
+        if (e.imei === imei && await isVisible(e.fromUserId)) return true;
+      }
+      return false;
+    };
   }
 }
