@@ -6,6 +6,8 @@ import { toast } from "../ui/Toast.tsx";
 import { useLatest } from "../accounts/hooks.ts";
 import { useAction } from "./useAction.ts";
 import type { DeviceRow, GroupRow, SelectedAccount } from "./types.ts";
+import { ActionModal } from "./ActionDialogs.tsx";
+import { BulkLines, type Outcome, pending } from "./BulkDialog.tsx";
 
 const EQ = "/v3/new/newEquipment";
 
@@ -166,9 +168,13 @@ interface SetProps {
   onDone: () => void;
 }
 
-/** Moves the selected devices (all of one account) into one of that account's groups. */
+/**
+ * Moves the selected devices (all of one account) into one of that account's groups: names
+ * the devices before, and after it shows which ones moved and why the others did not.
+ */
 export function SetGroupDialog({ t, rows, onClose, onDone }: SetProps) {
   const [groupId, setGroupId] = useState("0");
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const { busy, error, setError, run } = useAction();
   const owners = [...new Set(rows.map((r) => r.userId))];
   const { data: groups } = useLatest(
@@ -181,48 +187,48 @@ export function SetGroupDialog({ t, rows, onClose, onDone }: SetProps) {
   );
   const submit = () =>
     run(async () => {
-      await api(`${EQ}/setGroup`, { imeis: rows.map((r) => r.imei), groupId });
-      toast(t("devices.actions.done"));
+      const r = await api<Outcome>(`${EQ}/setGroup`, { imeis: rows.map((r) => r.imei), groupId });
+      setOutcome(r);
+      toast(t("devices.bulk.moved", { count: r.done }));
       onDone();
     });
   return (
-    <Modal
+    <ActionModal
+      t={t}
       title={t("devices.groups.setTitle", { count: rows.length })}
+      submitId="set-group-submit"
+      submitLabel={t("devices.groups.set")}
+      busy={busy}
+      error={error}
+      disabled={owners.length !== 1}
+      finished={!!outcome}
+      width={640}
       onClose={onClose}
-      closeLabel={t("devices.detail.close")}
-      footer={
-        <>
-          <button type="button" class="btn" onClick={onClose}>{t("devices.detail.cancel")}</button>
-          <button
-            type="button"
-            id="set-group-submit"
-            class="btn btn-primary"
-            disabled={busy || owners.length !== 1}
-            onClick={submit}
-          >
-            {t("devices.groups.set")}
-          </button>
-        </>
-      }
+      onSubmit={submit}
     >
       {owners.length > 1 && (
         <div class="form-error" role="alert">{t("errors.groupAccountMismatch")}</div>
       )}
-      {error && <div class="form-error" role="alert">{error}</div>}
-      {owners.length === 1 && (
-        <label class="field">
-          <span class="field-label">{t("devices.groups.choose")}</span>
-          <select
-            id="set-group-id"
-            value={groupId}
-            onChange={(e) => setGroupId((e.target as HTMLSelectElement).value)}
-          >
-            {(groups ?? []).map((g) => (
-              <option key={g.id} value={g.id}>{g.name ?? t("devices.groups.default")}</option>
-            ))}
-          </select>
-        </label>
+      {outcome ? <BulkLines t={t} lines={outcome.results} /> : (
+        <>
+          {owners.length === 1 && (
+            <label class="field">
+              <span class="field-label">{t("devices.groups.choose")}</span>
+              <select
+                id="set-group-id"
+                value={groupId}
+                onChange={(e) => setGroupId((e.target as HTMLSelectElement).value)}
+              >
+                {(groups ?? []).map((g) => (
+                  <option key={g.id} value={g.id}>{g.name ?? t("devices.groups.default")}</option>
+                ))}
+              </select>
+            </label>
+          )}
+          <p>{t("devices.bulk.groupAsk")}</p>
+          <BulkLines t={t} lines={rows.map(pending)} />
+        </>
       )}
-    </Modal>
+    </ActionModal>
   );
 }

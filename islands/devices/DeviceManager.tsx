@@ -16,6 +16,7 @@ import { ExpiryDialog, TransferDialog } from "../../components/devices/ActionDia
 import { ImagesDialog } from "../../components/devices/ImagesDialog.tsx";
 import { GlobalSearch } from "../../components/devices/GlobalSearch.tsx";
 import { RenewDialog } from "../../components/devices/RenewDialog.tsx";
+import { EnableDialog } from "../../components/devices/BulkDialog.tsx";
 import { ExpiryVisibility } from "../../components/devices/ExpiryVisibility.tsx";
 import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
 import { download } from "../../components/devices/transfer_io.ts";
@@ -42,6 +43,8 @@ interface Props {
 
 /** Dialogs that act on the ticked devices. */
 type PickDialog =
+  | "enable"
+  | "disable"
   | "setGroup"
   | "batchEdit"
   | "transfer"
@@ -266,7 +269,7 @@ function DeviceManager({ lang, me, initial }: Props) {
                 type="button"
                 id="action-enable"
                 class="btn"
-                onClick={() => bulk("enableEquipment", { enabled: true })}
+                onClick={() => needPick("enable")}
               >
                 {t("devices.actions.enable")}
               </button>
@@ -274,7 +277,7 @@ function DeviceManager({ lang, me, initial }: Props) {
                 type="button"
                 id="action-disable"
                 class="btn"
-                onClick={() => bulk("enableEquipment", { enabled: false })}
+                onClick={() => needPick("disable")}
               >
                 {t("devices.actions.disable")}
               </button>
@@ -405,12 +408,22 @@ function DeviceManager({ lang, me, initial }: Props) {
           onChanged={changed}
         />
       )}
+      {/* Bulk changes ask first and then report per device; the dialog stays for the report. */}
+      {(dialog?.kind === "enable" || dialog?.kind === "disable") && (
+        <EnableDialog
+          t={t}
+          rows={picked}
+          enabled={dialog.kind === "enable"}
+          onClose={() => setDialog(null)}
+          onDone={changed}
+        />
+      )}
       {dialog?.kind === "setGroup" && (
         <SetGroupDialog
           t={t}
           rows={picked}
           onClose={() => setDialog(null)}
-          onDone={done}
+          onDone={changed}
         />
       )}
       {dialog?.kind === "batchEdit" && (

@@ -4,6 +4,8 @@ import type { AccessGuard } from "../accounts/access.ts";
 import type { DeviceDirectory } from "./directory.ts";
 import type { DeviceService } from "./service.ts";
 import type { DeviceGroup } from "./store.ts";
+import type { BulkOutcome, Device } from "./model.ts";
+import { bulkOutcome } from "./bulk.ts";
 
 /** The default group of every account: not stored, cannot be renamed or deleted. */
 export const DEFAULT_GROUP = "0";
@@ -85,19 +87,41 @@ export class GroupService {
   }
 
   /** Moves devices into a group of their own account; all of them must belong to it. */
-  async assign(session: Session, imeis: string[], groupId: string, userId?: string) {
+  /**
+   * Moves devices into a group, reporting per device. The default group ("0") is each
+   * device's own account's; another group belongs to one account, and only that account's
+   * devices move into it (the others are refused with groupAccountMismatch). `userId`, when
+   * given, names the account the group must belong to.
+   */
+  async assign(
+    session: Session,
+    imeis: string[],
+    groupId: string,
+    userId?: string,
+  ): Promise<BulkOutcome> {
     await this.devices.assertCanEdit(session);
-    const devices = await this.devices.visibleDevices(session, imeis);
-    const owners = new Set(devices.map((d) => d.userId));
-    if (owners.size > 1) throw new BizError("groupAccountMismatch");
-    const ownerId = [...owners][0];
-    if (userId && userId !== ownerId) throw new BizError("groupAccountMismatch");
-    if (groupId !== DEFAULT_GROUP && !await this.directory.store.getGroup(ownerId, groupId)) {
-      // A group id of another account names a group these devices cannot share.
-      throw new BizError("groupNotExists");
+    const { devices, refused } = await this.devices.visibleOrRefused(session, imeis);
+    const owners = userId ? [userId] : [...new Set(devices.map((d) => d.userId))];
+    const ownerId = groupId === DEFAULT_GROUP ? null : await this.groupOwner(owners, groupId);
+    const account = ownerId ?? userId;
+    const moving: Device[] = [];
+    for (const d of devices) {
+      if (account && d.userId !== account) {
+        refused.push({ imei: d.imei, error: "groupAccountMismatch" });
+      } else moving.push(d);
     }
     const target = groupId === DEFAULT_GROUP ? null : groupId;
-    await this.devices.save(devices.map((d) => ({ before: d, after: { ...d, groupId: target } })));
+    await this.devices.save(moving.map((d) => ({ before: d, after: { ...d, groupId: target } })));
+    return bulkOutcome(imeis, moving, refused);
+  }
+
+  /** The account (among the devices' owners) that has the group; none: groupNotExists. */
+  private async groupOwner(owners: string[], groupId: string): Promise<string> {
+    for (const id of owners) {
+      if (await this.directory.store.getGroup(id, groupId)) return id;
+    }
+    // A group id of another account names a group these devices cannot share.
+    throw new BizError("groupNotExists");
   }
 
   private async editable(session: Session, userId: string, groupId: string): Promise<DeviceGroup> {

@@ -155,3 +155,18 @@ export function deriveStatus(
   }
   return state.acc ? "idling" : "stopped";
 }
+
+/** One device's line in the answer of a bulk action (enable, disable, set group). */
+export interface BulkLine {
+  imei: string;
+  deviceName: string;
+  ok: boolean;
+  /** The catalogue name of the refusal (errors.*), null when the device was changed. */
+  error: string | null;
+}
+
+/** A bulk action's answer: how many devices it changed, and every device's line. */
+export interface BulkOutcome {
+  done: number;
+  results: BulkLine[];
+}

@@ -11,7 +11,8 @@ import {
   emptyDetail,
 } from "./detail.ts";
 import type { DeviceDirectory } from "./directory.ts";
-import { activationState, type Device } from "./model.ts";
+import { activationState, type BulkOutcome, type Device } from "./model.ts";
+import { bulkOutcome } from "./bulk.ts";
 import { DEVICE_MODELS, findModel } from "./models.ts";
 import type { alertsBody, basicBody, customerBody, sensorsBody, statsBody } from "./schemas.ts";
 import { type DeviceService, ONLINE } from "./service.ts";
@@ -110,10 +111,16 @@ export class DeviceOperations {
   }
 
   /** Disabling also closes a live connection; the gateway refuses its next login. */
-  async setEnabled(session: Session, imeis: string[], enabled: boolean) {
-    const devices = await this.editableMany(session, imeis);
+  /**
+   * Enables or disables each device the caller may edit; the answer says per device whether
+   * it was changed or why not (an IMEI outside the caller's subtree does not stop the rest).
+   */
+  async setEnabled(session: Session, imeis: string[], enabled: boolean): Promise<BulkOutcome> {
+    await this.devices.assertCanEdit(session);
+    const { devices, refused } = await this.devices.visibleOrRefused(session, imeis);
     await this.devices.save(devices.map((d) => ({ before: d, after: { ...d, enabled } })));
     if (!enabled) { for (const d of devices) this.connections?.get(d.imei)?.close(); }
+    return bulkOutcome(imeis, devices, refused);
   }
 
   /** Lets devices imported "awaiting permission" be activated by their next data. */

@@ -147,9 +147,12 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   post(
     "setGroup",
     "editData",
-    'Move devices of one account into one of its groups ("0" is the default group)',
+    'Move devices into a group of their account ("0": the default group); one result per device',
     setGroupBody,
-    ({ body, c }) => s.deviceGroups.assign(c.var.session, body.imeis, body.groupId),
+    async ({ body, c }) => {
+      const r = await s.deviceGroups.assign(c.var.session, body.imeis, body.groupId);
+      return { ...r, results: r.results.map(reasonOf(c)) };
+    },
   );
 
   // Details.
@@ -193,9 +196,12 @@ export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
   post(
     "enableEquipment",
     "editData",
-    "Enable or disable devices",
+    "Enable or disable devices; one result per device (ok, or the reason it was refused)",
     enableBody,
-    ({ body, c }) => s.deviceOps.setEnabled(c.var.session, body.imeis, body.enabled),
+    async ({ body, c }) => {
+      const r = await s.deviceOps.setEnabled(c.var.session, body.imeis, body.enabled);
+      return { ...r, results: r.results.map(reasonOf(c)) };
+    },
   );
   post(
     "allowActivation",

@@ -241,22 +241,36 @@ export class DeviceService {
 
   /** Every named device, refused as a whole when one is missing or outside the subtree. */
   async visibleDevices(session: Session, imeis: string[]): Promise<Device[]> {
+    const { devices, refused } = await this.visibleOrRefused(session, imeis);
+    const first = refused[0];
+    if (first) throw new BizError(first.error, { imei: first.imei }, { imei: first.imei });
+    return devices;
+  }
+
+  /**
+   * Bulk actions that report per device: the visible devices, and a refusal for each IMEI
+   * the caller cannot see (unknown or outside its subtree alike, so nothing is revealed).
+   */
+  async visibleOrRefused(
+    session: Session,
+    imeis: string[],
+  ): Promise<{ devices: Device[]; refused: { imei: string; error: ErrorName }[] }> {
     const { owner } = await this.access.caller(session);
-    const out: Device[] = [];
+    const devices: Device[] = [];
+    const refused: { imei: string; error: ErrorName }[] = [];
     const ok = new Map<string, boolean>();
     for (const imei of new Set(imeis)) {
       const d = this.directory.get(imei);
-      if (!d) throw new BizError("deviceNoPermission", { imei }, { imei });
-      let visible = ok.get(d.userId);
-      if (visible === undefined) {
+      let visible = !!d && ok.get(d.userId);
+      if (d && visible === undefined) {
         const acc = await this.accounts.get(d.userId);
         visible = !!acc && this.access.isVisible(owner, acc);
         ok.set(d.userId, visible);
       }
-      if (!visible) throw new BizError("deviceNoPermission", { imei }, { imei });
-      out.push(d);
+      if (d && visible) devices.push(d);
+      else refused.push({ imei, error: "deviceNoPermission" });
     }
-    return out;
+    return { devices, refused };
   }
 
   /** Stores changed devices, then updates the in-memory directory (store first, spec'd order). */

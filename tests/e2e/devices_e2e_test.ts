@@ -10,7 +10,7 @@ import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
-import { asAdmin, post } from "./devices_fixture.ts";
+import { asAdmin, login, post } from "./devices_fixture.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd99";
@@ -74,6 +74,7 @@ Deno.test({
       const base = server.url;
       const { adminId, add, token: adminToken } = await asAdmin(base, ADMIN_PASSWORD, PASSWORD);
       const dist = await add("dev_dist", "Northwind Devices", adminId, 8);
+      const distToken = await login(base, "dev_dist", PASSWORD);
       // Two one-year cards and 100 Mi coins to renew with.
       await post(base, "/v3/new/wallet/allocate", {
         targetUserId: dist,
@@ -122,8 +123,37 @@ Deno.test({
       for (const n of [1, 2]) await page.check(`tr[data-imei="${IMEI(n)}"] .col-check input`);
       await page.click("#action-set-group");
       await page.selectOption("#set-group-id", { label: "Vans" });
+      // The dialog names the devices before, and reports each one after.
+      assert.equal(await page.locator(".modal tr[data-bulk=pending]").count(), 2);
       await page.click("#set-group-submit");
+      await page.waitForSelector("#bulk-result");
+      assert.equal(await page.locator(".modal tr[data-bulk=ok]").count(), 2);
+      await page.click("#set-group-submit-close");
       await page.waitForSelector(".modal", { state: "detached" });
+
+      // Disable asks first (nothing changes on Cancel), then reports per device.
+      await page.click("#action-disable");
+      await page.waitForSelector("#bulk-devices");
+      assert.match(await page.locator(".modal").innerText(), /Disable these devices\?/);
+      await page.click(".modal-foot .btn:not(.btn-primary)");
+      await page.waitForSelector(".modal", { state: "detached" });
+      const enabledOf = async (n: number) =>
+        (await post(base, "/v3/new/newEquipment/getDeviceDetail", { imei: IMEI(n) }, distToken))
+          .basic.enabled;
+      assert.equal(await enabledOf(1), true, "cancel changes nothing");
+      await page.click("#action-disable");
+      await page.click("#bulk-submit");
+      await page.waitForSelector("#bulk-result");
+      assert.equal(await page.locator(".modal tr[data-bulk=ok]").count(), 2);
+      assert.match(await page.locator(".modal .result-counts").innerText(), /2 changed/);
+      await page.screenshot({ path: SHOT("disable_result") });
+      await page.click("#bulk-submit-close");
+      assert.equal(await enabledOf(1), false);
+      await page.click("#action-enable");
+      await page.click("#bulk-submit");
+      await page.waitForSelector("#bulk-result");
+      await page.click("#bulk-submit-close");
+      assert.equal(await enabledOf(1), true);
       await page.selectOption("#filter-groupId", { label: "Vans" });
       await page.waitForFunction(() => document.querySelectorAll("tr[data-imei]").length === 2);
       assert.deepEqual(await rows(page), [IMEI(1), IMEI(2)]);
