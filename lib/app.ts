@@ -27,6 +27,7 @@ import { registerGeofenceRoutes } from "../modules/geofences/routes.ts";
 import { registerAlertRoutes } from "../modules/alerts/routes.ts";
 import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
 import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
+import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
 
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
 const API_BODY_LIMIT = 1024 * 1024;
@@ -101,6 +102,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerAlertRoutes(api, s);
   registerNotificationRoutes(api, s);
   registerWorkModeRoutes(api, s);
+  registerGeocoderRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

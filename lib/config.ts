@@ -71,6 +71,17 @@ export const configSchema = z.object({
   SMTP_SECURE: z.enum(["on", "off"]).default("off"),
   /** "off" stops the alert engine (fences, thresholds); device alarms are still recorded. */
   ALERT_ENGINE: z.enum(["on", "off"]).default("on"),
+  /**
+   * Optional Nominatim-compatible server for street addresses (`…/reverse?format=jsonv2`),
+   * asked at most GEOCODER_RATE times a second, cached; unset: the embedded place dataset.
+   */
+  GEOCODER_URL: z.string().refine(
+    (u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+    "must be an http(s):// address",
+  ).refine((u) => !URL.canParse(u) || !new URL(u).search && !new URL(u).hash, "must have no query")
+    .optional(),
+  /** Requests per second to GEOCODER_URL (Nominatim's public policy: at most 1). */
+  GEOCODER_RATE: z.coerce.number().min(0.01).max(100).default(1),
   /** First webhook retry delay; each further retry doubles it. */
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
 });

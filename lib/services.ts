@@ -32,6 +32,10 @@ import { PositionStore } from "../modules/positions/store.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
 import { MonitorService } from "../modules/monitor/service.ts";
 import { wirePlatformNotices } from "../modules/notifications/hooks.ts";
+import { Geocoder } from "../modules/geocoder/service.ts";
+import { GeocoderStore } from "../modules/geocoder/store.ts";
+import { StreetGeocoder } from "../modules/geocoder/street.ts";
+import { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
 
 /** Everything the process shares, built once from an open store and the configuration. */
 export interface Services extends AlertingServices {
@@ -66,6 +70,9 @@ export interface Services extends AlertingServices {
   workModeStore: WorkModeStore;
   workModes: WorkModeService;
   monitor: MonitorService;
+  /** Addresses of points (landmarks, GEOCODER_URL, the embedded place dataset). */
+  geocoder: Geocoder;
+  alertAddresses: AlertAddresses;
 }
 
 export async function createServices(kv: Deno.Kv, config: Config): Promise<Services> {
@@ -116,6 +123,19 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     commandStore,
     passwordChecks,
   });
+  const geocoder = new Geocoder({
+    landmarks: alerting.geofences,
+    street: config.GEOCODER_URL
+      ? new StreetGeocoder(config.GEOCODER_URL, new GeocoderStore(kv), {
+        ratePerSecond: config.GEOCODER_RATE,
+      })
+      : null,
+  });
+  // Alerts carry the address of where they happened, written when they are raised.
+  const alertAddresses = new AlertAddresses({ bus, alerts, geocoder, accounts: accountStore });
+  ingestor.addressOf = alertAddresses.addressNow;
+  alerting.alertEngine.addressOf = alertAddresses.addressNow;
+  alertAddresses.start();
   const services: Services = {
     ...alerting,
     kv,
@@ -155,6 +175,8 @@ export async function createServices(kv: Deno.Kv, config: Config): Promise<Servi
     workModeStore,
     workModes: new WorkModeService(workModeStore, commands, batches, directory),
     monitor,
+    geocoder,
+    alertAddresses,
   };
   wirePlatformNotices(services);
   return services;

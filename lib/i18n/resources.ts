@@ -20,6 +20,7 @@ import en_monitor from "../../locales/en/monitor.json" with { type: "json" };
 import en_alerts from "../../locales/en/alerts.json" with { type: "json" };
 import en_geofences from "../../locales/en/geofences.json" with { type: "json" };
 import en_commands from "../../locales/en/commands.json" with { type: "json" };
+import en_geocoder from "../../locales/en/geocoder.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -37,6 +38,7 @@ import zh_monitor from "../../locales/zh/monitor.json" with { type: "json" };
 import zh_alerts from "../../locales/zh/alerts.json" with { type: "json" };
 import zh_geofences from "../../locales/zh/geofences.json" with { type: "json" };
 import zh_commands from "../../locales/zh/commands.json" with { type: "json" };
+import zh_geocoder from "../../locales/zh/geocoder.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -57,6 +59,7 @@ export const RESOURCES = {
     alerts: en_alerts,
     geofences: en_geofences,
     commands: en_commands,
+    geocoder: en_geocoder,
   },
   zh: {
     common: zh_common,
@@ -76,5 +79,6 @@ export const RESOURCES = {
     alerts: zh_alerts,
     geofences: zh_geofences,
     commands: zh_commands,
+    geocoder: zh_geocoder,
   },
 };

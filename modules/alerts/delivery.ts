@@ -167,6 +167,7 @@ export class AlertDelivery {
         time: new Date(alert.time).toISOString(),
         lat: alert.lat,
         lng: alert.lng,
+        address: alert.address ?? null,
         speed: alert.speed,
         fenceId: alert.fenceId ?? null,
         fenceName: alert.fenceName ?? null,

@@ -68,6 +68,8 @@ export class AlertEngine {
   private flushing: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   readonly stats = { positions: 0, alerts: 0 };
+  /** The alert address of a point for a device's owner (set by lib/services.ts: the geocoder). */
+  addressOf: (lat: number, lng: number, userId: string) => string | undefined = () => undefined;
 
   constructor(private readonly d: EngineDeps) {}
 
@@ -137,6 +139,7 @@ export class AlertEngine {
       read: -1,
       processed: false,
       createdAt: Date.now(),
+      ...(p ? addressField(this.addressOf(p.lat, p.lng, userId)) : {}),
       ...extra,
     });
     this.stats.alerts++;
@@ -405,4 +408,9 @@ export class AlertEngine {
       if (device) this.checkOffline(imei, device.userId, t, now);
     }
   }
+}
+
+/** The record's address field, absent when there is none yet (the dataset still loading). */
+function addressField(address: string | undefined): { address?: string } {
+  return address ? { address } : {};
 }

@@ -15,5 +15,6 @@ export function alertMail(a: PushedAlert, language: string): { subject: string; 
   if (a.lat !== null && a.lng !== null) {
     lines.push(t("alerts.mail.position", { lat: a.lat.toFixed(6), lng: a.lng.toFixed(6) }));
   }
+  if (a.address) lines.push(t("alerts.mail.address", { address: a.address }));
   return { subject, text: lines.join("\n") };
 }

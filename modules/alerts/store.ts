@@ -11,6 +11,11 @@ export interface AlertRecord {
   lat: number | null;
   lng: number | null;
   speed: number | null;
+  /**
+   * Spec alert `address`: where the alarm happened, worked out when it was raised (the
+   * owner's landmark or the nearest place, modules/geocoder) and kept with the alert.
+   */
+  address?: string;
   /** Spec read filter: 0 read, -1 unread. */
   read: 0 | -1;
   processed: boolean;
@@ -64,6 +69,22 @@ export class AlertStore {
   /** Rewrites a record in place (read flag, processing, push flag). */
   async update(a: AlertRecord): Promise<void> {
     await this.kv.set(ALERT_KEYS.byDevice(a.imei, a.time, a.id), a);
+  }
+
+  /**
+   * Sets a stored alert's address (filled in after it was raised), keeping whatever else
+   * changed meanwhile (read flag, processing); false when the alert is gone.
+   */
+  async setAddress(ref: { imei: string; time: number; id: string }, address: string) {
+    const key = ALERT_KEYS.byDevice(ref.imei, ref.time, ref.id);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const cur = await this.kv.get<AlertRecord>(key);
+      if (!cur.value) return false;
+      if (cur.value.address === address) return true;
+      const res = await this.kv.atomic().check(cur).set(key, { ...cur.value, address }).commit();
+      if (res.ok) return true;
+    }
+    return false;
   }
 
   /** Rewrites several records in one commit (at most 500). */

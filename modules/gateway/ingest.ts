@@ -72,6 +72,8 @@ export class Ingestor {
   readonly stats = { commits: 0, positions: 0, alerts: 0, implausibleTimes: 0 };
   /** Devices whose first implausible fix time was logged. */
   private flaggedDevices = new Set<string>();
+  /** The alert address of a point for a device's owner (set by lib/services.ts: the geocoder). */
+  addressOf: (lat: number, lng: number, userId: string) => string | undefined = () => undefined;
 
   constructor(
     private readonly kv: Deno.Kv,
@@ -380,6 +382,8 @@ export class Ingestor {
       processed: false,
       createdAt: Date.now(),
     };
+    const address = at ? this.addressOf(at.lat, at.lng, device.userId) : undefined;
+    if (address) record.address = address;
     this.alerts.addTo(op, record);
     events.push({ type: "alert", imei: device.imei, userId: device.userId, alert: record });
   }

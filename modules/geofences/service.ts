@@ -27,6 +27,7 @@ export interface IndexedZone {
  */
 export class GeofenceService {
   private byUser = new Map<string, IndexedZone[]>();
+  private landmarks = new Map<string, Zone[]>();
 
   constructor(
     private readonly store: GeofenceStore,
@@ -37,6 +38,7 @@ export class GeofenceService {
 
   async load(): Promise<void> {
     this.byUser.clear();
+    this.landmarks.clear();
     for (const z of await this.store.all()) this.index(z);
   }
 
@@ -45,8 +47,17 @@ export class GeofenceService {
     return this.byUser.get(userId) ?? [];
   }
 
+  /** An account's landmarks, for addresses ("At Depot Futian", modules/geocoder). */
+  landmarksOf(userId: string): readonly Zone[] {
+    return this.landmarks.get(userId) ?? [];
+  }
+
   private index(z: Zone): void {
     this.unindex(z.id, z.userId);
+    if (z.kind === "landmark") {
+      this.landmarks.set(z.userId, [...this.landmarksOf(z.userId), z]);
+      return;
+    }
     const alerting = z.kind === "fence" || (z.kind === "blackCar" && z.review === "passed");
     if (!alerting) return;
     const list = this.byUser.get(z.userId) ?? [];
@@ -57,6 +68,8 @@ export class GeofenceService {
   private unindex(id: string, userId: string): void {
     const list = this.byUser.get(userId);
     if (list) this.byUser.set(userId, list.filter((e) => e.zone.id !== id));
+    const marks = this.landmarks.get(userId);
+    if (marks) this.landmarks.set(userId, marks.filter((z) => z.id !== id));
   }
 
   /** The account a request works on: the given visible one, or the caller's own. */
