@@ -93,6 +93,17 @@ class IoWorker {
     this.worker.postMessage(m);
   }
 
+  /**
+   * The table's answer to the worker, or null (refused) when working it out failed: the
+   * worker always gets an answer, and the failure is logged, never an unhandled rejection.
+   */
+  private orRefused<T>(answer: Promise<T>, failed: string): Promise<T | null> {
+    return answer.catch((e) => {
+      this.o.log(`${failed} (${(e as Error).message})`);
+      return null;
+    });
+  }
+
   private receive(m: ToMain): void {
     switch (m.t) {
       case "listening":
@@ -106,23 +117,19 @@ class IoWorker {
           send: (command: OutgoingCommand) => this.send(m.link, command),
           close: () => this.post({ t: "close", link: m.link }),
         };
-        this.table.login(m.link, m.id, m.protocol, m.remote, io).catch((e) => {
-          this.o.log(`[${m.protocol}] ${m.remote}: login failed (${(e as Error).message})`);
-          return null;
-        }).then((device) => this.post({ t: "login", link: m.link, device }));
+        this.orRefused(
+          this.table.login(m.link, m.id, m.protocol, m.remote, io),
+          `[${m.protocol}] ${m.remote}: login failed`,
+        ).then((device) => this.post({ t: "login", link: m.link, device }));
         return;
       }
       case "register":
-        this.table.register(m.link, m.terminal).catch((e) => {
-          this.o.log(`gateway: registration failed (${(e as Error).message})`);
-          return null;
-        }).then((code) => this.post({ t: "registered", link: m.link, code }));
+        this.orRefused(this.table.register(m.link, m.terminal), "gateway: registration failed")
+          .then((code) => this.post({ t: "registered", link: m.link, code }));
         return;
       case "authenticate":
-        this.table.authenticate(m.link, m.code).catch((e) => {
-          this.o.log(`gateway: authentication failed (${(e as Error).message})`);
-          return null;
-        }).then((device) => this.post({ t: "login", link: m.link, device }));
+        this.orRefused(this.table.authenticate(m.link, m.code), "gateway: authentication failed")
+          .then((device) => this.post({ t: "login", link: m.link, device }));
         return;
       case "ready":
         return this.table.ready(m.link);

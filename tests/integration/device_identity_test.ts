@@ -1,8 +1,8 @@
 /**
  * Device identity and protocol gaps against a real server process on loopback: JT/T 808 auth
- * codes (strict and lenient), the GT06 second-login rule, fixes dated before 2000, two fixes
- * in one second, OsmAnd JSON arrays and alarm names, and JT/T 808 frames whose version bit
- * is a vendor's reserved bit.
+ * codes (strict and lenient), fixes dated before 2000, two fixes in one second, OsmAnd JSON
+ * arrays and alarm names, and JT/T 808 frames whose version bit is a vendor's reserved bit.
+ * The GT06 second-login (takeover) rule is tested in gateway_test.ts, once per transport.
  */
 import assert from "node:assert/strict";
 import type { ApiClient } from "../helpers/api_client.ts";
@@ -36,10 +36,6 @@ const JT_A = "359710049000044";
 const JT_B = "359710049000055";
 const OSMAND_A = "359710049000066";
 const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
-/** DEVICE_TAKEOVER_SECONDS of the strict test server. */
-const TAKEOVER_MS = 2000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const setup = (server: ServerProcess) =>
   importDevices(server, ADMIN_PASSWORD, [GT06_A, JT_A, JT_B, OSMAND_A]);
@@ -131,7 +127,7 @@ function flaggedLocation(phone: string, serial: number, i: number): Uint8Array {
 }
 
 Deno.test({
-  name: "device identity (strict JT/T 808, GT06 takeover rule) and protocol gaps",
+  name: "device identity (strict JT/T 808) and protocol gaps",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async (t) => {
@@ -139,7 +135,6 @@ Deno.test({
     const server = await startServer({
       ADMIN_PASSWORD,
       GATEWAY_WORKERS: "2",
-      DEVICE_TAKEOVER_SECONDS: String(TAKEOVER_MS / 1000),
     }, { dataDir: await storeWithStaleCode(JT_B, STALE_CODE) });
     const p = ports(server);
     const api = await setup(server);
@@ -215,40 +210,6 @@ Deno.test({
         await d.waitClosed();
         await d.done();
       });
-
-      await t.step(
-        "GT06: a second login within the takeover time is refused, the first keeps working",
-        async () => {
-          const first = await RawDevice.open(p.gt06);
-          await first.send(gt06Login(GT06_A, 1));
-          await first.take(10);
-          const second = await RawDevice.open(p.gt06);
-          await second.send(gt06Login(GT06_A, 1));
-          await second.waitClosed();
-          await second.done();
-          assert.match(server.output(), /second login of 359710049000033 refused/);
-          await first.send(
-            gt06Location({ time: new Date(BASE), lat: 22.5, lng: 114, speedKmh: 5, course: 0 }, 2),
-          );
-          await first.send(gt06Heartbeat(3));
-          await first.take(10);
-          assert.equal(
-            (await playback(api, GT06_A)).length,
-            1,
-            "the first connection still reports",
-          );
-          // After the takeover time of silence a new login replaces it. The silence is what is
-          // tested: its length is the state (the heartbeat above was answered, so heard).
-          await sleep(TAKEOVER_MS + 300);
-          const third = await RawDevice.open(p.gt06);
-          await third.send(gt06Login(GT06_A, 1));
-          await third.take(10);
-          await first.waitClosed();
-          await first.done();
-          await third.done();
-          await waitConnections(server, 0);
-        },
-      );
 
       await t.step(
         "GT06: a fix dated before 2000 is acknowledged, flagged and kept out of tracks",

@@ -122,8 +122,13 @@ for (const mode of MODES) {
             await second.send(gt06Login(DEVICE_A, 1));
             await second.waitClosed();
             await second.done();
+            assert.match(server.output(), /second login of 359710049000011 refused/);
+            // The first connection still reports.
+            const stored = (await playback(api, DEVICE_A)).length;
+            await first.send(location(2));
             await first.send(gt06Heartbeat(2));
             await first.take(10);
+            assert.equal((await playback(api, DEVICE_A)).length, stored + 1);
             // The silence is what is tested: its length is the state (the first connection's
             // last heartbeat was answered, so the server heard it before this wait began).
             await sleep(TAKEOVER_MS + 200);
