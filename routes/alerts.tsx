@@ -1,4 +1,5 @@
 import type { PageKit } from "./mount.tsx";
+import type { ApiRegistry } from "../lib/http/api.ts";
 import { SettingsLayout, Shell } from "../components/Shell.tsx";
 import Editor from "../islands/geofences/Editor.tsx";
 import AlertCenter from "../islands/alerts/AlertCenter.tsx";
@@ -11,7 +12,11 @@ import ForgotPassword from "../islands/alerts/ForgotPassword.tsx";
  * /settingMessages; the geofence editor and the alert centre get /geofence and /alertCenter
  * (docs/decisions.md), password recovery /forgotPassword.
  */
-export function registerAlertPages({ privatePage, publicPage, renderer }: PageKit) {
+export function registerAlertPages(
+  { privatePage, publicPage, renderer }: PageKit,
+  api?: ApiRegistry,
+) {
+  const geocoderPath = forwardGeocoder(api);
   privatePage("/geofence", (c, ctx) =>
     renderer.html(
       c,
@@ -21,6 +26,7 @@ export function registerAlertPages({ privatePage, publicPage, renderer }: PageKi
         <Editor
           lang={ctx.lang}
           isAdmin={ctx.user?.parentId === "" && !ctx.user.userFictitiousFlag}
+          geocoderPath={geocoderPath}
         />
       </Shell>,
     ));
@@ -74,4 +80,12 @@ export function registerAlertPages({ privatePage, publicPage, renderer }: PageKi
       </div>,
     );
   });
+}
+
+/** The geocoder's forward place search (modules/geocoder), when the server registers one. */
+export const GEOCODER_SEARCH_PATH = "/v3/new/geocoder/search";
+
+function forwardGeocoder(api?: ApiRegistry): string | null {
+  const route = api?.routes.find((r) => r.path === GEOCODER_SEARCH_PATH);
+  return route?.method === "post" ? route.path : null;
 }

@@ -5,7 +5,8 @@ import { Field } from "../ui/Field.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { type Form, Input, Select, useForm } from "../accounts/form.tsx";
 import { Preview } from "./Preview.tsx";
-import { type DomainValues, previewUrl, toBody } from "./types.ts";
+import { type DomainValues, toBody } from "./types.ts";
+import { ImageUpload, uploadNote } from "./ImageUpload.tsx";
 import { COLOR_FIELDS, IMAGE_FIELDS, RULES } from "./validate.ts";
 
 const PLACEHOLDERS: Record<typeof IMAGE_FIELDS[number], string> = {
@@ -107,22 +108,17 @@ export function DomainForm({ t, initial, existing, onSaved, onNew }: Props) {
               placeholder="https://cdn.example.com"
               hint={t("domains.hints.resourceDomain")}
             />
-            {IMAGE_FIELDS.map((f) => {
-              const url = previewUrl(v, f);
-              return (
-                <Input
-                  key={f}
-                  form={form}
-                  name={f}
-                  label={label(f)}
-                  maxLength={300}
-                  placeholder={PLACEHOLDERS[f]}
-                  hint={url
-                    ? `→ ${url}`
-                    : t(f === "attr1" ? "domains.hints.backgroundFolder" : "domains.hints.folder")}
-                />
-              );
-            })}
+            <p class="field-hint span2">{uploadNote(t)}</p>
+            {IMAGE_FIELDS.map((f) => (
+              <ImageUpload
+                key={f}
+                t={t}
+                form={form}
+                name={f}
+                label={label(f)}
+                placeholder={PLACEHOLDERS[f]}
+              />
+            ))}
           </div>
         </div>
         <Preview t={t} values={v} />

@@ -5,6 +5,10 @@ import { Modal } from "../ui/Modal.tsx";
 import { Field } from "../ui/Field.tsx";
 import type { Zone } from "../../modules/geofences/model.ts";
 import type { Group } from "../../islands/geofences/Editor.tsx";
+import { FenceDevicePicker } from "./DevicePicker.tsx";
+
+/** Most devices one fence binds (the API's limit). */
+const MAX_BOUND = 1000;
 
 /** A zone as the API returns it. */
 export type ZoneRow = Zone;
@@ -36,21 +40,24 @@ export function ZoneForm(
     /** The login password, for a command that is a protected instruction (never stored). */
     password: "",
     emailAlert: zone.emailAlert ?? false,
-    imeis: (zone.imeis ?? []).join("\n"),
     radius: zone.shape?.kind === "circle" ? String(zone.shape.radius) : "",
   });
+  /** Devices the fence applies to, picked from the account's own (none: all of them). */
+  const [imeis, setImeis] = useState<string[]>(zone.imeis ?? []);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof v, value: string | boolean) => setV({ ...v, [k]: value });
   /** name, value and input handler of a text field. */
   const bind = (
-    k: "name" | "radius" | "color" | "description" | "stayDays" | "command" | "imeis",
+    k: "name" | "radius" | "color" | "description" | "stayDays" | "command",
   ) => ({
     name: k,
     value: v[k],
     onInput: (e: Event) => set(k, (e.target as HTMLInputElement).value),
   });
   const shape = zone.shape!;
+  const imeisError = errors.imeis ||
+    Object.entries(errors).find(([k]) => k.startsWith("imeis."))?.[1];
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -78,7 +85,7 @@ export function ZoneForm(
             command: v.command.trim(),
             ...(v.password ? { password: v.password } : {}),
             emailAlert: v.emailAlert,
-            imeis: v.imeis.split(/[\s,;]+/).filter(Boolean),
+            imeis,
           }
           : {}),
       });
@@ -101,7 +108,7 @@ export function ZoneForm(
       })}
       closeLabel={t("ui.close")}
       onClose={onClose}
-      width={560}
+      width={kind === "fence" ? 640 : 560}
       footer={
         <>
           <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
@@ -225,18 +232,11 @@ export function ZoneForm(
                 />
               </Field>
             )}
-            <Field
-              label={t("geofences.fields.imeis")}
-              hint={t("geofences.imeisHint")}
-              error={errors.imeis ||
-                Object.entries(errors).find(([k]) => k.startsWith("imeis."))?.[1]}
-            >
-              <textarea
-                class="input mono"
-                {...bind("imeis")}
-                rows={2}
-              />
-            </Field>
+            <fieldset class="gf-devices">
+              <legend class="field-label">{t("geofences.fields.imeis")}</legend>
+              <FenceDevicePicker t={t} selected={imeis} onChange={setImeis} max={MAX_BOUND} />
+              {imeisError && <span class="field-error" role="alert">{imeisError}</span>}
+            </fieldset>
           </>
         )}
         {errors.form && <p class="form-error">{errors.form}</p>}

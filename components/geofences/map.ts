@@ -16,11 +16,15 @@ import Modify from "ol/interaction/Modify.js";
 import Translate from "ol/interaction/Translate.js";
 import Collection from "ol/Collection.js";
 import CircleGeom from "ol/geom/Circle.js";
+import PointGeom from "ol/geom/Point.js";
 import PolygonGeom from "ol/geom/Polygon.js";
-import { Fill, Stroke, Style, Text } from "ol/style.js";
+import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from "ol/style.js";
 import { fromLonLat, toLonLat } from "ol/proj.js";
-import { getCenter } from "ol/extent.js";
+import { boundingExtent, buffer, getCenter } from "ol/extent.js";
+import type { FeatureLike } from "ol/Feature.js";
 import type { LatLng, Shape } from "../../modules/geofences/geometry.ts";
+import { compassBucket } from "../../modules/monitor/geo.ts";
+import { vehicleSprite } from "../monitor/icons.ts";
 
 export interface ZoneView {
   id: string;
@@ -79,9 +83,78 @@ function style(color: string, name: string, selected: boolean) {
   });
 }
 
+/** A vehicle at its latest position (WGS-84; the editor's OSM tiles need no datum shift). */
+export interface VehicleView {
+  imei: string;
+  name: string;
+  lat: number;
+  lng: number;
+  /** Index into the monitor's STATUSES. */
+  status: number;
+  /** Index into APPLICATION_TYPES (the icon). */
+  appType: number;
+  course: number;
+}
+
+/** Names under vehicle markers appear from this zoom on (fewer, further apart below). */
+const LABEL_ZOOM = 12;
+
+/** A marker per vehicle in the monitor's look; its name shows when zoomed in. */
+function vehicleStyle(map: OlMap) {
+  const icons = new Map<string, Style>();
+  return (f: FeatureLike) => {
+    const v = f.get("vehicle") as VehicleView;
+    const ratio = map.getPixelRatio?.() ?? globalThis.devicePixelRatio ?? 1;
+    const key = `${v.appType}/${v.status}/${compassBucket(v.course)}/${ratio}`;
+    let icon = icons.get(key);
+    if (!icon) {
+      const sprite = vehicleSprite(
+        v.appType,
+        v.status,
+        compassBucket(v.course),
+        false,
+        false,
+        ratio,
+      );
+      icon = new Style({ image: new Icon({ img: sprite.canvas, scale: 1 / ratio }) });
+      icons.set(key, icon);
+    }
+    if ((map.getView().getZoom() ?? 0) < LABEL_ZOOM) return icon;
+    return [
+      icon,
+      new Style({
+        text: new Text({
+          text: v.name || v.imei,
+          offsetY: 24,
+          font: "600 11px sans-serif",
+          fill: new Fill({ color: "#1f2733" }),
+          stroke: new Stroke({ color: "#fff", width: 3 }),
+        }),
+      }),
+    ];
+  };
+}
+
+/** The pin of a place found by the search. */
+const PLACE_STYLE = new Style({
+  image: new CircleStyle({
+    radius: 7,
+    fill: new Fill({ color: "#e5484d" }),
+    stroke: new Stroke({ color: "#fff", width: 3 }),
+  }),
+});
+
 export interface FenceMap {
   setZones(zones: ZoneView[], selectedId: string | null): void;
   focus(zone: ZoneView): void;
+  /** Shows vehicles at their latest positions (replacing the previous ones). */
+  setVehicles(vehicles: VehicleView[]): void;
+  /** Fits the view to the vehicles shown (one alone is centred at street level). */
+  fitVehicles(): boolean;
+  /** Centres on a found place and marks it with a pin. */
+  showPlace(at: LatLng, zoom?: number): void;
+  /** Where the view is centred (for tests and diagnostics). */
+  viewCenter(): LatLng;
   /** Starts drawing; the callback receives the finished shape (or nothing on cancel). */
   draw(kind: "circle" | "polygon", done: (shape: Shape) => void): void;
   cancelDraw(): void;
@@ -98,6 +171,9 @@ export interface FenceMap {
 export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
   const zones = new VectorSource();
   const sketch = new VectorSource();
+  const vehicles = new VectorSource();
+  const place = new VectorSource();
+  const zoneLayer = new VectorLayer({ source: zones });
   const map = new OlMap({
     target,
     layers: [
@@ -106,17 +182,24 @@ export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
         showLabels: false,
       }),
       new TileLayer({ source: new XYZ({ url: TILE_URL, crossOrigin: "anonymous" }) }),
-      new VectorLayer({ source: zones }),
+      zoneLayer,
+      new VectorLayer({ source: place, style: PLACE_STYLE }),
       new VectorLayer({ source: sketch }),
     ],
     view: new View({ center: fromLonLat([center.lng, center.lat]), zoom: 14, maxZoom: 19 }),
   });
+  // Vehicles sit under the zones' sketch but above their fill; they never take clicks.
+  const vehicleLayer = new VectorLayer({ source: vehicles, style: vehicleStyle(map) });
+  map.getLayers().insertAt(3, vehicleLayer);
   let drawing: Draw | null = null;
   let editing: (Modify | Translate)[] = [];
   let select: (id: string) => void = () => {};
   map.on("singleclick", (e) => {
     if (drawing || editing.length) return;
-    const hit = map.forEachFeatureAtPixel(e.pixel, (f) => f, { hitTolerance: 4 });
+    const hit = map.forEachFeatureAtPixel(e.pixel, (f) => f, {
+      hitTolerance: 4,
+      layerFilter: (l) => l === zoneLayer,
+    });
     const id = hit?.get("zoneId");
     if (id) select(String(id));
   });
@@ -143,6 +226,34 @@ export function createFenceMap(target: HTMLElement, center: LatLng): FenceMap {
       const extent = toGeometry(z.shape).getExtent();
       map.getView().fit(extent, { padding: [60, 60, 60, 60], maxZoom: 17, duration: 250 });
       void getCenter(extent);
+    },
+    setVehicles(list) {
+      vehicles.clear();
+      vehicles.addFeatures(
+        list.map((v) =>
+          new Feature({ geometry: new PointGeom(fromLonLat([v.lng, v.lat])), vehicle: v })
+        ),
+      );
+    },
+    fitVehicles() {
+      const points = vehicles.getFeatures().map((f) =>
+        (f.getGeometry() as PointGeom).getCoordinates()
+      );
+      if (!points.length) return false;
+      // A lone vehicle (or a fleet parked in one yard) still shows its streets around it.
+      const extent = buffer(boundingExtent(points), 300);
+      map.getView().fit(extent, { padding: [70, 70, 70, 70], maxZoom: 15 });
+      return true;
+    },
+    viewCenter() {
+      const [lng, lat] = toLonLat(map.getView().getCenter() ?? [0, 0]);
+      return { lat, lng };
+    },
+    showPlace(at, zoom = 14) {
+      place.clear();
+      const point = fromLonLat([at.lng, at.lat]);
+      place.addFeature(new Feature({ geometry: new PointGeom(point) }));
+      map.getView().animate({ center: point, zoom, duration: 250 });
     },
     draw(kind, done) {
       cancelDraw();

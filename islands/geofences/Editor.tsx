@@ -5,7 +5,10 @@ import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
 import { PagerFor, usePagedSearch } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
-import { createFenceMap, type FenceMap } from "../../components/geofences/map.ts";
+import { createFenceMap, type FenceMap, type VehicleView } from "../../components/geofences/map.ts";
+import { PlaceSearch } from "../../components/geofences/PlaceSearch.tsx";
+import type { PlaceHit } from "../../components/geofences/places.ts";
+import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
 import { ZoneForm, type ZoneRow } from "../../components/geofences/ZoneForm.tsx";
 import { GroupManager } from "../../components/geofences/GroupManager.tsx";
 import { ImportDialog } from "../../components/geofences/ImportDialog.tsx";
@@ -23,10 +26,39 @@ export interface Group {
 }
 
 const KINDS: Kind[] = ["fence", "landmark", "blackCar"];
-/** Spec §9 default map centre. */
+/** Spec §9 default map centre: where the map opens for an account without positioned vehicles. */
 const DEFAULT_CENTER = { lat: 29.06, lng: 106.16 };
+/** Vehicle markers are refreshed this often (the editor is not a live monitor). */
+const VEHICLE_REFRESH_MS = 60_000;
 
-function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
+/** The vehicles of the caller's subtree that have a position, from the monitor's payload. */
+async function loadVehicles(): Promise<VehicleView[]> {
+  const d = await api<ObjectsPayload>("/v3/new/monitor/objects");
+  const out: VehicleView[] = [];
+  d.imei.forEach((imei, i) => {
+    const lat = d.lat[i], lng = d.lng[i];
+    if (lat === null || lng === null) return;
+    out.push({
+      imei,
+      name: d.name[i],
+      lat,
+      lng,
+      status: d.status[i],
+      appType: d.appType[i],
+      course: d.course[i],
+    });
+  });
+  return out;
+}
+
+interface Props {
+  lang: Lang;
+  isAdmin: boolean;
+  /** The geocoder's forward-search route when the server has one (place search). */
+  geocoderPath?: string | null;
+}
+
+function Editor({ lang, isAdmin, geocoderPath = null }: Props) {
   const t = translator(lang);
   const mapEl = useRef<HTMLDivElement>(null);
   const map = useRef<FenceMap | null>(null);
@@ -45,6 +77,9 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
   const [dialog, setDialog] = useState<"groups" | "import" | null>(null);
   const [confirm, setConfirm] = useState<ZoneRow | null>(null);
   const [loading, setLoading] = useState(true);
+  /** Vehicles on the map (null until the first answer). */
+  const [vehicles, setVehicles] = useState<VehicleView[] | null>(null);
+  const firstVehicles = useRef<Promise<VehicleView[]> | null>(null);
 
   const fitted = useRef<Kind | null>(null);
   const fail = (e: unknown) =>
@@ -66,10 +101,14 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
       ]);
       setData(list);
       setLayer(all);
-      // Show a tab's zones when it is first opened; later saves keep the operator's view.
+      // The page opens on the user's vehicles (else its zones, else the spec's centre); a tab
+      // opened later shows its zones; later saves keep the operator's view.
       if (fitted.current !== kind) {
+        const opening = fitted.current === null;
         fitted.current = kind;
-        if (all.length) map.current?.focus(all[0]);
+        const onVehicles = opening && (await firstVehicles.current)?.length &&
+          map.current?.fitVehicles();
+        if (!onVehicles && all.length) map.current?.focus(all[0]);
       }
     } catch (e) {
       fail(e);
@@ -83,8 +122,21 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
     const m = createFenceMap(mapEl.current, DEFAULT_CENTER);
     m.onSelect((id) => setSelected(id));
     map.current = m;
+    // For e2e tests: the map behind the page.
+    (globalThis as Record<string, unknown>).__tpFenceMap = m;
     loadGroups();
-    return () => m.dispose();
+    const showVehicles = () =>
+      loadVehicles().then((list) => {
+        m.setVehicles(list);
+        setVehicles(list);
+        return list;
+      }, () => [] as VehicleView[]);
+    firstVehicles.current = showVehicles();
+    const timer = setInterval(showVehicles, VEHICLE_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      m.dispose();
+    };
   }, []);
   useEffect(() => {
     load();
@@ -137,6 +189,16 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
     } catch (e) {
       fail(e);
     }
+  };
+
+  /** Every zone of the account, for the place search (landmarks, fences, black-car). */
+  const allZones = async () =>
+    (await Promise.all(KINDS.map((k) => api<ZoneRow[]>("/v3/new/geofence/layer", { kind: k }))))
+      .flat();
+  const pickPlace = (hit: PlaceHit) => {
+    if (!hit.zone) return map.current?.showPlace(hit.at);
+    map.current?.focus(hit.zone);
+    if (hit.zone.kind === kind) setSelected(hit.zone.id);
   };
 
   const full = data ? data.total >= data.limit : false;
@@ -254,6 +316,12 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
         <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
       </aside>
       <section class="gf-map-wrap">
+        <PlaceSearch
+          t={t}
+          loadZones={allZones}
+          geocoderPath={geocoderPath}
+          onPick={pickPlace}
+        />
         <div class="gf-map-tools">
           {reshaping
             ? (
@@ -297,6 +365,22 @@ function Editor({ lang, isAdmin }: { lang: Lang; isAdmin: boolean }) {
                 </button>
                 <button type="button" class="btn" onClick={() => setDialog("import")}>
                   {t("geofences.import.button")}
+                </button>
+                <button
+                  type="button"
+                  id="gf-vehicles"
+                  class="btn"
+                  disabled={!vehicles?.length}
+                  title={vehicles?.length
+                    ? t("geofences.vehicles.showHint")
+                    : t("geofences.vehicles.none")}
+                  aria-label={vehicles?.length
+                    ? t("geofences.vehicles.count", { count: vehicles.length })
+                    : t("geofences.vehicles.none")}
+                  onClick={() => map.current?.fitVehicles()}
+                >
+                  {t("geofences.vehicles.show")}
+                  {vehicles?.length ? <span class="badge">{vehicles.length}</span> : null}
                 </button>
               </>
             )}
