@@ -3,40 +3,26 @@ import type { PageContext } from "../lib/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
-import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
-
-/** Top-level sections that exist today; the first path of each is where its link goes. */
-export const SECTIONS = [
-  { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
-  { key: "accounts", href: "/account", paths: ["/account"] },
-  { key: "devices", href: "/devices", paths: ["/devices"] },
-  { key: "geofences", href: "/geofence", paths: ["/geofence"] },
-  { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
-  {
-    key: "settings",
-    href: "/myProfile",
-    paths: [
-      "/allSettings",
-      "/myProfile",
-      "/changePassword",
-      "/loginLogs",
-      "/releaseNotes",
-      "/settingAlert",
-      "/settingMessages",
-      "/modelNameAlias",
-      ...COMMAND_PAGES,
-    ],
-  },
-  { key: "domains", href: "/addDomain", paths: ["/addDomain"], adminOnly: true },
-] as const;
+import NavDrawer from "../islands/NavDrawer.tsx";
+import TableCues from "../islands/TableCues.tsx";
+import { isActive, sectionsFor, SETTINGS_GROUPS } from "./shell_nav.ts";
 
 export function Shell({ ctx, children }: { ctx: PageContext; children: ComponentChildren }) {
   const { t, user, domain } = ctx;
   const logo = imageUrl(domain, "domainLogin");
-  const sections = SECTIONS.filter((s) => !("adminOnly" in s) || user?.accountType === 0);
+  const sections = sectionsFor(user?.accountType);
   return (
     <>
       <header class="topbar">
+        {user && (
+          <NavDrawer
+            lang={ctx.lang}
+            path={ctx.path}
+            accountType={user.accountType}
+            nickName={user.nickName}
+            account={user.account}
+          />
+        )}
         <a class="brand" href="/mainFrame">
           {logo ? <img src={logo} alt="" /> : <span class="logo-dot" aria-hidden="true">◎</span>}
           <span>{domain.domainTitle}</span>
@@ -46,7 +32,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
             <a
               key={s.key}
               href={s.href}
-              class={s.paths.some((p) => ctx.path.startsWith(p)) ? "active" : ""}
+              class={isActive(s, ctx.path) ? "active" : ""}
             >
               {t(`shell.sections.${s.key}`)}
             </a>
@@ -63,6 +49,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
       </header>
       <main>{children}</main>
       {user && <AlertPopup lang={ctx.lang} />}
+      <TableCues />
     </>
   );
 }
@@ -72,27 +59,11 @@ export function SettingsLayout(
   { ctx, children }: { ctx: PageContext; children: ComponentChildren },
 ) {
   const { t } = ctx;
-  const groups = [
-    {
-      key: "personal",
-      items: [
-        ["/myProfile", "profile"],
-        ["/changePassword", "changePassword"],
-        ["/modelNameAlias", "modelNameAlias"],
-      ],
-    },
-    { key: "commands", items: COMMAND_NAV },
-    {
-      key: "messages",
-      items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
-    },
-    { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
-  ] as const;
   return (
     <Shell ctx={ctx}>
       <div class="layout-side">
         <nav class="sidenav" aria-label={t("settings.nav")}>
-          {groups.map((g) => (
+          {SETTINGS_GROUPS.map((g) => (
             <div key={g.key}>
               <h4>{t(`settings.groups.${g.key}`)}</h4>
               {g.items.map(([href, key]) => (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { island } from "../lib/islands/island.tsx";
-import { api } from "../lib/client/api.ts";
+import { logout, switchLanguage } from "../lib/client/session.ts";
 import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
 import { Modal } from "../components/ui/Modal.tsx";
 import { CURRENT_RELEASE, RELEASES } from "../lib/pages/releases.ts";
@@ -28,27 +28,13 @@ function ShellActions({ lang, nickName, account }: Props) {
     setShowRelease(false);
   };
 
-  const switchLang = async (next: string) => {
-    await api("/v3/new/tools/locale", { lang: next });
-    location.reload();
-  };
-
-  const logout = async () => {
-    try {
-      await api("/v3/new/account/logout", {});
-    } finally {
-      localStorage.removeItem("tp_user");
-      location.href = "/login";
-    }
-  };
-
   const release = RELEASES[0];
   return (
     <div class="top-actions">
       <select
         aria-label={t("shell.language")}
         value={lang}
-        onChange={(e) => switchLang((e.target as HTMLSelectElement).value)}
+        onChange={(e) => switchLanguage((e.target as HTMLSelectElement).value)}
       >
         {LANGUAGES.map((l) => <option key={l} value={l}>{t(`shell.languages.${l}`)}</option>)}
       </select>

@@ -73,11 +73,11 @@ export function registerAlertPages(
       c,
       ctx,
       ctx.t("alerts.recovery.title"),
-      <div class="login-page forgot-page">
+      <main class="login-page forgot-page">
         <section class="login-form-wrap">
           <ForgotPassword lang={ctx.lang} />
         </section>
-      </div>,
+      </main>,
     );
   });
 }

@@ -28,7 +28,7 @@ export function registerApiDocs({ publicPage, renderer }: PageKit, api: ApiRegis
       c,
       ctx,
       "API",
-      <article class="doc api-doc">
+      <main class="doc api-doc">
         <h1>Tracking Platform API</h1>
         <p>
           {ctx.t("pages.apiDocs.intro")} <a href="/v3/new/openapi.json">openapi.json</a>
@@ -54,7 +54,7 @@ export function registerApiDocs({ publicPage, renderer }: PageKit, api: ApiRegis
             ))}
           </section>
         ))}
-      </article>,
+      </main>,
     );
   });
 }

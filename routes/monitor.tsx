@@ -178,11 +178,13 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
             </main>
           )
           : (
-            <LiveDevice
-              lang={ctx.lang}
-              settings={{ ...mapSettings(ctx), provider: "OpenStreetMap" }}
-              mode={{ kind: "share", token, expiresAt }}
-            />
+            <main class="mon-share-main">
+              <LiveDevice
+                lang={ctx.lang}
+                settings={{ ...mapSettings(ctx), provider: "OpenStreetMap" }}
+                mode={{ kind: "share", token, expiresAt }}
+              />
+            </main>
           )}
       </div>,
       status,

@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import type { AppParts } from "../lib/app.ts";
+import type { ApiRegistry } from "../lib/http/api.ts";
 import type { AppEnv } from "../lib/http/env.ts";
 import { assetRoutes } from "../lib/islands/assets.ts";
 import { defaultBuildDir, loadManifest } from "../lib/islands/manifest.ts";
@@ -25,6 +26,40 @@ export interface PageKit {
   /** A page that needs a logged-in user; others are sent to /login (spec §4 route guard). */
   privatePage(path: string, handler: PageHandler): void;
   publicPage(path: string, handler: PageHandler): void;
+}
+
+type Registrar = (kit: PageKit, api: ApiRegistry) => void;
+
+/** Every page module; mountPages and pageRoutes both walk this list. */
+const REGISTRARS: Registrar[] = [
+  registerPublicPages,
+  registerConsolePages,
+  registerDevicePages,
+  registerCommandPages,
+  registerMonitorPages,
+  registerAlertPages,
+  registerApiDocs,
+];
+
+export interface PageRoute {
+  path: string;
+  access: "private" | "public";
+}
+
+/**
+ * The page paths the registrars declare, without serving them: the phone e2e test visits
+ * each, so a new page is covered as soon as it is registered. Registration only records
+ * handlers, so no services, renderer or API are touched.
+ */
+export function pageRoutes(): PageRoute[] {
+  const routes: PageRoute[] = [];
+  const kit = {
+    app: { get: () => {} },
+    privatePage: (path: string) => routes.push({ path, access: "private" }),
+    publicPage: (path: string) => routes.push({ path, access: "public" }),
+  } as unknown as PageKit;
+  for (const register of REGISTRARS) register(kit, null as unknown as ApiRegistry);
+  return routes;
 }
 
 /** Loads the client build and static files once, then returns the page mounter for createApp. */
@@ -56,13 +91,7 @@ export async function mountPages(
         app.get(path, async (c) => handler(c, await renderer.context(c)));
       },
     };
-    registerPublicPages(kit);
-    registerConsolePages(kit);
-    registerDevicePages(kit);
-    registerCommandPages(kit);
-    registerMonitorPages(kit);
-    registerAlertPages(kit);
-    registerApiDocs(kit, api);
+    for (const register of REGISTRARS) register(kit, api);
     app.get("/__reload-manifest", async (c) => {
       // Used by dev.ts after a rebuild; only from loopback.
       if (!["127.0.0.1", "::1"].includes(c.var.clientIp)) return c.notFound();

@@ -43,7 +43,7 @@ function LoginPage(
   const illustration = imageUrl(domain, "loginPageIllustration");
   const logo = imageUrl(domain, "domainLogin");
   return (
-    <div class="login-page">
+    <main class="login-page">
       <section
         class="login-art"
         style={background ? { backgroundImage: `url("${encodeURI(background)}")` } : undefined}
@@ -69,7 +69,7 @@ function LoginPage(
           <LoginForm lang={ctx.lang} captchaEnabled={captchaEnabled} redirect={redirect} />
         </div>
       </section>
-    </div>
+    </main>
   );
 }
 
@@ -96,7 +96,7 @@ function Agreements({ ctx }: { ctx: PageContext }) {
   const { t, domain } = ctx;
   const sections = ["service", "accounts", "data", "privacy", "cookies", "changes"] as const;
   return (
-    <article class="doc">
+    <main class="doc">
       <p>
         <a href="/login">← {t("login.backToLogin")}</a>
       </p>
@@ -108,6 +108,6 @@ function Agreements({ ctx }: { ctx: PageContext }) {
           <p>{t(`pages.agreements.${s}.text`)}</p>
         </section>
       ))}
-    </article>
+    </main>
   );
 }

@@ -15,6 +15,7 @@ import { ShareDialog } from "../../components/monitor/ShareDialog.tsx";
 import { SendCommandDialog } from "../../components/commands/SendCommandDialog.tsx";
 import { VirtualList } from "../../components/monitor/VirtualList.tsx";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
+import { type Pane, PaneSwitch } from "../../components/monitor/PaneSwitch.tsx";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
 import { glyphOf } from "../../components/monitor/icons.ts";
@@ -70,6 +71,8 @@ function Objects(
   const [selected, setSelected] = useState(focus);
   const [sharing, setSharing] = useState<string | null>(null);
   const [commanding, setCommanding] = useState<string | null>(null);
+  /** On a phone: the map (with the selected vehicle's card) or the list. */
+  const [pane, setPane] = useState<Pane>("map");
   const provider = useMapProvider(settings, base);
 
   // Preferences live in this browser (sort settings, refresh interval, map provider).
@@ -183,6 +186,11 @@ function Objects(
     layers.current?.select(selected);
     placePopup();
   }, [selected, version]);
+  // A phone's map pane was hidden (no size) while the list showed: it measures itself again.
+  useEffect(() => {
+    base.current?.map.updateSize();
+    placePopup();
+  }, [pane]);
 
   // Live stream: positions within the flush interval (250 ms) of the stored message.
   useEffect(() => {
@@ -274,6 +282,7 @@ function Objects(
   const groups = useMemo(() => f ? f.groups() : [], [f, f?.data]);
   const choose = (imei: string) => {
     setSelected(imei);
+    setPane("map");
     const at = layers.current?.coordinateOf(imei);
     if (at) {
       const view = base.current!.map.getView();
@@ -282,7 +291,8 @@ function Objects(
   };
 
   return (
-    <div class="mon-layout">
+    <div class="mon-layout" data-pane={pane}>
+      <PaneSwitch pane={pane} onChange={setPane} listLabel={t("monitor.panes.list")} t={t} />
       <aside class="mon-side">
         <MonitorTabs active="object" t={t} />
         <div class="mon-side-tools">

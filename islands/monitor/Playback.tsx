@@ -17,6 +17,7 @@ import { allPoints, columnsToTrack, type Track } from "../../components/monitor/
 import { SpeedChart } from "../../components/monitor/SpeedChart.tsx";
 import { formatter } from "../../components/monitor/format.ts";
 import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
+import { type Pane, PaneSwitch } from "../../components/monitor/PaneSwitch.tsx";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { DevicePicker } from "../../components/monitor/DevicePicker.tsx";
 
@@ -66,6 +67,10 @@ function Playback({ lang, settings, imei: initialImei }: {
   const [follow, setFollow] = useState(true);
   const [time, setTime] = useState(0);
   const [hover, setHover] = useState(-1);
+  /** On a phone: the query form and stops, or the map with the player. */
+  const [pane, setPane] = useState<Pane>("list");
+  /** The track arrived while the map pane was hidden: fit it once the map has a size. */
+  const fitPending = useRef(false);
   const provider = useMapProvider(settings, base);
   const state = useRef({ time: 0, speed: 1, follow: true, playing: false });
   state.current.speed = speed;
@@ -145,13 +150,23 @@ function Playback({ lang, settings, imei: initialImei }: {
     setTrack(tr);
     setStops(st);
     setHover(-1);
-    const ext = layers.current!.extent();
-    if (ext) {
-      base.current!.map.updateSize();
-      base.current!.map.getView().fit(ext, { padding: [70, 70, 230, 70], maxZoom: 16 });
-    }
+    fitTrack();
+    if (tr.n) setPane("map");
     seek(tr, tr.n ? tr.time[0] : 0);
   };
+
+  const fitTrack = () => {
+    const ext = layers.current!.extent(), map = base.current!.map;
+    if (!ext) return;
+    map.updateSize();
+    const size = map.getSize();
+    fitPending.current = !size || !size[0] || !size[1];
+    if (!fitPending.current) map.getView().fit(ext, { padding: [70, 70, 230, 70], maxZoom: 16 });
+  };
+  useEffect(() => {
+    base.current?.map.updateSize();
+    if (pane === "map" && fitPending.current) fitTrack();
+  }, [pane]);
 
   const seek = (tr: Track | null, at: number) => {
     if (!tr || !tr.n) return;
@@ -226,7 +241,8 @@ function Playback({ lang, settings, imei: initialImei }: {
     86_400_000;
 
   return (
-    <div class="mon-layout">
+    <div class="mon-layout" data-pane={pane}>
+      <PaneSwitch pane={pane} onChange={setPane} listLabel={t("monitor.panes.query")} t={t} />
       <aside class="mon-side">
         <MonitorTabs active="playback" t={t} />
         <form class="mon-pb-form" onSubmit={query} noValidate>
@@ -316,6 +332,7 @@ function Playback({ lang, settings, imei: initialImei }: {
                       type="button"
                       onClick={() => {
                         setPlaying(false);
+                        setPane("map");
                         seek(track, s.start);
                         base.current!.map.getView().animate({
                           center: [layers.current!.xs[s.from], layers.current!.ys[s.from]],

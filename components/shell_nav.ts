@@ -1,0 +1,80 @@
+/**
+ * The console's navigation: top-level sections and the settings area's groups. Shared by the
+ * server shell (top bar, settings side navigation) and the phone navigation drawer (an
+ * island), so it holds constants only.
+ */
+import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
+
+export type SectionKey =
+  | "monitor"
+  | "accounts"
+  | "devices"
+  | "geofences"
+  | "alerts"
+  | "settings"
+  | "domains";
+
+export interface Section {
+  key: SectionKey;
+  /** Where the section's link goes. */
+  href: string;
+  /** Path prefixes that belong to the section (its link is marked active on them). */
+  paths: readonly string[];
+  adminOnly?: boolean;
+}
+
+/** Top-level sections that exist today. */
+export const SECTIONS: readonly Section[] = [
+  { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
+  { key: "accounts", href: "/account", paths: ["/account"] },
+  { key: "devices", href: "/devices", paths: ["/devices"] },
+  { key: "geofences", href: "/geofence", paths: ["/geofence"] },
+  { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
+  {
+    key: "settings",
+    href: "/myProfile",
+    paths: [
+      "/allSettings",
+      "/myProfile",
+      "/changePassword",
+      "/loginLogs",
+      "/releaseNotes",
+      "/settingAlert",
+      "/settingMessages",
+      "/modelNameAlias",
+      ...COMMAND_PAGES,
+    ],
+  },
+  { key: "domains", href: "/addDomain", paths: ["/addDomain"], adminOnly: true },
+];
+
+/** The monitor's pages (spec: /monitorObject, /monitorEvent, /monitorPlayback). */
+export const MONITOR_NAV = [
+  ["/monitorObject", "object"],
+  ["/monitorEvent", "event"],
+  ["/monitorPlayback", "playback"],
+] as const;
+
+/** The settings area's side navigation (spec §2 settings routes that exist). */
+export const SETTINGS_GROUPS = [
+  {
+    key: "personal",
+    items: [
+      ["/myProfile", "profile"],
+      ["/changePassword", "changePassword"],
+      ["/modelNameAlias", "modelNameAlias"],
+    ],
+  },
+  { key: "commands", items: COMMAND_NAV },
+  {
+    key: "messages",
+    items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
+  },
+  { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
+] as const;
+
+/** The sections a user sees: White label only for the administrator (account type 0). */
+export const sectionsFor = (accountType: number | undefined) =>
+  SECTIONS.filter((s) => !s.adminOnly || accountType === 0);
+
+export const isActive = (s: Section, path: string) => s.paths.some((p) => path.startsWith(p));

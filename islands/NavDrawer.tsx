@@ -1,0 +1,181 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { island } from "../lib/islands/island.tsx";
+import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
+import { logout, switchLanguage } from "../lib/client/session.ts";
+import { isActive, MONITOR_NAV, sectionsFor, SETTINGS_GROUPS } from "../components/shell_nav.ts";
+
+interface Props {
+  lang: Lang;
+  /** The page's path: marks the current section and entry. */
+  path: string;
+  accountType: number;
+  nickName: string;
+  account: string;
+}
+
+const FOCUSABLE = "a[href], button:not([disabled]), select, input, [tabindex]:not([tabindex='-1'])";
+
+/**
+ * The navigation of phones and narrow windows (issue 15): a menu button in the top bar opens
+ * a drawer over the page with every section, the monitor's and the settings area's pages,
+ * the language and logout. While open, the page behind is inert and does not scroll, Tab
+ * stays in the drawer, and Escape, the backdrop, the close button or following a link
+ * close it (focus returns to the menu button).
+ */
+function NavDrawer({ lang, path, accountType, nickName, account }: Props) {
+  const t = translator(lang);
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLElement>(null);
+
+  const close = (restoreFocus = true) => {
+    setOpen(false);
+    if (restoreFocus) toggle.current?.focus();
+  };
+
+  useEffect(() => {
+    const main = document.querySelector("main");
+    if (!open) return;
+    const before = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    if (main) main.inert = true;
+    panel.current?.querySelector<HTMLElement>(".drawer-close")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        close();
+      } else if (e.key === "Tab") trapTab(e);
+    };
+    // A page restored from the back/forward cache comes back with the drawer closed.
+    const onShow = () => close(false);
+    addEventListener("keydown", onKey);
+    addEventListener("pageshow", onShow);
+    return () => {
+      document.body.style.overflow = before;
+      if (main) main.inert = false;
+      removeEventListener("keydown", onKey);
+      removeEventListener("pageshow", onShow);
+    };
+  }, [open]);
+
+  /** Keeps Tab and Shift+Tab cycling inside the drawer. */
+  const trapTab = (e: KeyboardEvent) => {
+    const items = [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+    if (!items.length) return;
+    const first = items[0], last = items[items.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  const link = (href: string, label: string, active: boolean) => (
+    <a
+      key={href}
+      href={href}
+      class={active ? "active" : ""}
+      aria-current={active ? "page" : undefined}
+      onClick={() => close(false)}
+    >
+      {label}
+    </a>
+  );
+
+  return (
+    <>
+      <button
+        ref={toggle}
+        type="button"
+        class="nav-toggle"
+        aria-label={t("shell.menu")}
+        aria-expanded={open}
+        aria-controls="nav-drawer"
+        onClick={() => setOpen(true)}
+      >
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" />
+        </svg>
+      </button>
+      <div
+        class={`drawer-backdrop ${open ? "open" : ""}`}
+        onClick={() => close()}
+        aria-hidden="true"
+      />
+      <aside
+        ref={panel}
+        id="nav-drawer"
+        class={`drawer ${open ? "open" : ""}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={t("shell.mainNav")}
+      >
+        <header class="drawer-head">
+          <span class="avatar" aria-hidden="true">{nickName.slice(0, 1).toUpperCase()}</span>
+          <div class="drawer-user">
+            <b>{nickName}</b>
+            <span>{account}</span>
+          </div>
+          <button
+            type="button"
+            class="drawer-close icon-btn"
+            aria-label={t("ui.close")}
+            onClick={() => close()}
+          >
+            ×
+          </button>
+        </header>
+        <nav class="drawer-nav" aria-label={t("shell.mainNav")}>
+          {sectionsFor(accountType).map((s) => {
+            const active = isActive(s, path);
+            const label = t(`shell.sections.${s.key}`);
+            if (s.key === "monitor") {
+              return (
+                <details key={s.key} open={active}>
+                  <summary class={active ? "active" : ""}>{label}</summary>
+                  {MONITOR_NAV.map(([href, key]) =>
+                    link(href, t(`monitor.tabs.${key}`), path === href)
+                  )}
+                </details>
+              );
+            }
+            if (s.key === "settings") {
+              return (
+                <details key={s.key} open={active}>
+                  <summary class={active ? "active" : ""}>{label}</summary>
+                  {SETTINGS_GROUPS.map((g) => (
+                    <div key={g.key} class="drawer-group">
+                      <h4>{t(`settings.groups.${g.key}`)}</h4>
+                      {g.items.map(([href, key]) =>
+                        link(href, t(`settings.items.${key}`), path === href)
+                      )}
+                    </div>
+                  ))}
+                </details>
+              );
+            }
+            return link(s.href, label, active);
+          })}
+        </nav>
+        <footer class="drawer-foot">
+          <label>
+            <span>{t("shell.language")}</span>
+            <select
+              value={lang}
+              onChange={(e) => switchLanguage((e.target as HTMLSelectElement).value)}
+            >
+              {LANGUAGES.map((l) => <option key={l} value={l}>{t(`shell.languages.${l}`)}</option>)}
+            </select>
+          </label>
+          <button type="button" class="btn" id="drawer-logout" onClick={logout}>
+            {t("shell.logout")}
+          </button>
+        </footer>
+      </aside>
+    </>
+  );
+}
+
+export default island("NavDrawer", NavDrawer);

@@ -1,0 +1,385 @@
+/**
+ * Every console page on a phone (issue 15): a real server fed by simulated GT06 trackers,
+ * Chromium at 390×844 with an iPhone user agent. Each page the route modules register
+ * (routes/mount.tsx pageRoutes, so a new page is covered as soon as it exists) is opened
+ * logged in (private pages) or logged out (public pages) and must not scroll sideways, and
+ * its main element must be on screen. The navigation drawer, a dialog and the monitor's
+ * Map | List panes are exercised; the desktop tables (devices, accounts, batch command
+ * picker) are checked at 1280 and 1440 px for columns hidden under the sticky Actions
+ * column. Screenshots: tests/screenshots/phone-*.png and desktop-*.png.
+ */
+import assert from "node:assert/strict";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser.ts";
+import { ADMIN_PASSWORD, startFleet } from "./monitor_fixture.ts";
+import { pageRoutes } from "../../routes/mount.tsx";
+
+const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
+const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 " +
+  "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const PHONE = { width: 390, height: 844 };
+const DEVICES = 6;
+/** Smallest touch target (issue 15), with half a pixel for sub-pixel layout. */
+const TOUCH = 39.5;
+
+/** A file-name part for a path: "/v3/new/docs" → "v3-new-docs". */
+const slug = (path: string) => path.replace(/^\//, "").replace(/\W+/g, "-") || "root";
+
+/** Waits for the islands to hydrate, on pages that have any. */
+async function hydrated(page: Page) {
+  if (!(await page.locator("#__tp_props").count())) return;
+  await page.waitForSelector("html[data-islands='hydrated']", { timeout: 20_000 });
+}
+
+/** Opens a page and waits until its islands run and its first data has arrived. */
+async function open(page: Page, url: string) {
+  await page.goto(url);
+  await hydrated(page);
+  await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+}
+
+/**
+ * What is wrong with the layout of the page on screen: sideways scrolling (with the widest
+ * culprits named), a main element that is missing, empty or off screen, and touch targets
+ * smaller than 40 px.
+ */
+function layoutProblems(page: Page, touch: number): Promise<string[]> {
+  return page.evaluate((touch) => {
+    const problems: string[] = [];
+    const width = innerWidth;
+    const doc = document.documentElement;
+    const name = (el: Element) =>
+      el.tagName.toLowerCase() + (el.id ? `#${el.id}` : "") +
+      (el.classList.length ? `.${[...el.classList].join(".")}` : "");
+    if (doc.scrollWidth > width) {
+      const wide = [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > width + 1)
+        .slice(0, 5)
+        .map((el) => `${name(el)} → ${Math.round(el.getBoundingClientRect().right)}`);
+      problems.push(`page is ${doc.scrollWidth}px wide for ${width}: ${wide.join(", ")}`);
+    }
+    const main = document.querySelector("main");
+    if (!main) problems.push("no <main> element");
+    else {
+      const r = main.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) problems.push(`main is ${r.width}×${r.height}`);
+      if (r.left < -1 || r.right > width + 1 || r.top >= innerHeight || r.bottom <= 0) {
+        problems.push(`main is off screen: ${JSON.stringify(r)}`);
+      }
+    }
+    if (touch > 0) {
+      const small = [
+        ...document.querySelectorAll<HTMLElement>(
+          "button, .btn, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden])" +
+            ":not([type=range]), .drawer a",
+        ),
+      ].filter((el) => {
+        const r = el.getBoundingClientRect();
+        const visible = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight &&
+          getComputedStyle(el).visibility !== "hidden" && !el.closest(".ol-attribution");
+        return visible && Math.min(r.height, r.width) < touch;
+      }).slice(0, 5).map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${name(el)} "${(el.textContent ?? "").trim().slice(0, 20)}" ` +
+          `${Math.round(r.width)}×${Math.round(r.height)}`;
+      });
+      if (small.length) problems.push(`touch targets under 40 px: ${small.join("; ")}`);
+    }
+    return problems;
+  }, touch);
+}
+
+/** A dialog's box must lie inside the viewport. */
+async function assertDialogFits(page: Page, what: string) {
+  const box = await page.locator(".modal").last().boundingBox();
+  assert.ok(box, `${what}: a dialog is open`);
+  const vp = page.viewportSize()!;
+  assert.ok(
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 &&
+      box.y + box.height <= vp.height + 0.5,
+    `${what}: dialog ${JSON.stringify(box)} fits ${vp.width}×${vp.height}`,
+  );
+}
+
+async function phoneContext(browser: Browser): Promise<BrowserContext> {
+  return await browser.newContext({
+    viewport: PHONE,
+    userAgent: PHONE_UA,
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 1,
+  });
+}
+
+async function login(page: Page, base: string) {
+  await open(page, `${base}/login`);
+  await page.fill("input[name=account]", "admin");
+  await page.fill("input[name=password]", ADMIN_PASSWORD);
+  await page.click("#login-submit");
+  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+  await hydrated(page);
+  // The release notes show once after login; they are a dialog that must fit, too.
+  const notes = page.locator(".modal .modal-foot .btn-primary");
+  await notes.first().waitFor({ timeout: 3000 }).catch(() => {});
+  if (await notes.count()) {
+    await page.screenshot({ path: `${SHOTS}phone-release-notes.png` });
+    await assertDialogFits(page, "release notes");
+    await notes.first().click();
+  }
+}
+
+async function loginDesktop(page: Page, base: string) {
+  await open(page, `${base}/login`);
+  await page.fill("input[name=account]", "admin");
+  await page.fill("input[name=password]", ADMIN_PASSWORD);
+  await page.click("#login-submit");
+  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+  await hydrated(page);
+  const notes = page.locator(".modal .modal-foot .btn-primary");
+  await notes.first().waitFor({ timeout: 3000 }).catch(() => {});
+  if (await notes.count()) await notes.first().click();
+}
+
+/**
+ * Each table frame on the page: does it scroll sideways, does it say so (the right-edge
+ * cue), and scrolled to its end, which header cells still lie under the sticky Actions
+ * column.
+ */
+function tableReport(page: Page) {
+  return page.evaluate(async () => {
+    const out = [];
+    for (const wrap of document.querySelectorAll<HTMLElement>(".table-wrap")) {
+      if (!wrap.offsetParent) continue;
+      const overflows = wrap.scrollWidth > wrap.clientWidth + 1;
+      const cueRight = wrap.classList.contains("cue-right");
+      wrap.scrollLeft = wrap.scrollWidth;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const actions = wrap.querySelector("th.col-actions")?.getBoundingClientRect();
+      const hiddenAtEnd = actions
+        ? [...wrap.querySelectorAll("thead th:not(.col-actions)")]
+          .filter((th) => th.getBoundingClientRect().right > actions.left + 1)
+          .map((th) => th.textContent)
+        : [];
+      const cueLeft = wrap.classList.contains("cue-left");
+      wrap.scrollLeft = 0;
+      out.push({ overflows, cueRight, cueLeft: overflows ? cueLeft : true, hiddenAtEnd });
+    }
+    return out;
+  });
+}
+
+Deno.test({
+  name: "phone e2e: every page at 390×844 with a phone user agent, drawer, dialogs, monitor panes",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async (t) => {
+    const fleet = await startFleet(DEVICES, { intervalSeconds: 2 });
+    const browser = await launchBrowser();
+    try {
+      const base = fleet.server.url;
+      const imei = fleet.sim.imeis[0];
+      const share = await fleet.api.call<{ url: string }>("/v3/new/monitor/share/create", {
+        imei,
+        hours: 2,
+      });
+      const me = await fleet.api.currentUserId();
+      for (const [account, nickName, type] of [["dist_one", "Northwind", 8]] as const) {
+        await fleet.api.call("/v3/new/account/add", {
+          account,
+          nickName,
+          password: "Passw0rd99",
+          accountType: type,
+          parentId: me,
+        });
+      }
+      /** Query strings the pages need to show their content rather than redirect. */
+      const query: Record<string, string> = {
+        "/monitorTracking": `?imei=${imei}`,
+        "/monitorPlayback": `?imei=${imei}`,
+        "/monitorShare": new URL(share.url, base).search,
+      };
+      const routes = pageRoutes();
+      const problems: string[] = [];
+      const check = async (page: Page, path: string) => {
+        for (const p of await layoutProblems(page, TOUCH)) problems.push(`${path}: ${p}`);
+        await page.screenshot({ path: `${SHOTS}phone-${slug(path)}.png`, fullPage: true });
+      };
+
+      await t.step("public pages, logged out", async () => {
+        const context = await phoneContext(browser);
+        const page = await context.newPage();
+        for (const r of routes.filter((r) => r.access === "public")) {
+          await open(page, `${base}${r.path}${query[r.path] ?? ""}`);
+          await check(page, r.path);
+        }
+        await context.close();
+      });
+
+      const context = await phoneContext(browser);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await login(page, base);
+
+      await t.step("every console page", async () => {
+        const seen = new Set<string>();
+        for (const r of routes.filter((r) => r.access === "private")) {
+          await open(page, `${base}${r.path}${query[r.path] ?? ""}`);
+          // Redirect-only routes (/mainFrame, /monitor, …) land on a page checked on its own.
+          const landed = new URL(page.url()).pathname;
+          if (landed !== r.path && routes.some((o) => o.path === landed)) continue;
+          if (seen.has(landed)) continue;
+          seen.add(landed);
+          await check(page, r.path);
+        }
+      });
+
+      assert.equal(problems.join("\n"), "", "layout problems");
+
+      await t.step("mobile mode comes from the user agent", async () => {
+        assert.equal(await page.locator("body.mobile").count(), 1);
+        const desktop = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+        const res = await desktop.request.get(`${base}/login`);
+        assert.match(await res.text(), /<body class="desktop"/);
+        await desktop.close();
+      });
+
+      await t.step("the navigation drawer", async () => {
+        await open(page, `${base}/devices`);
+        const drawer = page.locator("#nav-drawer");
+        assert.equal(await page.locator(".mainnav").isVisible(), false, "top navigation hidden");
+        await page.click(".nav-toggle");
+        await page.waitForSelector("#nav-drawer.open");
+        await page.waitForTimeout(300); // the slide-in
+        const box = (await drawer.boundingBox())!;
+        assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `drawer ${JSON.stringify(box)}`);
+        assert.ok(
+          await page.evaluate(() => !!document.activeElement?.closest("#nav-drawer")),
+          "focus moves into the drawer",
+        );
+        assert.equal(await page.evaluate(() => document.querySelector("main")!.inert), true);
+        // Every section, the settings pages, the language and logout are in it.
+        for (
+          const href of ["/monitorObject", "/account", "/devices", "/geofence", "/alertCenter"]
+        ) {
+          assert.equal(await drawer.locator(`a[href="${href}"]`).count(), 1, href);
+        }
+        assert.equal(await drawer.locator(`a[href="/addDomain"]`).count(), 1, "admin: white label");
+        await drawer.locator("summary", { hasText: "Settings" }).click();
+        assert.ok(await drawer.locator(`a[href="/changePassword"]`).isVisible());
+        assert.ok(await drawer.locator("#drawer-logout").isVisible());
+        assert.ok(await drawer.locator("select").isVisible());
+        for (const p of await layoutProblems(page, TOUCH)) problems.push(`drawer: ${p}`);
+        await page.screenshot({ path: `${SHOTS}phone-drawer.png` });
+        // Tab stays inside; Escape closes and gives focus back to the menu button.
+        for (let i = 0; i < 30; i++) await page.keyboard.press("Tab");
+        assert.ok(await page.evaluate(() => !!document.activeElement?.closest("#nav-drawer")));
+        await page.keyboard.press("Escape");
+        await page.waitForSelector("#nav-drawer:not(.open)");
+        assert.ok(await page.evaluate(() => document.activeElement?.matches(".nav-toggle")));
+        assert.equal(await page.evaluate(() => document.querySelector("main")!.inert), false);
+        // A link navigates.
+        await page.click(".nav-toggle");
+        await drawer.locator(`a[href="/account"]`).click();
+        await page.waitForURL(/\/account$/);
+        await hydrated(page);
+        assert.equal(await page.locator("#nav-drawer.open").count(), 0);
+      });
+
+      await t.step("dialogs fit the screen, their buttons stay in view", async () => {
+        await open(page, `${base}/account`);
+        await page.click("#account-add");
+        await page.waitForSelector(".modal");
+        await page.waitForTimeout(200);
+        await assertDialogFits(page, "add account");
+        const foot = (await page.locator(".modal .modal-foot").boundingBox())!;
+        assert.ok(foot.y + foot.height <= PHONE.height + 0.5, "footer buttons on screen");
+        const body = page.locator(".modal .modal-body");
+        assert.ok(
+          await body.evaluate((el) => el.scrollHeight > el.clientHeight),
+          "the long form scrolls inside the dialog",
+        );
+        for (const p of await layoutProblems(page, TOUCH)) problems.push(`add account: ${p}`);
+        await page.screenshot({ path: `${SHOTS}phone-dialog-add-account.png` });
+        await page.keyboard.press("Escape");
+        await open(page, `${base}/devices`);
+        await page.click("#action-import");
+        await page.waitForSelector(".modal");
+        await assertDialogFits(page, "import devices");
+        await page.screenshot({ path: `${SHOTS}phone-dialog-import.png` });
+        await page.keyboard.press("Escape");
+      });
+
+      await t.step(
+        "monitor: Map | List panes, the chosen vehicle's card over the map",
+        async () => {
+          await open(page, `${base}/monitorObject`);
+          const map = page.locator(".mon-map-wrap");
+          const mapBox = (await map.boundingBox())!;
+          // The map fills what the top bar and the pane switch leave.
+          assert.ok(mapBox.height > PHONE.height - 130, `map ${mapBox.height}px tall`);
+          assert.ok(mapBox.y + mapBox.height <= PHONE.height + 0.5);
+          assert.equal(await page.locator(".mon-side").isVisible(), false);
+          await page.click(".mon-panes [data-pane=list]");
+          await page.waitForSelector(".mon-row");
+          assert.equal(await map.isVisible(), false);
+          assert.ok((await page.locator(".mon-side").boundingBox())!.height > PHONE.height - 130);
+          await page.screenshot({ path: `${SHOTS}phone-monitor-list.png` });
+          await page.locator(".mon-row").first().click();
+          const card = page.locator(".mon-popup .mon-card");
+          await card.waitFor();
+          assert.ok(await map.isVisible(), "choosing a vehicle shows the map");
+          await page.waitForTimeout(500); // the map's move to it
+          const cardBox = (await card.boundingBox())!;
+          assert.ok(
+            cardBox.x >= 0 && cardBox.x + cardBox.width <= PHONE.width &&
+              cardBox.y >= mapBox.y && cardBox.y + cardBox.height <= PHONE.height,
+            `card ${JSON.stringify(cardBox)} on the map`,
+          );
+          for (const p of await layoutProblems(page, TOUCH)) problems.push(`monitor card: ${p}`);
+          await page.screenshot({ path: `${SHOTS}phone-monitor-card.png` });
+        },
+      );
+
+      await t.step("playback: the query, then the track on the map", async () => {
+        await open(page, `${base}/monitorPlayback?imei=${imei}`);
+        assert.ok(await page.locator(".mon-side").isVisible(), "the query form first");
+        await page.click("#playback-query");
+        await page.waitForSelector("[data-points]", { timeout: 20_000 }).catch(() => {});
+        await page.click(".mon-panes [data-pane=map]");
+        assert.ok(await page.locator(".mon-map-wrap").isVisible());
+        for (const p of await layoutProblems(page, TOUCH)) problems.push(`playback map: ${p}`);
+        await page.screenshot({ path: `${SHOTS}phone-playback-map.png` });
+      });
+      assert.equal(problems.join("\n"), "", "layout problems");
+      assert.deepEqual(errors, []);
+      await context.close();
+
+      await t.step("desktop tables: no column hidden under the Actions column", async () => {
+        for (const width of [1280, 1440]) {
+          const desk = await browser.newContext({ viewport: { width, height: 900 } });
+          const p = await desk.newPage();
+          await loginDesktop(p, base);
+          for (const path of ["/devices", "/account", "/batchCommand"]) {
+            await open(p, `${base}${path}`);
+            await p.waitForSelector(".table-wrap table tbody tr");
+            await p.waitForTimeout(300);
+            const tables = await tableReport(p);
+            for (const tb of tables) {
+              assert.ok(
+                tb.cueRight === tb.overflows,
+                `${path}@${width}: cue ${JSON.stringify(tb)}`,
+              );
+              assert.deepEqual(tb.hiddenAtEnd, [], `${path}@${width}: hidden at the end`);
+            }
+            await p.screenshot({ path: `${SHOTS}desktop-${slug(path)}-${width}.png` });
+          }
+          await desk.close();
+        }
+      });
+    } finally {
+      await browser.close();
+      await fleet.stop();
+    }
+  },
+});
