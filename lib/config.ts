@@ -84,6 +84,11 @@ export const configSchema = z.object({
   GEOCODER_RATE: z.coerce.number().min(0.01).max(100).default(1),
   /** First webhook retry delay; each further retry doubles it. */
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  /**
+   * "on" lets webhooks call loopback, private, link-local and metadata addresses (a site whose
+   * receivers are on its own network, tests); "off" refuses them at save and at delivery.
+   */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["on", "off"]).default("off"),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -24,6 +24,8 @@ Deno.test("delivery: verified alert mail over real SMTP, signed webhook with ret
     SMTP_PORT: String(smtp.port),
     SMTP_FROM: "Tracking <alerts@tracking.test>",
     WEBHOOK_RETRY_MS: "50",
+    // The receiver is on loopback, which webhooks may only reach when allowed.
+    WEBHOOK_ALLOW_PRIVATE: "on",
   });
   try {
     const a = await accountWithDevices(app, "mail_a", [IMEI]);

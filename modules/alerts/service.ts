@@ -7,7 +7,7 @@ import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { CodeStore } from "../notifications/codes.ts";
 import type { Mailer } from "../notifications/mailer.ts";
-import { newSecret } from "../notifications/webhook.ts";
+import { newSecret, type WebhookSender } from "../notifications/webhook.ts";
 import { normalizeLang, translator } from "../../lib/i18n/i18n.ts";
 import type {
   AccountAlertSettings,
@@ -34,6 +34,7 @@ export class AlertService {
       directory: DeviceDirectory;
       codes: CodeStore;
       mailer: Mailer;
+      webhooks: WebhookSender;
     },
   ) {}
 
@@ -165,6 +166,8 @@ export class AlertService {
         field: "webhook.url",
       });
     }
+    // Internal addresses are refused here already; delivery checks again (DNS changes).
+    if (body.webhook.url) await this.d.webhooks.checkUrl(body.webhook.url);
     const { userId: _u, ...rest } = body;
     void _u;
     const secret = body.webhook.secret || current.webhook.secret || newSecret();

@@ -73,7 +73,11 @@ export async function createAlerting(
   await alertSettings.load();
   const mailer = new Mailer(config);
   const codes = new CodeStore(kv);
-  const webhooks = new WebhookSender(kv, config.WEBHOOK_RETRY_MS);
+  const webhooks = new WebhookSender(
+    kv,
+    config.WEBHOOK_RETRY_MS,
+    config.WEBHOOK_ALLOW_PRIVATE === "on",
+  );
   const messages = new MessageStore(kv);
   const alertEngine = new AlertEngine({
     bus: d.bus,
@@ -136,6 +140,7 @@ export async function createAlerting(
     directory: d.directory,
     codes,
     mailer,
+    webhooks,
   });
   return {
     geofenceStore,

@@ -1,3 +1,6 @@
+import { BizError } from "../../lib/errors.ts";
+import { addressClass, resolveHost } from "../../lib/net/public_address.ts";
+
 /** Retries after the first attempt; the delay doubles each time (base, 2×, 4×). */
 export const WEBHOOK_RETRIES = 3;
 const TIMEOUT_MS = 10_000;
@@ -52,7 +55,24 @@ export function newSecret(): string {
 export class WebhookSender {
   private inflight = new Set<Promise<DeliveryLog>>();
 
-  constructor(private readonly kv: Deno.Kv, private readonly retryBaseMs: number) {}
+  constructor(
+    private readonly kv: Deno.Kv,
+    private readonly retryBaseMs: number,
+    /** WEBHOOK_ALLOW_PRIVATE=on: loopback and internal addresses may be called. */
+    private readonly allowPrivate = false,
+  ) {}
+
+  /**
+   * The check when a webhook address is saved: refused when its host is, or resolves to, a
+   * non-public address. A name that does not resolve now is kept: delivery checks again.
+   */
+  async checkUrl(url: string): Promise<void> {
+    const host = new URL(url).hostname;
+    const addresses = await resolveHost(host);
+    if (!this.allowPrivate && addresses.some((a) => addressClass(a) !== null)) {
+      throw new BizError("webhookAddressRefused", { host: host.replace(/^\[|\]$/g, "") });
+    }
+  }
 
   /** Starts a delivery in the background; `idle()` waits for all of them (tests, shutdown). */
   deliver(
@@ -99,23 +119,24 @@ export class WebhookSender {
       }
       const timestamp = String(Math.floor(Date.now() / 1000));
       const entry: DeliveryAttempt = { at: Date.now(), status: null, error: null };
+      let refused = false;
       try {
-        const res = await fetch(url, {
-          method: "POST",
-          headers: {
+        // Resolved and checked on every attempt (DNS may have changed since the address was
+        // saved), then the call goes to the checked address itself: no second lookup.
+        const target = await this.target(url);
+        if (!target) {
+          refused = true;
+          entry.error = "webhookAddressRefused";
+        } else {
+          entry.status = await post(target, {
             "content-type": "application/json",
             "user-agent": "TrackingPlatform-Webhook/1",
             "x-webhook-id": log.id,
             "x-webhook-timestamp": timestamp,
             "x-webhook-signature": `sha256=${await sign(secret, timestamp, body)}`,
-          },
-          body,
-          redirect: "manual",
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-        await res.body?.cancel();
-        entry.status = res.status;
-        log.ok = res.status >= 200 && res.status < 300;
+          }, body);
+          log.ok = entry.status >= 200 && entry.status < 300;
+        }
       } catch (e) {
         entry.error = (e as Error).message.slice(0, 200);
       }
@@ -123,8 +144,18 @@ export class WebhookSender {
       await this.kv.set(["notifications", "webhookLog", userId, log.createdAt, log.id], log, {
         expireIn: LOG_TTL_MS,
       });
+      if (refused) break; // a refused address is not retried
     }
     return log;
+  }
+
+  /** The URL and the one checked address to connect to; null when the address is refused. */
+  private async target(url: string): Promise<Target | null> {
+    const u = new URL(url);
+    const addresses = await resolveHost(u.hostname);
+    if (!addresses.length) throw new Error(`host not found: ${u.hostname}`);
+    if (!this.allowPrivate && addresses.some((a) => addressClass(a) !== null)) return null;
+    return { url: u, address: addresses[0] };
   }
 
   async logs(userId: string, limit = 50): Promise<DeliveryLog[]> {
@@ -136,4 +167,95 @@ export class WebhookSender {
     for await (const e of iter) out.push(e.value);
     return out;
   }
+}
+
+interface Target {
+  url: URL;
+  address: string;
+}
+
+/**
+ * POSTs to the checked address and returns the answer's status. A small HTTP/1.1 client
+ * rather than fetch(): fetch resolves the host again, which would let a DNS answer that
+ * changes between check and connect (rebinding) reach an internal address. TLS is verified
+ * against the URL's host name while the socket goes to the checked address. Redirects are
+ * not followed (the 3xx status is the answer).
+ */
+async function post(target: Target, headers: Record<string, string>, body: string) {
+  const { url, address } = target;
+  const tls = url.protocol === "https:";
+  const port = Number(url.port) || (tls ? 443 : 80);
+  const deadline = Date.now() + TIMEOUT_MS;
+  let conn: Deno.Conn = await connectWithin(address, port, TIMEOUT_MS);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    closeQuietly(conn);
+  }, Math.max(0, deadline - Date.now()));
+  try {
+    if (tls) {
+      conn = await Deno.startTls(conn as Deno.TcpConn, {
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      });
+    }
+    const payload = new TextEncoder().encode(body);
+    const head = [
+      `POST ${url.pathname}${url.search} HTTP/1.1`,
+      `host: ${url.host}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      `content-length: ${payload.length}`,
+      "connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    await writeAll(conn, new TextEncoder().encode(head));
+    await writeAll(conn, payload);
+    return await readStatus(conn);
+  } catch (e) {
+    throw new Error(timedOut ? "timed out" : (e as Error).message);
+  } finally {
+    clearTimeout(timer);
+    closeQuietly(conn);
+  }
+}
+
+/** Deno.connect takes no signal: a connect still pending at the deadline is closed later. */
+async function connectWithin(hostname: string, port: number, ms: number): Promise<Deno.Conn> {
+  const connecting = Deno.connect({ hostname, port });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      connecting.then(closeQuietly, () => {});
+      reject(new Error("timed out"));
+    }, ms);
+  });
+  try {
+    return await Promise.race([connecting, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  for (let p = 0; p < bytes.length;) p += await conn.write(bytes.subarray(p));
+}
+
+/** Reads up to the end of the status line: "HTTP/1.1 204 No Content". */
+async function readStatus(conn: Deno.Conn): Promise<number> {
+  const buf = new Uint8Array(4096);
+  let text = "";
+  while (!text.includes("\r\n") && text.length < 4096) {
+    const n = await conn.read(buf);
+    if (n === null) break;
+    text += new TextDecoder().decode(buf.subarray(0, n));
+  }
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+  if (!m) throw new Error("not an HTTP answer");
+  return Number(m[1]);
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch { /* already closed */ }
 }
