@@ -20,7 +20,6 @@ type Form = {
   userMapType: string;
   googleMapKey: string;
   shareGoogleMapKey: 0 | 1;
-  alarmSoundFlag: 0 | 1;
 };
 
 const TIME_ZONES = [
@@ -63,7 +62,6 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
     userMapType: user.userMapType,
     googleMapKey: user.googleMapKey,
     shareGoogleMapKey: user.shareGoogleMapKey === 1 ? 1 : 0,
-    alarmSoundFlag: user.soundFlag === 1 ? 1 : 0,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState("");
@@ -90,10 +88,7 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await api("/v3/new/account/updateProfile", {
-        ...form,
-        alarmSoundFlag: Number(form.alarmSoundFlag),
-      });
+      await api("/v3/new/account/updateProfile", form);
       toast(t("ui.saved"));
       if (form.language !== lang) {
         await api("/v3/new/tools/locale", { lang: form.language });
@@ -211,19 +206,11 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
             <option value="1">{t("settings.profile.on")}</option>
           </select>
         </Field>
+        {/* One alarm-sound setting: it lives with the other push settings (alert settings). */}
         <Field label={t("settings.profile.alarmSound")}>
-          <select
-            name="alarmSoundFlag"
-            value={String(form.alarmSoundFlag)}
-            onChange={(e) =>
-              setForm({
-                ...form,
-                alarmSoundFlag: (e.target as HTMLSelectElement).value === "1" ? 1 : 0,
-              })}
-          >
-            <option value="0">{t("settings.profile.off")}</option>
-            <option value="1">{t("settings.profile.on")}</option>
-          </select>
+          <a id="profile-alarm-sound" class="field-link" href="/settingAlert">
+            {t("settings.profile.alarmSoundWhere")}
+          </a>
         </Field>
       </div>
       <button type="submit" class="btn btn-primary" id="profile-save" disabled={busy}>

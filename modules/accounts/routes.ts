@@ -69,9 +69,21 @@ export function registerAccountRoutes(api: ApiRegistry, s: Services) {
     path: "/v3/new/account/updateProfile",
     need: "self",
     tag,
-    summary: "Edit the caller's own profile and units",
+    summary:
+      "Edit the caller's own profile and units; alarmSoundFlag sets the alert settings' sound",
     body: S.updateProfileBody,
-    handler: ({ body, c }) => svc.updateProfile(c.var.session, body),
+    handler: async ({ body, c }) => {
+      const { alarmSoundFlag, ...profile } = body;
+      // The alarm sound is one setting, kept with the alert push settings of the real
+      // account; changing it there needs the same right as saving those settings.
+      if (alarmSoundFlag !== undefined) {
+        await s.access.assertNeed(c.var.session, "editData");
+        const { owner } = await s.access.caller(c.var.session);
+        const current = s.alertSettings.account(owner.id);
+        await s.alertSettings.saveAccount(owner.id, { ...current, sound: alarmSoundFlag === 1 });
+      }
+      await svc.updateProfile(c.var.session, profile);
+    },
   });
   api.add({
     method: "post",

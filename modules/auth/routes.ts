@@ -69,7 +69,9 @@ export function registerAuthRoutes(api: ApiRegistry, s: Services) {
     handler: async ({ c }) => {
       const { self, owner } = await s.access.caller(c.var.session);
       const parent = owner.parentId ? await s.accountStore.get(owner.parentId) : null;
-      return currentUserInfo(self, owner, parent);
+      // One alarm-sound setting: the alert settings' (what the pop-up plays by), not a copy.
+      const soundFlag = s.alertSettings.account(owner.id).sound ? 1 : 0;
+      return { ...currentUserInfo(self, owner, parent), soundFlag };
     },
   });
 

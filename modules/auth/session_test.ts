@@ -436,7 +436,7 @@ Deno.test("sessions and login", async (s) => {
       assert.equal(d.userMapType, "OpenStreetMap");
       assert.equal(d.parentGoogleMapKeyFlag, 0);
       assert.equal(d.coinNumber, 0);
-      assert.equal(d.soundFlag, 0);
+      assert.equal(d.soundFlag, 1, "the alert settings' sound, on by default");
       assert.equal(d.passwordHash, undefined);
       assert.equal(d.sessionVersion, undefined);
       // The timestamp query of the console is accepted.
