@@ -1,26 +1,41 @@
 /** Address lines in the reader's language, from a landmark or the nearest named place. */
 import { compass } from "../monitor/geo.ts";
-import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { type Lang, RESOURCES } from "../../lib/i18n/i18n.ts";
 import type { NearestPlace, Place } from "./places.ts";
 
 /** Closer than this to the place's point, the address is the place itself (no "3 km NE of"). */
 export const NEAR_M = 1000;
 
-const countryNames = new Map<Lang, Intl.DisplayNames>();
+/** Country names by language and code (Intl.DisplayNames is costly to make). */
+const countryNames = new Map<string, string>();
+
+/**
+ * The geocoder's phrases filled in directly: i18next's interpolation took most of a lookup's
+ * time, and an address line is made per alert and per list row.
+ */
+function phrase(lang: Lang, key: string, vars: Record<string, string | number>): string {
+  // deno-lint-ignore no-explicit-any
+  let node: any = RESOURCES[lang].geocoder;
+  for (const part of key.split(".")) node = node?.[part];
+  const template = typeof node === "string" ? node : key;
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name) => String(vars[name] ?? ""));
+}
 
 /** The country's name in the language (Intl's CLDR names; the code when unknown). */
 export function countryName(code: string, lang: Lang): string {
   if (!code) return "";
-  let names = countryNames.get(lang);
-  if (!names) {
-    names = new Intl.DisplayNames([lang === "zh" ? "zh-CN" : "en"], { type: "region" });
-    countryNames.set(lang, names);
+  const key = `${lang}:${code}`;
+  let name = countryNames.get(key);
+  if (name === undefined) {
+    try {
+      const names = new Intl.DisplayNames([lang === "zh" ? "zh-CN" : "en"], { type: "region" });
+      name = names.of(code) ?? code;
+    } catch {
+      name = code;
+    }
+    countryNames.set(key, name);
   }
-  try {
-    return names.of(code) ?? code;
-  } catch {
-    return code;
-  }
+  return name;
 }
 
 /**
@@ -50,15 +65,14 @@ function sameName(before: string, next: string): boolean {
 export function nearLine(p: NearestPlace, lang: Lang): string {
   const place = placeLine(p, lang);
   if (p.distanceM < NEAR_M) return place;
-  const t = translator(lang);
   const km = p.distanceM / 1000;
-  return t("geocoder.near", {
-    distance: t("geocoder.km", { n: km < 10 ? km.toFixed(1) : Math.round(km) }),
-    dir: t(`geocoder.dir.${compass(p.bearing)}`),
+  return phrase(lang, "near", {
+    distance: phrase(lang, "km", { n: km < 10 ? km.toFixed(1) : Math.round(km) }),
+    dir: phrase(lang, `dir.${compass(p.bearing)}`, {}),
     place,
   });
 }
 
 export function landmarkLine(name: string, lang: Lang): string {
-  return translator(lang)("geocoder.atLandmark", { name });
+  return phrase(lang, "atLandmark", { name });
 }
