@@ -75,7 +75,7 @@ export function FilterBar({ t, filters, set, groups, models, modelName }: Filter
     <div class="dev-filters">
       {select(
         "status",
-        ["1", "2", "3", "4"].map((v) => [v, t(`devices.statusFilter.${v}`)]),
+        ["1", "2", "3", "4", "5"].map((v) => [v, t(`devices.statusFilter.${v}`)]),
         t("devices.statusFilter.all"),
       )}
       {select(

@@ -9,7 +9,7 @@ import type { LivePosition } from "./live.ts";
 export type SortType = "name" | "imei" | "status" | "speed" | "time";
 export type SortRule = "asc" | "desc";
 
-const OFFLINE_LIKE = new Set<DeviceStatus>(["offline", "sleeping", "poweredOff", "inactive"]);
+const OFFLINE_LIKE = new Set<DeviceStatus>(["offline", "sleeping", "poweredOff"]);
 const STATUS_ORDER: Record<DeviceStatus, number> = {
   moving: 0,
   idling: 1,
@@ -20,7 +20,9 @@ const STATUS_ORDER: Record<DeviceStatus, number> = {
   inactive: 6,
 };
 
+/** The tab of a status (the same split as modules/monitor/objects.ts countKeyOf). */
 export function tabOf(status: DeviceStatus): Exclude<CountKey, "all"> {
+  if (status === "inactive") return "notActivated";
   return OFFLINE_LIKE.has(status) ? "offline" : status as "moving" | "idling" | "stopped";
 }
 
@@ -94,7 +96,14 @@ export class Fleet {
     // Counted per status code first (runs every second over the whole fleet).
     const perStatus = new Array<number>(this.data.statuses.length).fill(0);
     for (const st of this.data.status) perStatus[st]++;
-    const c: Record<CountKey, number> = { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 };
+    const c: Record<CountKey, number> = {
+      all: 0,
+      moving: 0,
+      idling: 0,
+      stopped: 0,
+      offline: 0,
+      notActivated: 0,
+    };
     perStatus.forEach((n, st) => {
       c.all += n;
       c[tabOf(this.data.statuses[st])] += n;

@@ -8,7 +8,7 @@ function payload(): ObjectsPayload {
   return {
     now: 0,
     statuses: STATUSES,
-    counts: { all: 4, moving: 1, idling: 1, stopped: 1, offline: 1 },
+    counts: { all: 4, moving: 1, idling: 1, stopped: 1, offline: 0, notActivated: 1 },
     imei: ["111111111111111", "222222222222222", "333333333333333", "444444444444444"],
     name: ["Truck 10", "Truck 2", "Van", "Bus"],
     mcType: ["GT06N", "GT06N", "GT06N", "GT06N"],
@@ -27,9 +27,20 @@ function payload(): ObjectsPayload {
   };
 }
 
-Deno.test("fleet: counts by tab, never-seen devices count as offline", () => {
+Deno.test("fleet: counts by tab, never-seen devices are 'not activated', not offline", () => {
   const f = new Fleet(payload());
-  assert.deepEqual(f.counts(), { all: 4, moving: 1, idling: 1, stopped: 1, offline: 1 });
+  assert.deepEqual(f.counts(), {
+    all: 4,
+    moving: 1,
+    idling: 1,
+    stopped: 1,
+    offline: 0,
+    notActivated: 1,
+  });
+  // A device that was heard from and then powered off is offline.
+  f.data.status[1] = STATUSES.indexOf("poweredOff");
+  assert.equal(f.counts().offline, 1);
+  assert.equal(f.counts().notActivated, 1);
 });
 
 Deno.test("fleet: followed devices first, then natural name order; tab, group and search filter", () => {
@@ -60,7 +71,8 @@ Deno.test("fleet: followed devices first, then natural name order; tab, group an
     "Truck 2",
     "Truck 10",
   ]);
-  assert.deepEqual(names(f.view({ ...all, tab: "offline" })), ["Bus"]);
+  assert.deepEqual(names(f.view({ ...all, tab: "offline" })), []);
+  assert.deepEqual(names(f.view({ ...all, tab: "notActivated" })), ["Bus"]);
   assert.deepEqual(names(f.view({ ...all, group: "North" })), ["Van", "Truck 2"]);
   assert.deepEqual(names(f.view({ ...all, group: "" })), ["Bus", "Truck 10"]);
   assert.deepEqual(names(f.view({ ...all, search: "2222" })), ["Truck 2"]);
@@ -82,5 +94,12 @@ Deno.test("fleet: live positions apply in place, stale fixes are ignored", () =>
   assert.deepEqual(f.applyPositions([["222222222222222", 1, 1, 1, 1, 1500, moving]]), []);
   assert.equal(f.data.lat[1], 23);
   assert.deepEqual(f.applyPositions([["999999999999999", 1, 1, 1, 1, 1, 0]]), []);
-  assert.deepEqual(f.counts(), { all: 4, moving: 2, idling: 0, stopped: 1, offline: 1 });
+  assert.deepEqual(f.counts(), {
+    all: 4,
+    moving: 2,
+    idling: 0,
+    stopped: 1,
+    offline: 0,
+    notActivated: 1,
+  });
 });

@@ -20,7 +20,8 @@ import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
 import { glyphOf } from "../../components/monitor/icons.ts";
 
-const TABS: CountKey[] = ["all", "moving", "idling", "stopped", "offline"];
+/** "Not activated" (never heard from) has its own tab so stock does not inflate "Offline". */
+const TABS: CountKey[] = ["all", "moving", "idling", "stopped", "offline", "notActivated"];
 /** Spec §9: map refresh options include 5 seconds. 0 = live stream only. */
 const REFRESH_OPTIONS = [5, 10, 30, 60, 0];
 const ROW_HEIGHT = 58;
@@ -247,7 +248,9 @@ function Objects(
   }, [refresh]);
 
   const f = fleet.current;
-  const counts = f ? f.counts() : { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 };
+  const counts = f
+    ? f.counts()
+    : { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0, notActivated: 0 };
   const view = useMemo(
     () => f ? f.view({ tab, search, sortType, sortRule, group }) : [],
     [f, version, tab, search, sortType, sortRule, group],

@@ -131,13 +131,19 @@ export interface DeviceState {
 /** Speed above which a device counts as moving (km/h); below it GPS drift is ignored. */
 export const MOVING_SPEED_KMH = 5;
 
-/** Spec status filter: 1 online moving, 2 parking with engine on, 3 online stopped, 4 offline. */
-export const STATUS_FILTERS: Record<1 | 2 | 3 | 4, DeviceStatus[]> = {
+/**
+ * Spec status filter: 1 online moving, 2 parking with engine on, 3 online stopped, 4 offline;
+ * and 5 (beyond the spec) not activated: never heard from, so stock in a drawer does not count
+ * as offline (docs/decisions.md).
+ */
+export const STATUS_FILTERS: Record<StatusFilter, DeviceStatus[]> = {
   1: ["moving"],
   2: ["idling"],
   3: ["stopped"],
-  4: ["offline", "sleeping", "poweredOff", "inactive"],
+  4: ["offline", "sleeping", "poweredOff"],
+  5: ["inactive"],
 };
+export type StatusFilter = 1 | 2 | 3 | 4 | 5;
 
 /** Derives the online state from the latest state and the time (the state machine's read side). */
 export function deriveStatus(

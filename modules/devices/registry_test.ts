@@ -116,12 +116,19 @@ Deno.test("device registry API: import rules, listing, visibility, playback limi
         "inactive",
         "inactive",
       ]);
+      // Never heard from: not activated (5), not offline (4).
       const offline = await app.call("/v3/new/newEquipment/queryEquipmentList", {
         pageNum: 1,
         pageSize: 10,
         status: 4,
       }, admin);
-      assert.equal(offline.json.data.total, 2);
+      assert.equal(offline.json.data.total, 0);
+      const notActivated = await app.call("/v3/new/newEquipment/queryEquipmentList", {
+        pageNum: 1,
+        pageSize: 10,
+        status: 5,
+      }, admin);
+      assert.equal(notActivated.json.data.total, 2);
       const moving = await app.call("/v3/new/newEquipment/queryEquipmentList", {
         pageNum: 1,
         pageSize: 10,

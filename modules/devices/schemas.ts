@@ -25,8 +25,9 @@ export const filterFields = {
   ownOnly: z.boolean().optional(),
   /** IMEI digits (5-15, match anywhere) or device name. */
   keyword: z.string().trim().max(50).optional(),
-  /** Spec status filter: 1 moving, 2 idling, 3 stopped, 4 offline. */
-  status: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
+  /** Spec status filter: 1 moving, 2 idling, 3 stopped, 4 offline; 5 not activated (ours). */
+  status: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)])
+    .optional(),
   /** Online (moving, idling or stopped) or not. */
   online: z.boolean().optional(),
   mcType: z.string().trim().max(40).optional(),

@@ -117,7 +117,14 @@ Deno.test("monitor API: objects, live stream visibility, share links", async (t)
       assert.equal(d.statuses[d.status[i2]], "stopped");
       assert.equal(d.lat[i1], 22.54);
       assert.ok(Math.abs(d.speed[i1] - 55.6) < 0.1, "30 knots are 55.6 km/h");
-      assert.deepEqual(d.counts, { all: 2, moving: 1, idling: 0, stopped: 1, offline: 0 });
+      assert.deepEqual(d.counts, {
+        all: 2,
+        moving: 1,
+        idling: 0,
+        stopped: 1,
+        offline: 0,
+        notActivated: 0,
+      });
       // The counts agree with the device list's status filters.
       for (const [status, key] of [[1, "moving"], [3, "stopped"], [4, "offline"]] as const) {
         const list = await app.call("/v3/new/newEquipment/queryEquipmentList", {
@@ -130,7 +137,17 @@ Deno.test("monitor API: objects, live stream visibility, share links", async (t)
       const b = await app.call("/v3/new/monitor/objects", undefined, tokenB);
       assert.deepEqual(b.json.data.imei, [imeis.b1]);
       assert.equal(b.json.data.lat[0], null, "never reported: no position");
-      assert.equal(b.json.data.counts.offline, 1, "never reported counts as offline (filter 4)");
+      // Never heard from: "not activated" (filter 5), not offline.
+      assert.equal(b.json.data.counts.offline, 0);
+      assert.equal(b.json.data.counts.notActivated, 1);
+      for (const [status, total] of [[4, 0], [5, 1]]) {
+        const list = await app.call("/v3/new/newEquipment/queryEquipmentList", {
+          pageNum: 1,
+          pageSize: 100,
+          status,
+        }, tokenB);
+        assert.equal(list.json.data.total, total, `filter ${status}`);
+      }
     });
 
     await t.step("objects carry each device's application type (its map icon)", async () => {

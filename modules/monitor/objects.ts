@@ -23,10 +23,14 @@ export function appTypeIndex(d: Pick<Device, "applicationType" | "mcType">): num
   return TYPE_INDEX.get(type) ?? OTHER_TYPE;
 }
 
-/** The list tabs: all plus the spec's status filter 1-4 (offline includes never-seen). */
-export type CountKey = "all" | "moving" | "idling" | "stopped" | "offline";
+/**
+ * The list tabs: all, the spec's status filter 1-4, and 5 "not activated" (never heard from),
+ * which is not counted as offline.
+ */
+export type CountKey = "all" | "moving" | "idling" | "stopped" | "offline" | "notActivated";
 
 export function countKeyOf(status: DeviceStatus): Exclude<CountKey, "all"> {
+  if (STATUS_FILTERS[5].includes(status)) return "notActivated";
   return STATUS_FILTERS[4].includes(status) ? "offline" : status as "moving" | "idling" | "stopped";
 }
 
@@ -77,7 +81,7 @@ export function collectObjects(
   const out: ObjectsPayload = {
     now,
     statuses: STATUSES,
-    counts: { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0 },
+    counts: { all: 0, moving: 0, idling: 0, stopped: 0, offline: 0, notActivated: 0 },
     imei: [],
     name: [],
     mcType: [],
