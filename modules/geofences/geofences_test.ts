@@ -157,6 +157,30 @@ Deno.test("geofences API: shapes, limits, groups, binding, black-car review, KML
     );
 
     await t.step(
+      "another tenant's device answers exactly like an IMEI that does not exist",
+      async () => {
+        const fence =
+          (await app.call("/v3/new/geofence/list", { kind: "fence" }, a.token)).json.data.list[0];
+        const answer = async (imei: string) => {
+          const bound = await app.call(
+            "/v3/new/geofence/bind",
+            { id: fence.id, imeis: [imei] },
+            a.token,
+          );
+          const saved = await app.call("/v3/new/geofence/save", {
+            ...circleFence("probe", LAT, LNG, 300),
+            imeis: [imei],
+          }, a.token);
+          return JSON.stringify([bound.status, bound.json, saved.status, saved.json])
+            .replaceAll(imei, "IMEI");
+        };
+        const sibling = await answer("359710049100003");
+        assert.equal(sibling, await answer("359710049199999"));
+        assert.match(sibling, /"code":42\d{3}/);
+      },
+    );
+
+    await t.step(
       "black-car addresses: under review, passed by the administrator, then locked",
       async () => {
         const created = await app.call("/v3/new/geofence/save", {

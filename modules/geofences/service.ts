@@ -124,7 +124,7 @@ export class GeofenceService {
       this.ruleCommands.assertMayRetarget(await this.access.caller(session), body.command);
     }
     const groupId = await this.groupFor(userId, body.groupId);
-    await this.assertBindable(userId, body.imeis);
+    await this.assertBindable(session, userId, body.imeis);
     const zone: Zone = {
       id: existing?.id ?? crypto.randomUUID(),
       kind: body.kind,
@@ -163,7 +163,7 @@ export class GeofenceService {
   async bind(session: Session, id: string, imeis: string[]): Promise<Zone> {
     const z = await this.visibleZone(session, id);
     this.ruleCommands.assertMayRetarget(await this.access.caller(session), z.command);
-    await this.assertBindable(z.userId, imeis);
+    await this.assertBindable(session, z.userId, imeis);
     const updated = { ...z, imeis: [...new Set(imeis)], updatedAt: new Date().toISOString() };
     await this.store.save(updated, Infinity);
     this.index(updated);
@@ -182,12 +182,22 @@ export class GeofenceService {
     return updated;
   }
 
-  /** Bound devices must belong to the zone's owner: the engine evaluates owners' zones only. */
-  private assertBindable(userId: string, imeis: string[]): void {
+  /**
+   * Bound devices must belong to the zone's owner: the engine evaluates owners' zones only. A
+   * device outside the caller's subtree answers exactly like one that does not exist, so IMEIs
+   * of other tenants cannot be probed; "another user's device" is said only of visible ones.
+   */
+  private async assertBindable(session: Session, userId: string, imeis: string[]): Promise<void> {
     for (const imei of imeis) {
       const d = this.directory.get(imei);
       if (!d) throw new BizError("deviceNoPermission");
-      if (d.userId !== userId) throw new BizError("fenceDeviceOtherUser", { imei });
+      if (d.userId === userId) continue;
+      const visible = await this.access.visibleAccount(session, d.userId).then(
+        () => true,
+        () => false,
+      );
+      if (!visible) throw new BizError("deviceNoPermission");
+      throw new BizError("fenceDeviceOtherUser", { imei });
     }
   }
 
