@@ -62,7 +62,7 @@ function LoginPage(
       <section class="login-form-wrap">
         <div>
           <div class="login-mobile-brand">
-            <span class="logo-dot" aria-hidden="true">◎</span>
+            {logo ? <img src={logo} alt="" /> : <span class="logo-dot" aria-hidden="true">◎</span>}
             <span>{domain.domainTitle}</span>
           </div>
           {oldBrowser && <div class="notice" role="note">{t("login.oldBrowser")}</div>}

@@ -10,7 +10,7 @@ import {
   MAX_DOMAIN_IMAGE_BYTES,
   MAX_DOMAIN_IMAGE_LABEL,
 } from "../../modules/domains/model.ts";
-import { type DomainValues, previewUrl } from "./types.ts";
+import { browserOrigin, type DomainValues, previewUrl } from "./types.ts";
 
 /** What the file chooser offers (the server still reads the type from the content). */
 const ACCEPT = [...Object.values(DOMAIN_IMAGE_TYPES), ".ico"].join(",");
@@ -35,6 +35,8 @@ export function ImageUpload({ t, form, name, label, placeholder }: Props) {
   const [broken, setBroken] = useState("");
   const value = form.values[name];
   const url = previewUrl(form.values, name);
+  /** The address the spec's field stands for, shown under it (this server's when no domain). */
+  const address = previewUrl(form.values, name, browserOrigin());
   const id = `domain-${name}`;
 
   const send = async (file: File) => {
@@ -107,7 +109,7 @@ export function ImageUpload({ t, form, name, label, placeholder }: Props) {
           ? <span class="field-error" role="alert">{error || form.errors[name]}</span>
           : (
             <span class="field-hint">
-              {url ? `→ ${url}` : t(
+              {address ? `→ ${address}` : t(
                 name === "attr1" ? "domains.hints.backgroundFolder" : "domains.hints.folder",
               )}
             </span>

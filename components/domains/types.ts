@@ -14,10 +14,16 @@ export function toValues(config: DomainConfig): DomainValues {
   return values;
 }
 
-/** The full address an image path stands for (resource domain + tracker/domain/...), or "". */
-export function previewUrl(values: DomainValues, field: ImageField): string {
-  return imageUrl({ ...values, updatedAt: "" } as DomainConfig, field);
+/**
+ * The full address an image path stands for (resource domain + tracker/domain/...), or "".
+ * `origin` stands in for an empty resource domain (this server).
+ */
+export function previewUrl(values: DomainValues, field: ImageField, origin = ""): string {
+  return imageUrl({ ...values, updatedAt: "" } as DomainConfig, field, origin);
 }
+
+/** This server's origin in the browser ("" while rendering on the server). */
+export const browserOrigin = () => typeof document === "undefined" ? "" : location.origin;
 
 /** The save body: trimmed text, as the server stores it. */
 export function toBody(values: DomainValues): Omit<DomainConfig, "updatedAt"> {

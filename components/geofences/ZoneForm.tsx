@@ -104,7 +104,7 @@ export function ZoneForm(
   return (
     <Modal
       title={t(zone.id ? "geofences.editTitle" : "geofences.newTitle", {
-        kind: t(`geofences.kinds.${kind}`),
+        kind: t(`geofences.kindOne.${kind}`),
       })}
       closeLabel={t("ui.close")}
       onClose={onClose}
