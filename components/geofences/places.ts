@@ -6,6 +6,7 @@
 import { api } from "../../lib/client/api.ts";
 import type { LatLng } from "../../modules/geofences/geometry.ts";
 import type { Zone, ZoneKind } from "../../modules/geofences/model.ts";
+import type { PlaceHit as GeocoderHit } from "../../modules/geocoder/types.ts";
 
 export interface PlaceHit {
   kind: ZoneKind | "place";
@@ -62,38 +63,31 @@ export function matchZones(q: string, zones: readonly Zone[]): PlaceHit[] {
     }));
 }
 
-/** One place as a forward-search route may answer it. */
-interface GeocodedPlace {
-  name: string;
-  lat: number;
-  lng: number;
-  /** Region and country, or a full address line. */
-  detail?: string;
-  region?: string;
-  country?: string;
-  address?: string;
+/** What to ask the geocoder for: landmarks come back too, and are matched locally. */
+const GEOCODER_LIMIT = 12;
+
+/** A place's second line: its region and country, without repeating its name. */
+export function placeDetail(name: string, text: string): string {
+  if (text === name) return "";
+  return text.startsWith(`${name}, `) ? text.slice(name.length + 2) : text;
 }
 
 /**
- * Named places from the server's geocoder (modules/geocoder), when it offers forward search:
- * POST {path} {q, limit} answering a list of {name, lat, lng, region?, country?, detail?}
- * (or {list: [...]}). Without the route there is nothing to ask.
+ * Named places from the server's geocoder (modules/geocoder, POST {q, limit} → {list}).
+ * Its landmark hits are dropped: the user's zones are matched locally, fences included.
+ * Without a path (a server without the route) there is nothing to ask.
  */
 export async function searchGeocoder(path: string | null, q: string): Promise<PlaceHit[]> {
   if (!path || q.trim().length < 2) return [];
-  const answer = await api<GeocodedPlace[] | { list: GeocodedPlace[] }>(path, {
-    q: q.trim(),
-    limit: MAX_PLACE_HITS,
-  });
-  const list = Array.isArray(answer) ? answer : answer?.list ?? [];
-  return list
-    .filter((p) => Number.isFinite(p.lat) && Number.isFinite(p.lng) && p.name)
+  const answer = await api<{ list: GeocoderHit[] }>(path, { q: q.trim(), limit: GEOCODER_LIMIT });
+  return (answer?.list ?? [])
+    .filter((p) => p.kind === "place" && Number.isFinite(p.lat) && Number.isFinite(p.lng))
     .slice(0, MAX_PLACE_HITS)
     .map((p) => ({
       kind: "place" as const,
       id: `place:${p.lat},${p.lng}`,
       name: p.name,
-      detail: p.detail ?? p.address ?? [p.region, p.country].filter(Boolean).join(", "),
+      detail: placeDetail(p.name, p.text),
       at: { lat: p.lat, lng: p.lng },
     }));
 }

@@ -1,7 +1,7 @@
 /** The geofence editor's place search over the user's own zones (issue 15). */
 import assert from "node:assert/strict";
 import type { Zone } from "../../modules/geofences/model.ts";
-import { matchZones, MAX_ZONE_HITS, zoneCenter } from "./places.ts";
+import { matchZones, MAX_ZONE_HITS, placeDetail, zoneCenter } from "./places.ts";
 
 const zone = (id: string, kind: Zone["kind"], name: string, lat = 22.5, lng = 114): Zone => ({
   id,
@@ -63,4 +63,10 @@ Deno.test("zoneCenter: a circle's centre, a polygon's corner average (ring close
     },
   };
   assert.deepEqual(zoneCenter(square), { lat: 1, lng: 1 });
+});
+
+Deno.test("placeDetail: region and country without repeating the name", () => {
+  assert.equal(placeDetail("Shenzhen", "Shenzhen, Guangdong, China"), "Guangdong, China");
+  assert.equal(placeDetail("Berlin", "Berlin"), "");
+  assert.equal(placeDetail("Futian", "Shenzhen, Guangdong, China"), "Shenzhen, Guangdong, China");
 });

@@ -1,6 +1,6 @@
 /**
  * Issue 15 polish, in a real browser against a real server: the geofence editor opens on the
- * user's vehicles (not the spec's default centre ~1,000 km away), finds a landmark by name and
+ * user's vehicles (not the spec's default centre ~1,000 km away), finds a city and a landmark and
  * binds devices picked from a list; the white-label page uploads a logo that the login page
  * then shows, and refuses a text file renamed .png. Screenshots at 1440×900 and 390×844 go to
  * tests/screenshots/.
@@ -161,7 +161,16 @@ Deno.test({
         assert.ok(near(opened, { lat: 22.54, lng: 114.05 }, 0.05), JSON.stringify(opened));
         await page.screenshot({ path: `${SHOTS}geofence_fleet_1440.png` });
 
-        // Place search: the landmark by name, first; Enter goes there.
+        // Place search: a named place from the embedded geocoder, with its region.
+        await page.fill(".gf-place input", "Guangzhou");
+        await page.waitForSelector(".gf-place-list li:has(.kind-place) >> text=Guangzhou");
+        assert.match(await page.locator(".gf-place-list li").first().innerText(), /Place/);
+        await page.screenshot({ path: `${SHOTS}geofence_place_city_1440.png` });
+        await page.press(".gf-place input", "Enter");
+        await page.waitForTimeout(600);
+        assert.ok(near(await centreOf(page), { lat: 23.13, lng: 113.26 }, 0.2), "at Guangzhou");
+
+        // The landmark by name comes first; Enter goes there.
         await page.fill(".gf-place input", "depot");
         await page.waitForSelector(".gf-place-list li.active >> text=Depot Futian");
         assert.match(await page.locator(".gf-place-list li").first().innerText(), /Landmark/);
