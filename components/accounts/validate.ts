@@ -5,6 +5,7 @@
  * validate_test.ts keeps these in step with the server schemas.
  */
 import type { TFunction } from "i18next";
+import { refusalSentence } from "../../lib/i18n/refusal.ts";
 
 /** A refusal: an i18n key with its parameters. `plain` keys are whole messages (errors.*). */
 export interface Reason {
@@ -96,12 +97,13 @@ export function validate<V extends Record<string, unknown>>(
   return out;
 }
 
-/** A reason as the server words it: "Invalid value for <label>: <reason>". */
+/** A reason as the server words it, a sentence naming the field: "Login account is required." */
 export function describe(
   t: TFunction,
   label: string,
   reason: Reason,
 ): string {
-  const text = t(reason.key, reason.params ?? {});
-  return reason.plain ? text : t("errors.illegalParameter", { field: label, reason: text });
+  return reason.plain
+    ? t(reason.key, reason.params ?? {})
+    : refusalSentence(t, label, reason.key, reason.params ?? {});
 }

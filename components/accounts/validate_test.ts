@@ -162,16 +162,20 @@ Deno.test("messages read like the server's refusals", () => {
   const en = translator("en");
   assert.equal(
     describe(en, "Login account", { key: "validation.tooShort", params: { min: 3 } }),
-    "Invalid value for Login account: at least 3 characters",
+    "Login account must be at least 3 characters.",
   );
   assert.equal(
     describe(en, "Confirm password", { key: "errors.passwordMismatch", plain: true }),
     "The two passwords do not match.",
   );
+  assert.equal(
+    describe(en, "Login account", { key: "validation.required" }),
+    "Login account is required.",
+  );
   const zh = translator("zh");
   assert.equal(
     describe(zh, "登录账号", { key: "validation.passwordForm" }),
-    "登录账号 的值无效：8-50 个字符，须包含字母和数字",
+    "登录账号无效（8-50 个字符，须包含字母和数字）。",
   );
 });
 

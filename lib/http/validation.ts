@@ -39,13 +39,23 @@ function reasonOf(issue: z.core.$ZodIssue): Record<string, string | number> {
         ? { reasonKey: "validation.tooMany", max: limit(issue.maximum) }
         : { reasonKey: "validation.tooBig", max: limit(issue.maximum) };
     case "invalid_type":
-      return issue.input === undefined
+      return isMissing(issue)
         ? { reasonKey: "validation.required" }
         : { reasonKey: "validation.wrongType", expected: String(issue.expected) };
-    case "invalid_value":
-      return { reasonKey: "validation.notAllowed" };
+    case "invalid_value": {
+      // Name the allowed values when there are few enough to read.
+      const values = issue.values.filter((v) => typeof v === "string" || typeof v === "number");
+      return values.length && values.length <= 10 && values.length === issue.values.length
+        ? { reasonKey: "validation.notOneOf", values: values.join(", ") }
+        : { reasonKey: "validation.notAllowed" };
+    }
     case "invalid_format":
-      return { reasonKey: `validation.format.${issue.format}` };
+      // A pattern with its own description (regex(…, "validation.imeiForm")) says what it wants.
+      return {
+        reasonKey: issue.message.startsWith("validation.")
+          ? issue.message
+          : `validation.format.${issue.format}`,
+      };
     case "unrecognized_keys":
       return { reasonKey: "validation.unknownField" };
     default:
@@ -54,4 +64,13 @@ function reasonOf(issue: z.core.$ZodIssue): Record<string, string | number> {
         reasonKey: issue.message.startsWith("validation.") ? issue.message : "validation.invalid",
       };
   }
+}
+
+/**
+ * A missing value, not one of the wrong type: zod 4 leaves the input out of an issue unless
+ * asked to, so its default message ("… received undefined") tells the two apart.
+ */
+function isMissing(issue: z.core.$ZodIssueInvalidType): boolean {
+  if ("input" in issue && issue.input !== undefined) return false;
+  return !/received (?!undefined)/.test(issue.message);
 }

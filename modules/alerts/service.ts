@@ -157,12 +157,18 @@ export class AlertService {
       if (!await this.d.codes.isVerified(id, address)) throw new BizError("emailNotVerified");
     }
     if (body.email.enabled && !address) {
-      throw new BizError("illegalParameter", { field: "email.address", reason: "" }, {
+      throw new BizError("illegalParameter", {
+        field: "email.address",
+        reasonKey: "validation.required",
+      }, {
         field: "email.address",
       });
     }
     if (body.webhook.enabled && !body.webhook.url) {
-      throw new BizError("illegalParameter", { field: "webhook.url", reason: "" }, {
+      throw new BizError("illegalParameter", {
+        field: "webhook.url",
+        reasonKey: "validation.required",
+      }, {
         field: "webhook.url",
       });
     }

@@ -778,7 +778,7 @@ Deno.test("device management API", async (t) => {
       code(await ringtone(imeiOf(10), new File([wav], "a.wav")), "ringtoneUnsupported");
       const noImei = await ringtone("123", new File([wav], "a.wav"));
       code(noImei, "illegalParameter");
-      assert.equal(noImei.json.msg, "Invalid value for imei: 15 digits");
+      assert.equal(noImei.json.msg, "IMEI is not valid (15 digits).");
       const noUser = await upload(`${EQ}/importEquipmentFile`, new Uint8Array(4), {
         mcType: "GT06N",
       });

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { refusalText } from "../../lib/http/respond.ts";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
@@ -160,7 +161,7 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
 
 /** A per-item reason: catalogue text for refusals, the first validation issue otherwise. */
 function describe(e: unknown, t: TFunction): string {
-  if (e instanceof BizError) return t(`errors.${e.key}`, e.params);
+  if (e instanceof BizError) return refusalText(t, e);
   if (e instanceof z.ZodError) {
     const issue = e.issues[0];
     const key = issue.message.startsWith("validation.") ? issue.message : "validation.invalid";
