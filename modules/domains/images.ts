@@ -10,6 +10,7 @@ import {
   DOMAIN_IMAGE_TYPE_NAMES,
   DOMAIN_IMAGE_TYPES,
   type DomainImageType,
+  IMAGE_FIELDS,
   MAX_DOMAIN_IMAGE_BYTES,
   MAX_DOMAIN_IMAGE_LABEL,
   MAX_DOMAIN_IMAGE_SIDE,
@@ -119,6 +120,9 @@ export function checkImage(bytes: Uint8Array): ImageFacts {
   return facts;
 }
 
+/** An upload is kept this long before an unsaved form's image counts as abandoned. */
+export const PRUNE_GRACE_MS = 24 * 3600_000;
+
 export class DomainImages {
   constructor(private readonly dataDir: string, private readonly store: DomainStore) {}
 
@@ -142,6 +146,25 @@ export class DomainImages {
     };
     await this.store.saveImage(image);
     return image;
+  }
+
+  /**
+   * Removes uploaded images no host configuration names any more (a replaced logo, a deleted
+   * host). Images younger than `graceMs` stay: they may sit in a form not yet saved.
+   */
+  async prune(graceMs = PRUNE_GRACE_MS, now = Date.now()): Promise<string[]> {
+    const used = new Set<string>();
+    for (const config of await this.store.list()) {
+      for (const f of IMAGE_FIELDS) used.add(config[f].replace(/^\//, ""));
+    }
+    const removed: string[] = [];
+    for (const image of await this.store.images()) {
+      if (used.has(image.name) || now - Date.parse(image.uploadedAt) < graceMs) continue;
+      await Deno.remove(`${this.dir}/${image.name}`).catch(() => {});
+      await this.store.removeImage(image.name);
+      removed.push(image.name);
+    }
+    return removed;
   }
 
   /**

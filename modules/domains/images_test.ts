@@ -278,6 +278,27 @@ Deno.test("white-label image upload", async (s) => {
       assert.deepEqual(new Uint8Array(await served.arrayBuffer()), logoBytes);
     });
 
+    await s.step("images no configuration names are removed after a day", async () => {
+      const dayOld = new Date(Date.now() - 2 * 24 * 3600_000).toISOString();
+      for (const image of await t.services.domains.images()) {
+        await t.services.domains.saveImage({ ...image, uploadedAt: dayOld });
+      }
+      const fresh = await upload(await png(8, 8), "new-logo.png");
+      assertOk(fresh);
+      const config = (await t.call("/v3/new/domain/list", {}, admin)).json.data.list[0];
+      const { updatedAt: _u, ...body } = config;
+      assertOk(await t.call("/v3/new/domain/save", body, admin));
+      // The saved logo and the upload still in a form stay; abandoned uploads go.
+      assert.deepEqual(await filesOnDisk(), [logo, fresh.json.data.path].sort());
+      assert.equal((await t.services.domains.images()).length, 2);
+      assert.equal((await get(`/tracker/domain/${logo}`)).status, 200);
+      assertOk(await t.call("/v3/new/domain/delete", { host: config.host }, admin));
+      assert.deepEqual(await filesOnDisk(), [fresh.json.data.path]);
+      const gone = await get(`/tracker/domain/${logo}`);
+      assert.equal(gone.status, 404);
+      await gone.body?.cancel();
+    });
+
     await s.step("the store file holds metadata only under its own keys", async () => {
       const keys: string[] = [];
       for await (const e of t.services.kv.list({ prefix: ["domainImages"] })) {

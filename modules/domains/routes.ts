@@ -45,6 +45,7 @@ export const domainBody = z.object({
 
 export function registerDomainRoutes(api: ApiRegistry, s: Services) {
   const tag = "White label";
+  const images = new DomainImages(s.config.DATA_DIR, s.domains);
   const assertAdmin = async (session: Session) => {
     const { self, owner } = await s.access.caller(session);
     if (self.virtual || owner.accountType !== ACCOUNT_TYPES.administrator) {
@@ -94,10 +95,10 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
     handler: async ({ body, c }) => {
       await assertAdmin(c.var.session);
       await s.domains.save({ ...DEFAULT_DOMAIN, ...body, updatedAt: new Date().toISOString() });
+      await images.prune();
       return null;
     },
   });
-  const images = new DomainImages(s.config.DATA_DIR, s.domains);
   api.add({
     method: "post",
     path: UPLOAD_IMAGE_PATH,
@@ -144,6 +145,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
     handler: async ({ body, c }) => {
       await assertAdmin(c.var.session);
       await s.domains.remove(body.host);
+      await images.prune();
       return null;
     },
   });

@@ -70,6 +70,10 @@ export class DomainStore {
     return (await this.kv.get<DomainImage>(imageKey(name))).value;
   }
 
+  async removeImage(name: string): Promise<void> {
+    await this.kv.delete(imageKey(name));
+  }
+
   async images(): Promise<DomainImage[]> {
     const out: DomainImage[] = [];
     for await (const e of this.kv.list<DomainImage>({ prefix: ["domainImages"] })) {
