@@ -17,6 +17,7 @@ import Events from "../islands/monitor/Events.tsx";
 import LiveDevice from "../islands/monitor/LiveDevice.tsx";
 import { BizError } from "../lib/errors.ts";
 import { imageUrl } from "../modules/domains/store.ts";
+import { alarmFromQuery } from "../modules/monitor/alarm_link.ts";
 
 /** Tile addresses with the operator's MAP_TILE_URL_* overrides, read once. */
 const TILES = tileTemplates((name) => {
@@ -82,6 +83,7 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
           settings={settings}
           focus={imeiParam(c.req.query("imei"))}
           canCommand={ctx.user?.instructionsFlag === 1}
+          alarm={alarmFromQuery(new URL(c.req.url).searchParams)}
         />
       </>
     )),

@@ -17,6 +17,8 @@ export interface AlertRow {
   time: number;
   lat: number | null;
   lng: number | null;
+  /** Where the alarm happened (spec alert address, stored when it was raised). */
+  address?: string;
   speed: number | null;
   read: 0 | -1;
   processed: boolean;
@@ -243,10 +245,13 @@ function AlertCenter({ lang }: { lang: Lang }) {
                 </td>
                 <td>{formatTime(a.time)}</td>
                 <td class="ac-detail">{alertDetail(t, a)}</td>
-                <td class="mono">
-                  {a.lat !== null && a.lng !== null
-                    ? `${a.lat.toFixed(5)}, ${a.lng.toFixed(5)}`
-                    : "-"}
+                <td class="ac-place">
+                  {a.address && <div data-address>{a.address}</div>}
+                  <div class={`mono ${a.address ? "muted" : ""}`}>
+                    {a.lat !== null && a.lng !== null
+                      ? `${a.lat.toFixed(5)}, ${a.lng.toFixed(5)}`
+                      : "-"}
+                  </div>
                 </td>
                 <td>
                   {a.processed

@@ -3,6 +3,7 @@ import { island } from "../../lib/islands/island.tsx";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { api } from "../../lib/client/api.ts";
 import { alertDetail, formatTime } from "../../components/alerts/format.ts";
+import { alarmMapUrl } from "../../modules/monitor/alarm_link.ts";
 
 interface Popup {
   id: string;
@@ -11,6 +12,9 @@ interface Popup {
   type: string;
   time: number;
   speed: number | null;
+  lat: number | null;
+  lng: number | null;
+  address?: string;
   fenceName?: string;
   detail?: Record<string, string | number>;
 }
@@ -105,7 +109,7 @@ function AlertPopup({ lang }: { lang: Lang }) {
           </div>
           <div class="muted">{formatTime(a.time)} · {alertDetail(t, a)}</div>
           <div class="alert-popup-actions">
-            <a href={`/monitorObject?imei=${a.imei}`}>{t("alerts.center.map")}</a>
+            <a href={alarmMapUrl(a)}>{t("alerts.center.map")}</a>
             <a href="/alertCenter">{t("alerts.center.title")}</a>
           </div>
         </div>

@@ -143,8 +143,11 @@ function Events(
                       </td>
                       <td>{fmt.time(a.time)}</td>
                       <td>{a.speed === null ? "—" : fmt.speed(a.speed)}</td>
-                      <td class="mono">
-                        {a.lat !== null && a.lng !== null ? fmt.coords(a.lat, a.lng) : "—"}
+                      <td class="mon-alarm-where">
+                        {a.address && <div data-address>{a.address}</div>}
+                        <div class={`mono ${a.address ? "muted" : ""}`}>
+                          {a.lat !== null && a.lng !== null ? fmt.coords(a.lat, a.lng) : "—"}
+                        </div>
                       </td>
                       <td>
                         <span class={`badge ${a.read === -1 ? "bad" : ""}`}>

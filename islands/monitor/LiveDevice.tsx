@@ -13,6 +13,7 @@ import { type LivePosition, openLive } from "../../components/monitor/live.ts";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { columnsToTrack } from "../../components/monitor/trackdata.ts";
 import type { TrackColumns } from "../../modules/positions/columns.ts";
+import { AddressBook } from "../../components/monitor/addresses.ts";
 
 /** How much history the trail starts with, and how long it may grow. */
 const TRAIL_HISTORY_MS = 60 * 60_000;
@@ -46,6 +47,11 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
   const followRef = useRef(follow);
   followRef.current = follow;
   const provider = useMapProvider(settings, base);
+  // Tracking: the address follows the vehicle (asked again after it moved ~100 m). The share
+  // page has no login: its address comes with the share answer, refreshed every minute.
+  const [, setAddressVersion] = useState(0);
+  const book = useMemo(() => new AddressBook(() => setAddressVersion((v) => v + 1)), []);
+  useEffect(() => () => book.dispose(), []);
 
   const redraw = (course: number, status: DeviceStatus) => {
     const tr = trail.current, l = layers.current!;
@@ -98,6 +104,8 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
           hbTime: objects.hbTime[0],
           lat: objects.lat[0],
           lng: objects.lng[0],
+          acc: objects.acc[0],
+          facts: objects.facts ?? null,
         };
         setDevice(d);
         if (mode.kind === "tracking") {
@@ -160,6 +168,19 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     };
   }, []);
 
+  // The share page's readings and address, again every minute.
+  useEffect(() => {
+    if (mode.kind !== "share") return;
+    const timer = setInterval(() => {
+      api<{ objects: ObjectsPayload }>(
+        `/v3/new/monitor/share/view?token=${encodeURIComponent(mode.token)}`,
+      ).then(({ objects }) => {
+        setDevice((prev) => prev && { ...prev, acc: objects.acc[0], facts: objects.facts ?? null });
+      }).catch(() => {});
+    }, 60_000);
+    return () => clearInterval(timer);
+  }, []);
+
   // A share page stops at its expiry time without waiting for the server.
   useEffect(() => {
     if (mode.kind !== "share") return;
@@ -198,7 +219,13 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
           )
           : device
           ? (
-            <DeviceCard d={device} fmt={fmt} t={t}>
+            <DeviceCard
+              d={mode.kind === "tracking"
+                ? { ...device, address: book.get(device.imei, device.lat, device.lng) }
+                : device}
+              fmt={fmt}
+              t={t}
+            >
               <span class={`mon-live ${live ? "on" : ""}`}>
                 <i aria-hidden="true" />
                 {live ? t("monitor.live.on") : t("monitor.live.off")}

@@ -19,6 +19,10 @@ import { type Pane, PaneSwitch } from "../../components/monitor/PaneSwitch.tsx";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { STATUS_COLORS } from "../../components/monitor/status.ts";
 import { glyphOf } from "../../components/monitor/icons.ts";
+import { AddressBook } from "../../components/monitor/addresses.ts";
+import { AlarmPlaceLayer } from "../../components/monitor/alarmplace.ts";
+import type { AlarmPlace } from "../../modules/monitor/alarm_link.ts";
+import type { DeviceFacts } from "../../modules/monitor/objects.ts";
 
 /** "Not activated" (never heard from) has its own tab so stock does not inflate "Offline". */
 const TABS: CountKey[] = ["all", "moving", "idling", "stopped", "offline", "notActivated"];
@@ -42,12 +46,14 @@ function savePref(key: string, value: unknown) {
 
 /** /monitorObject: the live map beside the object list. */
 function Objects(
-  { lang, settings, focus, canCommand }: {
+  { lang, settings, focus, canCommand, alarm }: {
     lang: Lang;
     settings: MapSettings;
     focus: string;
     /** The user may send instructions (spec: instructionsFlag). */
     canCommand: boolean;
+    /** "Show on map" from an alert: where the alarm happened (marked beside the vehicle). */
+    alarm?: AlarmPlace | null;
   },
 ) {
   const t = translator(lang);
@@ -75,6 +81,13 @@ function Objects(
   /** On a phone: the map (with the selected vehicle's card) or the list. */
   const [pane, setPane] = useState<Pane>("map");
   const provider = useMapProvider(settings, base);
+  /** The selected device's readings and address (asked when it is selected). */
+  const [facts, setFacts] = useState<{ imei: string; facts: DeviceFacts } | null>(null);
+  const [alarmShown, setAlarmShown] = useState(!!alarm);
+  const alarmLayer = useRef<AlarmPlaceLayer | null>(null);
+  // Addresses of the rows on screen and of the selected vehicle, asked in batches.
+  const book = useMemo(() => new AddressBook(() => setVersion((v) => v + 1)), []);
+  useEffect(() => () => book.dispose(), []);
 
   // Preferences live in this browser (sort settings, refresh interval, map provider).
   useEffect(() => {
@@ -126,6 +139,22 @@ function Objects(
   const fitAll = (imei?: string) => {
     const b = base.current, l = layers.current;
     if (!b || !l) return;
+    const alarmAt = alarmLayer.current?.coordinate();
+    if (imei && alarmAt) {
+      // The alarm place and the vehicle now, both in view.
+      const now = l.coordinateOf(imei) ?? alarmAt;
+      b.map.updateSize();
+      b.map.getView().fit(
+        [
+          Math.min(now[0], alarmAt[0]),
+          Math.min(now[1], alarmAt[1]),
+          Math.max(now[0], alarmAt[0]),
+          Math.max(now[1], alarmAt[1]),
+        ],
+        { padding: [120, 80, 80, 80], maxZoom: 16 },
+      );
+      return;
+    }
     if (imei && l.coordinateOf(imei)) {
       b.map.getView().animate({ center: l.coordinateOf(imei)!, zoom: 15, duration: 0 });
       return;
@@ -141,6 +170,7 @@ function Objects(
     base.current = b;
     layers.current = new VehicleLayers(b);
     addLandmarks(b, t);
+    if (alarm) alarmLayer.current = new AlarmPlaceLayer(b, alarm);
     // For e2e tests and the benchmark: the live objects behind the page.
     (globalThis as Record<string, unknown>).__tpMonitor = {
       base: b,
@@ -257,9 +287,9 @@ function Objects(
   );
   const sel = f && selected ? f.indexOf(selected) : -1;
   const card = (i: number) => {
-    const d = f!.data;
+    const d = f!.data, imei = d.imei[i];
     return {
-      imei: d.imei[i],
+      imei,
       name: d.name[i],
       status: f!.status(i),
       speed: d.speed[i],
@@ -268,8 +298,26 @@ function Objects(
       hbTime: d.hbTime[i],
       lat: d.lat[i],
       lng: d.lng[i],
+      acc: d.acc[i],
+      facts: facts?.imei === imei ? facts.facts : null,
+      address: book.get(imei, d.lat[i], d.lng[i]),
     };
   };
+  // The selected device's readings (battery, signal, odometer, since when), again every 30 s.
+  useEffect(() => {
+    if (!selected) return;
+    let live = true;
+    const ask = () =>
+      api<ObjectsPayload>(`/v3/new/monitor/objects?imei=${selected}`).then((one) => {
+        if (live && one.facts) setFacts({ imei: selected, facts: one.facts });
+      }).catch(() => {});
+    ask();
+    const timer = setInterval(ask, 30_000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [selected]);
   // Follow marks are the devices area's (per logged-in user); followed devices list first.
   const toggleFollow = async (i: number) => {
     const d = fleet.current!.data, on = !d.followed[i];
@@ -410,7 +458,8 @@ function Objects(
                     </i>
                     <div class="mon-row-main">
                       <div class="mon-row-name">{d.name[i]}</div>
-                      <div class="mon-row-sub mono">{imei}</div>
+                      {/* Where it is, once known; the IMEI until then (and on hover). */}
+                      <RowSub imei={imei} address={book.get(imei, d.lat[i], d.lng[i])} />
                     </div>
                     <div class="mon-row-meta">
                       <div>
@@ -478,6 +527,36 @@ function Objects(
           ))}
         </div>
         {tilesFailing && <div class="mon-tiles-note">{t("monitor.map.tilesOffline")}</div>}
+        {alarm && alarmShown && (
+          <div class="mon-alarm-place" role="status" data-alarm-place>
+            <i aria-hidden="true">!</i>
+            <div>
+              <strong>{t("monitor.alarmPlace.title")}</strong>
+              <div>
+                {t("monitor.alarmPlace.at", {
+                  type: t(`alerts.type.${alarm.type}`, { defaultValue: alarm.type }),
+                  time: fmt.time(alarm.time || null),
+                })}
+              </div>
+              <div class="mon-alarm-address" data-alarm-address>
+                {alarm.address || fmt.coords(alarm.lat, alarm.lng)}
+              </div>
+            </div>
+            <button
+              type="button"
+              class="icon-btn"
+              aria-label={t("monitor.alarmPlace.close")}
+              title={t("monitor.alarmPlace.close")}
+              onClick={() => {
+                alarmLayer.current?.remove();
+                alarmLayer.current = null;
+                setAlarmShown(false);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        )}
         <div ref={popupEl} class="mon-popup" style={{ display: "none" }}>
           {sel >= 0 && (
             <DeviceCard d={card(sel)} fmt={fmt} t={t} onClose={() => setSelected("")}>
@@ -522,6 +601,13 @@ function Objects(
       <Toasts />
     </div>
   );
+}
+
+/** A list row's second line: the address when known, else the IMEI. */
+function RowSub({ imei, address }: { imei: string; address: string }) {
+  return address
+    ? <div class="mon-row-sub" title={imei} data-row-address>{address}</div>
+    : <div class="mon-row-sub mono">{imei}</div>;
 }
 
 export default island("monitor/Objects", Objects);

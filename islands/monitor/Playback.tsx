@@ -20,6 +20,7 @@ import { MonitorTabs } from "../../components/monitor/MonitorTabs.tsx";
 import { type Pane, PaneSwitch } from "../../components/monitor/PaneSwitch.tsx";
 import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.tsx";
 import { DevicePicker } from "../../components/monitor/DevicePicker.tsx";
+import { AddressBook } from "../../components/monitor/addresses.ts";
 
 /** Spec §9: playback speed has a 0.1x option; 1x plays one minute of track per second. */
 const SPEEDS = [0.1, 0.5, 1, 2, 4, 8, 16];
@@ -54,6 +55,10 @@ function Playback({ lang, settings, imei: initialImei }: {
   const appTypes = useRef(new Map<string, number>());
   const [devices, setDevices] = useState<{ imei: string; name: string }[]>([]);
   const [imei, setImei] = useState(initialImei);
+  // Where each stop was (asked for the stops listed; keyed by device and place).
+  const [, setAddressVersion] = useState(0);
+  const book = useMemo(() => new AddressBook(() => setAddressVersion((v) => v + 1)), []);
+  useEffect(() => () => book.dispose(), []);
   const now = Date.now();
   const [from, setFrom] = useState(() => toLocalInput(now - 24 * 3600_000, settings.timeZone));
   const [to, setTo] = useState(() => toLocalInput(now, settings.timeZone));
@@ -346,6 +351,9 @@ function Playback({ lang, settings, imei: initialImei }: {
                         {fmt.time(s.start)}
                         <small>
                           {t("monitor.playback.stopAt", { duration: duration(s.end - s.start) })}
+                        </small>
+                        <small class="mon-pb-stop-address" data-stop-address>
+                          {book.get(imei, track.lat[s.from], track.lng[s.from])}
                         </small>
                       </span>
                     </button>

@@ -92,7 +92,14 @@ Deno.test("alert engine: fences, thresholds, offline and device alarms, each onc
       const list = await alertsOf(app, a.token, FENCE);
       assert.deepEqual(list.map((x) => x.type).sort(), ["geofenceEnter", "geofenceExit"]);
       assert.ok(list.every((x) => x.fenceName === "Depot" && x.read === -1));
-      assert.equal(list[0].mapUrl, `/monitorObject?imei=${FENCE}`);
+      // "Show on map" carries where the alarm happened, not only the vehicle.
+      const url = new URL(list[0].mapUrl, "http://x");
+      assert.equal(url.pathname, "/monitorObject");
+      assert.equal(url.searchParams.get("imei"), FENCE);
+      assert.equal(Number(url.searchParams.get("alarmLat")), list[0].lat);
+      assert.equal(Number(url.searchParams.get("alarmLng")), list[0].lng);
+      assert.equal(Number(url.searchParams.get("alarmTime")), list[0].time);
+      assert.equal(url.searchParams.get("alarmType"), list[0].type);
     });
 
     await t.step("two sparse fixes straddling a polygon fence report enter and exit", async () => {

@@ -17,6 +17,7 @@ import type {
 } from "./schemas.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
+import { alarmMapUrl } from "../monitor/alarm_link.ts";
 
 const EMAIL_PURPOSE = "alertEmail";
 /** Without a start time the alert centre shows the last 30 days. */
@@ -86,7 +87,7 @@ export class AlertService {
       deviceName: d?.deviceName || a.imei,
       timeText: new Date(a.time).toISOString(),
       /** Where "show on map" goes (spec: jump to the map). */
-      mapUrl: `/monitorObject?imei=${a.imei}`,
+      mapUrl: alarmMapUrl(a),
     };
   }
 

@@ -63,12 +63,32 @@ export interface ObjectsPayload {
   group: string[];
   /** Followed by the logged-in user (spec: followed devices first). */
   followed: boolean[];
+  /** The card's further facts, when one device was asked for (the popup, tracking, share). */
+  facts?: DeviceFacts;
+}
+
+/** What a device's card shows beyond the list: readings, odometer, since when, address. */
+export interface DeviceFacts {
+  /** Percent, as the device reports it; null when it never did. */
+  battery: number | null;
+  /** Signal level 0-4 (spec). */
+  signal: number | null;
+  /** Odometer in km (the device's mileage). */
+  odometerKm: number | null;
+  /** When the device last moved (epoch ms): "stopped for". */
+  lastMovingAt: number | null;
+  /** Where the device is (modules/geocoder), added by the route. */
+  address: string | null;
+  /** The driver, once the fleet area records one. */
+  driver: string | null;
 }
 
 /** Extra per-device facts the caller knows: group names and the user's follow marks. */
 export interface ObjectsExtras {
   groupName?: (userId: string, groupId: string) => string | undefined;
   followed?: Set<string>;
+  /** Add `facts` (for a single device). */
+  facts?: boolean;
 }
 
 export function collectObjects(
@@ -118,6 +138,16 @@ export function collectObjects(
     out.acc.push(state?.acc ?? null);
     out.group.push(d.groupId ? extras.groupName?.(d.userId, d.groupId) ?? "" : "");
     out.followed.push(extras.followed?.has(d.imei) ?? false);
+    if (extras.facts) {
+      out.facts = {
+        battery: state?.battery ?? p?.battery ?? null,
+        signal: state?.signal ?? p?.signal ?? null,
+        odometerKm: p?.mileage ?? null,
+        lastMovingAt: state?.lastMovingAt ?? null,
+        address: null,
+        driver: null,
+      };
+    }
   }
   return out;
 }

@@ -10,6 +10,27 @@ import {
 } from "./schemas.ts";
 import { sseResponse } from "./stream.ts";
 import type { ShareLink } from "./store.ts";
+import type { ObjectsPayload } from "./objects.ts";
+import type { Lang } from "../../lib/i18n/i18n.ts";
+
+/**
+ * Fills a single device's card address (its owner's landmarks first, then the viewer's);
+ * the list of many devices asks the geocoder route for the rows it shows instead.
+ */
+async function withAddress(
+  s: Services,
+  data: ObjectsPayload,
+  viewer: string | null,
+  lang: Lang,
+): Promise<ObjectsPayload> {
+  const lat = data.lat[0], lng = data.lng[0];
+  if (!data.facts || lat === null || lng === null) return data;
+  const owner = s.directory.get(data.imei[0])?.userId;
+  const owners = [owner, viewer].filter((o): o is string => !!o);
+  const found = await s.geocoder.describe(lat, lng, owners, lang);
+  data.facts.address = found.text || null;
+  return data;
+}
 
 const shareView = (l: ShareLink) => ({
   token: l.token,
@@ -32,7 +53,12 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
     summary:
       "Every visible device (or one, by imei) with latest position and status, as parallel arrays, plus status counts",
     query: objectsQuery,
-    handler: ({ query, c }) => s.monitor.objects(c.var.session, query.imei),
+    handler: async ({ query, c }) => {
+      const data = await s.monitor.objects(c.var.session, query.imei);
+      if (!query.imei) return data;
+      const viewer = (await s.access.caller(c.var.session)).owner.id;
+      return await withAddress(s, data, viewer, c.var.lang);
+    },
   });
   api.add({
     method: "get",
@@ -82,11 +108,11 @@ export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
     access: "public",
     summary: "The shared device's latest position (no login); refused once the link expired",
     query: tokenQuery,
-    handler: async ({ query }) => {
+    handler: async ({ query, c }) => {
       const link = await s.monitor.shares.open(query.token);
       return {
         expiresAt: new Date(link.expiresAt).toISOString(),
-        objects: s.monitor.oneObject(link.imei),
+        objects: await withAddress(s, s.monitor.oneObject(link.imei), null, c.var.lang),
       };
     },
   });

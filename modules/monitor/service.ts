@@ -39,6 +39,7 @@ export class MonitorService {
     return collectObjects(this.directory, devices, this.offlineMs, {
       followed: await this.directory.store.followed(session.accountId),
       groupName: await this.groupNames(devices),
+      facts: !!imei,
     });
   }
 
@@ -57,7 +58,9 @@ export class MonitorService {
 
   /** One device's entry, in the same shape (used after a visibility or share check). */
   oneObject(imei: string) {
-    return collectObjects(this.directory, [this.directory.get(imei)!], this.offlineMs);
+    return collectObjects(this.directory, [this.directory.get(imei)!], this.offlineMs, {
+      facts: true,
+    });
   }
 
   /** Live events of the caller's subtree (or of one visible device). */
