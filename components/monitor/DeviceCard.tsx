@@ -115,7 +115,7 @@ export function DeviceCard(
         </p>
       )}
       <dl>
-        <dt>{t("monitor.fields.imei")}</dt>
+        <dt class="row">{t("monitor.fields.imei")}</dt>
         <dd class="mono wide">{d.imei}</dd>
         <dt>{t("monitor.fields.speed")}</dt>
         <dd>
@@ -153,15 +153,15 @@ export function DeviceCard(
         </dd>
         {f?.driver && (
           <>
-            <dt>{t("monitor.card.driver")}</dt>
+            <dt class="row">{t("monitor.card.driver")}</dt>
             <dd data-driver class="wide">{f.driver}</dd>
           </>
         )}
-        <dt>{t("monitor.fields.gpsTime")}</dt>
+        <dt class="row">{t("monitor.fields.gpsTime")}</dt>
         <dd class="wide">{fmt.time(d.gpsTime)}</dd>
-        <dt>{t("monitor.fields.hbTime")}</dt>
+        <dt class="row">{t("monitor.fields.hbTime")}</dt>
         <dd class="wide">{fmt.time(d.hbTime)}</dd>
-        <dt>{t("monitor.fields.coords")}</dt>
+        <dt class="row">{t("monitor.fields.coords")}</dt>
         <dd class="mono wide">
           {d.lat !== null && d.lng !== null ? fmt.coords(d.lat, d.lng) : t("monitor.noPosition")}
         </dd>

@@ -151,7 +151,7 @@ function Objects(
           Math.max(now[0], alarmAt[0]),
           Math.max(now[1], alarmAt[1]),
         ],
-        { padding: [120, 80, 80, 80], maxZoom: 16 },
+        { padding: alarmPadding(b.map.getSize()?.[0] ?? 1440), maxZoom: 16 },
       );
       return;
     }
@@ -209,7 +209,10 @@ function Objects(
       el.style.display = "none";
       return;
     }
-    const [x, y] = b.map.getPixelFromCoordinate(at);
+    // No pixel while the map has no size (a phone showing the list pane).
+    const px = b.map.getPixelFromCoordinate(at);
+    if (!px) return;
+    const [x, y] = px;
     el.style.display = "";
     el.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   };
@@ -601,6 +604,14 @@ function Objects(
       <Toasts />
     </div>
   );
+}
+
+/**
+ * Room around the alarm place and the vehicle when both are fitted: the card stands above the
+ * vehicle on a laptop and over the map's lower part on a phone; the alarm banner is on top.
+ */
+function alarmPadding(mapWidth: number): number[] {
+  return mapWidth < 700 ? [190, 40, 360, 40] : [340, 200, 150, 200];
 }
 
 /** A list row's second line: the address when known, else the IMEI. */
