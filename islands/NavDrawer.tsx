@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { island } from "../lib/islands/island.tsx";
 import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
 import { logout, switchLanguage } from "../lib/client/session.ts";
@@ -33,7 +33,8 @@ function NavDrawer({ lang, path, accountType, nickName, account }: Props) {
     if (restoreFocus) toggle.current?.focus();
   };
 
-  useEffect(() => {
+  // A layout effect: the page behind is inert and locked in the same frame the drawer opens.
+  useLayoutEffect(() => {
     const main = document.querySelector("main");
     if (!open) return;
     const before = document.body.style.overflow;

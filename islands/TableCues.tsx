@@ -7,7 +7,7 @@ const LEAD = /\b(col-check|col-follow)\b/;
 /**
  * Marks every scrolling table frame (`.table-wrap`) on the page so the stylesheet can show
  * where more columns lie (issue 15): `cue-left` / `cue-right` while content is hidden that
- * way, `--actions-width` so the right fade ends at the sticky Actions column instead of
+ * way, `--actions-w` (its width) so the right fade ends at the sticky Actions column instead of
  * covering it. It also marks each table's leading cells up to its first content column
  * (`data-sticky`, with their left offsets) for the phone layout, which keeps that column in
  * view while the rest scrolls. Tables come and go with the islands' data, so the marks are
@@ -45,8 +45,8 @@ function mark(wrap: HTMLElement) {
   wrap.classList.toggle("cue-right", max > 1 && wrap.scrollLeft < max - 1);
   const actions = wrap.querySelector<HTMLElement>("thead th.col-actions");
   const width = actions ? `${actions.offsetWidth}px` : "0px";
-  if (wrap.style.getPropertyValue("--actions-width") !== width) {
-    wrap.style.setProperty("--actions-width", width);
+  if (wrap.style.getPropertyValue("--actions-w") !== width) {
+    wrap.style.setProperty("--actions-w", width);
   }
   const table = wrap.querySelector<HTMLTableElement>(":scope > table");
   const head = table?.tHead?.rows[0];

@@ -128,18 +128,6 @@ async function login(page: Page, base: string) {
   }
 }
 
-async function loginDesktop(page: Page, base: string) {
-  await open(page, `${base}/login`);
-  await page.fill("input[name=account]", "admin");
-  await page.fill("input[name=password]", ADMIN_PASSWORD);
-  await page.click("#login-submit");
-  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
-  await hydrated(page);
-  const notes = page.locator(".modal .modal-foot .btn-primary");
-  await notes.first().waitFor({ timeout: 3000 }).catch(() => {});
-  if (await notes.count()) await notes.first().click();
-}
-
 /**
  * Each table frame on the page: does it scroll sideways, does it say so (the right-edge
  * cue), and scrolled to its end, which header cells still lie under the sticky Actions
@@ -212,13 +200,41 @@ Deno.test({
           await open(page, `${base}${r.path}${query[r.path] ?? ""}`);
           await check(page, r.path);
         }
+        // The shared map keeps its controls free: nothing lies over the zoom buttons, the
+        // map toolbar or the attribution.
+        await open(page, `${base}/monitorShare${query["/monitorShare"]}`);
+        await page.waitForSelector(".mon-live-card .mon-card");
+        const covered = await page.evaluate(() => {
+          const card = document.querySelector(".mon-live-card")!.getBoundingClientRect();
+          return [".ol-zoom", ".mon-toolbar", ".ol-attribution", ".ol-scale-line"].filter((sel) => {
+            const r = document.querySelector(sel)?.getBoundingClientRect();
+            return !r || (r.left < card.right && r.right > card.left && r.top < card.bottom &&
+              r.bottom > card.top);
+          });
+        });
+        assert.deepEqual(covered, [], "share page: controls under the vehicle card");
         await context.close();
       });
 
       const context = await phoneContext(browser);
       const page = await context.newPage();
       const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}\n${e.stack}`));
+      // Tiles cannot load here (no internet); any other console error is a fault.
+      page.on("console", (m) => {
+        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) {
+          errors.push(`${page.url()}: ${m.text()}`);
+        }
+      });
+      /** Waits for a state; on timeout, the screen and the page's errors say why. */
+      const expect = async (what: string, wait: Promise<unknown>) => {
+        try {
+          await wait;
+        } catch (e) {
+          await page.screenshot({ path: `${SHOTS}phone-failed-${slug(what)}.png` });
+          throw new Error(`${what}: ${(e as Error).message}\n${errors.join("\n")}`);
+        }
+      };
       await login(page, base);
 
       await t.step("every console page", async () => {
@@ -277,7 +293,7 @@ Deno.test({
         await page.keyboard.press("Escape");
         await page.waitForSelector("#nav-drawer:not(.open)");
         assert.ok(await page.evaluate(() => document.activeElement?.matches(".nav-toggle")));
-        assert.equal(await page.evaluate(() => document.querySelector("main")!.inert), false);
+        await page.waitForFunction(() => !document.querySelector("main")!.inert);
         // A link navigates.
         await page.click(".nav-toggle");
         await drawer.locator(`a[href="/account"]`).click();
@@ -321,7 +337,7 @@ Deno.test({
           assert.ok(mapBox.y + mapBox.height <= PHONE.height + 0.5);
           assert.equal(await page.locator(".mon-side").isVisible(), false);
           await page.click(".mon-panes [data-pane=list]");
-          await page.waitForSelector(".mon-row");
+          await expect("monitor list", page.waitForSelector(".mon-row", { timeout: 15_000 }));
           assert.equal(await map.isVisible(), false);
           assert.ok((await page.locator(".mon-side").boundingBox())!.height > PHONE.height - 130);
           await page.screenshot({ path: `${SHOTS}phone-monitor-list.png` });
@@ -345,21 +361,27 @@ Deno.test({
         await open(page, `${base}/monitorPlayback?imei=${imei}`);
         assert.ok(await page.locator(".mon-side").isVisible(), "the query form first");
         await page.click("#playback-query");
-        await page.waitForSelector("[data-points]", { timeout: 20_000 }).catch(() => {});
-        await page.click(".mon-panes [data-pane=map]");
-        assert.ok(await page.locator(".mon-map-wrap").isVisible());
+        // A track switches to the map by itself.
+        await expect(
+          "playback track",
+          page.locator(".mon-map-wrap").waitFor({ state: "visible", timeout: 30_000 }),
+        );
+        assert.equal(await page.locator(".mon-side").isVisible(), false);
+        await page.waitForTimeout(500);
         for (const p of await layoutProblems(page, TOUCH)) problems.push(`playback map: ${p}`);
         await page.screenshot({ path: `${SHOTS}phone-playback-map.png` });
       });
       assert.equal(problems.join("\n"), "", "layout problems");
-      assert.deepEqual(errors, []);
+      const session = await context.storageState();
       await context.close();
 
       await t.step("desktop tables: no column hidden under the Actions column", async () => {
         for (const width of [1280, 1440]) {
-          const desk = await browser.newContext({ viewport: { width, height: 900 } });
+          const desk = await browser.newContext({
+            viewport: { width, height: 900 },
+            storageState: session,
+          });
           const p = await desk.newPage();
-          await loginDesktop(p, base);
           for (const path of ["/devices", "/account", "/batchCommand"]) {
             await open(p, `${base}${path}`);
             await p.waitForSelector(".table-wrap table tbody tr");
@@ -377,6 +399,7 @@ Deno.test({
           await desk.close();
         }
       });
+      assert.deepEqual(errors, [], "no script errors on the phone");
     } finally {
       await browser.close();
       await fleet.stop();
