@@ -37,9 +37,9 @@ Deno.test("refusals read as sentences naming the field, per kind of issue (Engli
     [{ account: undefined }, "Login account is required."],
     [{ account: "ab" }, "Login account must be at least 3 characters."],
     [{ account: "x".repeat(51) }, "Login account must be at most 50 characters."],
-    [{ seconds: 5 }, "Seconds must be at least 10."],
-    [{ seconds: 20000 }, "Seconds must be at most 18000."],
-    [{ seconds: "30" }, "Seconds must be of type number."],
+    [{ seconds: 5 }, "Interval (seconds) must be at least 10."],
+    [{ seconds: 20000 }, "Interval (seconds) must be at most 18000."],
+    [{ seconds: "30" }, "Interval (seconds) must be of type number."],
     [{ email: "nope" }, "Email is not a valid email address."],
     [{ unit: "yards" }, "Unit must be one of: km, mi."],
     [{ imeis: [] }, "IMEIs needs at least 1 items."],
@@ -56,7 +56,9 @@ Deno.test("refusals read as sentences naming the field, per kind of issue (Engli
 Deno.test("refusals read as sentences in Chinese too", () => {
   assert.equal(message("zh", body, bad({ account: undefined })), "请填写登录账号。");
   assert.equal(message("zh", body, bad({ account: "ab" })), "登录账号至少需要 3 个字符。");
-  assert.equal(message("zh", body, bad({ seconds: 5 })), "Seconds不能小于 10。");
+  assert.equal(message("zh", body, bad({ seconds: 5 })), "间隔（秒）不能小于 10。");
+  // Every field a route takes has a Chinese label (tests/integration/field_labels_test.ts);
+  // only a name no route takes falls back to English words.
   assert.equal(message("zh", body, bad({ unit: "yards" })), "Unit必须是以下之一：km, mi。");
   assert.equal(message("zh", body, bad({ email: "x" })), "邮箱不是有效的邮箱地址。");
 });
@@ -68,7 +70,8 @@ Deno.test("refusals built by hand: a field path's last name, a reason without a 
     reasonKey: "validation.tooBig",
     max: 18000,
   });
-  assert.equal(refusalText(en, nested), "Seconds must be at most 18000.");
+  assert.equal(refusalText(en, nested), "Interval (seconds) must be at most 18000.");
+  assert.equal(refusalText(translator("zh"), nested), "间隔（秒）不能大于 18000。");
   const bare = new BizError("illegalParameter", { field: "deviceName" });
   assert.equal(refusalText(en, bare), "Device name is not valid.");
   // Not an illegal parameter: the catalogue text as before.
