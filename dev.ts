@@ -7,6 +7,7 @@ import { SERVER_V8_ARG } from "./lib/v8_flags.ts";
 
 const root = new URL(".", import.meta.url).pathname;
 const WATCHED = [
+  "app",
   "islands",
   "components",
   "routes",

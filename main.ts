@@ -1,8 +1,11 @@
 /**
- * Tracking Platform: one process serving the console (pages + API + assets) and, as the
- * gateway lands, the device listeners and scheduled jobs.
+ * Tracking Platform: one process serving the console (pages + API + assets), the device
+ * gateway (GT06, JT/T 808, H02 over TCP; OsmAnd over HTTP) and the scheduled jobs. It opens
+ * the store, builds the modules through the composition root (app/compose.ts: the domain
+ * event bus, the position pipeline of app/position_pipeline.ts), then starts the gateway,
+ * the HTTP app (app/app.ts) and the jobs. docs/architecture.md draws the whole.
  */
-import { createApp } from "./lib/app.ts";
+import { createApp } from "./app/app.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { openStore } from "./lib/kv/open.ts";
 import {
@@ -11,7 +14,7 @@ import {
   raiseDescriptorLimit,
 } from "./lib/net/fd_limits.ts";
 import { type KeptServer, serveKept } from "./lib/net/kept_server.ts";
-import { createServices } from "./lib/services.ts";
+import { compose } from "./app/compose.ts";
 import { ensureAdministrator } from "./modules/accounts/bootstrap.ts";
 import { mountPages } from "./routes/mount.tsx";
 import { startGateway } from "./modules/gateway/gateway.ts";
@@ -30,7 +33,7 @@ export async function startServer(
   log = console.log,
 ): Promise<RunningServer> {
   const kv = await openStore(config.DATA_DIR);
-  const services = await createServices(kv, config);
+  const services = await compose(kv, config);
   const admin = await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   if (admin.generatedPassword) {
     log(`First start: created administrator "admin" with password: ${admin.generatedPassword}`);

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import type { PageContext } from "../lib/pages/context.ts";
+import type { PageContext } from "../app/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";

@@ -4,7 +4,7 @@ import { api, ApiError, refusedField } from "../lib/client/api.ts";
 import { type Lang, translator } from "../lib/i18n/i18n.ts";
 import { Field } from "../components/ui/Field.tsx";
 import { toast, Toasts } from "../components/ui/Toast.tsx";
-import type { CurrentUser } from "../lib/pages/context.ts";
+import type { CurrentUser } from "../app/pages/context.ts";
 
 type Form = {
   nickName: string;

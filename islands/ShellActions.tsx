@@ -3,7 +3,7 @@ import { island } from "../lib/islands/island.tsx";
 import { logout, switchLanguage } from "../lib/client/session.ts";
 import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
 import { Modal } from "../components/ui/Modal.tsx";
-import { CURRENT_RELEASE, RELEASES } from "../lib/pages/releases.ts";
+import { CURRENT_RELEASE, RELEASES } from "../app/pages/releases.ts";
 
 interface Props {
   lang: Lang;

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { PageKit } from "./mount.tsx";
 import { SettingsLayout } from "../components/Shell.tsx";
-import type { PageContext } from "../lib/pages/context.ts";
+import type { PageContext } from "../app/pages/context.ts";
 import { DEVICE_MODELS } from "../modules/devices/models.ts";
 import { INSTRUCTIONS, instructionsFor } from "../modules/commands/catalogue/index.ts";
 import { MAX_BATCH } from "../modules/commands/schemas.ts";

@@ -6,7 +6,7 @@ import ProfileForm from "../islands/ProfileForm.tsx";
 import ChangePasswordForm from "../islands/ChangePasswordForm.tsx";
 import { NoPermissionPage } from "./status.tsx";
 import { LoginLogPage } from "./login_logs.tsx";
-import { RELEASES } from "../lib/pages/releases.ts";
+import { RELEASES } from "../app/pages/releases.ts";
 import { ACCOUNT_TYPES } from "../modules/accounts/model.ts";
 
 /** Login-required pages of the shell (spec §2) that exist so far. */

@@ -1,5 +1,5 @@
 import dayjs from "dayjs";
-import type { PageContext } from "../lib/pages/context.ts";
+import type { PageContext } from "../app/pages/context.ts";
 import type { LoginLogEntry } from "../modules/auth/store.ts";
 
 /** The caller's own login log, newest first, 20 a page with a "more" link (cursor paging). */

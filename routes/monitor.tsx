@@ -3,7 +3,7 @@ import type { JSX } from "preact";
 import type { PageKit } from "./mount.tsx";
 import type { AppEnv } from "../lib/http/env.ts";
 import { Shell } from "../components/Shell.tsx";
-import type { PageContext } from "../lib/pages/context.ts";
+import type { PageContext } from "../app/pages/context.ts";
 import type { MapSettings } from "../components/monitor/basemap.ts";
 import {
   googleKeyFor,

@@ -1,13 +1,13 @@
 import type { Context, Hono } from "hono";
-import type { AppParts } from "../lib/app.ts";
+import type { AppParts } from "../app/app.ts";
 import type { ApiRegistry } from "../lib/http/api.ts";
 import type { AppEnv } from "../lib/http/env.ts";
 import { assetRoutes } from "../lib/islands/assets.ts";
 import { defaultBuildDir, loadManifest } from "../lib/islands/manifest.ts";
-import type { PageContext } from "../lib/pages/context.ts";
-import { createPageRenderer, type PageRenderer } from "../lib/pages/render.tsx";
-import { loadStaticFiles } from "../lib/pages/static_files.ts";
-import type { Services } from "../lib/services.ts";
+import type { PageContext } from "../app/pages/context.ts";
+import { createPageRenderer, type PageRenderer } from "../app/pages/render.tsx";
+import { loadStaticFiles } from "../app/pages/static_files.ts";
+import type { Services } from "../app/compose.ts";
 import { registerPublicPages } from "./public.tsx";
 import { registerConsolePages } from "./console.tsx";
 import { registerDevicePages } from "./devices.tsx";

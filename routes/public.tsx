@@ -1,5 +1,5 @@
 import type { PageKit } from "./mount.tsx";
-import { isOldBrowser, type PageContext } from "../lib/pages/context.ts";
+import { isOldBrowser, type PageContext } from "../app/pages/context.ts";
 import LoginForm from "../islands/LoginForm.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
 import { safeRedirect } from "../modules/auth/redirect.ts";

@@ -1,4 +1,4 @@
-import type { PageContext } from "../lib/pages/context.ts";
+import type { PageContext } from "../app/pages/context.ts";
 import { Shell } from "../components/Shell.tsx";
 import BackLink from "../islands/BackLink.tsx";
 

@@ -5,7 +5,7 @@
  * /v3/new/account/ without a matrix entry fails this test.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../lib/app.ts";
+import { createApp } from "../../app/app.ts";
 import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
 import { ApiRegistry, type RouteDef } from "../../lib/http/api.ts";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";

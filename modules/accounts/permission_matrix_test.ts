@@ -5,7 +5,7 @@
  * the need's flag off is refused too; a full-scope virtual account passes the guard.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../lib/app.ts";
+import { createApp } from "../../app/app.ts";
 import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
 import { type ApiRegistry, type Need, NEEDS, type RouteDef } from "../../lib/http/api.ts";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";

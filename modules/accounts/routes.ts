@@ -1,10 +1,21 @@
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import * as S from "./schemas.ts";
+import type { AlertSettingsStore } from "../alerts/settings.ts";
+import type { AuthService } from "../auth/service.ts";
+import type { AccessGuard } from "./access.ts";
+import type { AccountService } from "./service.ts";
 
-export function registerAccountRoutes(api: ApiRegistry, s: Services) {
+/** The services these routes use (the composition root passes them). */
+export interface AccountRouteDeps {
+  access: AccessGuard;
+  accounts: AccountService;
+  alertSettings: AlertSettingsStore;
+  auth: AuthService;
+}
+
+export function registerAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
   const tag = "Accounts";
   const svc = s.accounts;
 

@@ -17,6 +17,8 @@ import {
   toPublic,
 } from "./model.ts";
 import type * as S from "./schemas.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { AccountMoved } from "./events.ts";
 import type { AccountStore } from "./store.ts";
 
 type AddInput = z.infer<typeof S.addAccountBody>;
@@ -34,19 +36,32 @@ export interface Page<T> {
   list: T[];
 }
 
-export class AccountService {
-  readonly deletionGuards: AccountGuard[] = [];
-  readonly moveGuards: AccountGuard[] = [];
+/** What the accounts area is told by the areas built before it (see app/compose.ts). */
+export interface AccountHooks {
+  /** Ends an account's sessions (after its password changed or it was deleted). */
+  sessions: { forceLogout(accountId: string): Promise<unknown> };
+  /** Refusals other areas have to deleting an account (devices still bound, a balance…). */
+  deletionGuards: AccountGuard[];
   /** Told after accounts moved (the message center posts "account move"). */
-  readonly onMoved: ((moved: Account, target: Account) => Promise<void>)[] = [];
-  /** Called after an account's password changes or it is deleted, to end its sessions. */
-  onSessionsInvalid: (accountId: string) => Promise<unknown> = async () => {};
+  events: Publisher<AccountMoved>;
+}
+
+export class AccountService {
+  /** Refusals to deleting an account (from the constructor; tests add one for a case). */
+  readonly deletionGuards: AccountGuard[];
 
   constructor(
     private readonly store: AccountStore,
     private readonly access: AccessGuard,
     private readonly passwordChecks: PasswordChecks,
-  ) {}
+    private readonly hooks: AccountHooks,
+  ) {
+    this.deletionGuards = [...hooks.deletionGuards];
+  }
+
+  private onSessionsInvalid(accountId: string): Promise<unknown> {
+    return this.hooks.sessions.forceLogout(accountId);
+  }
 
   // ---- creation ---------------------------------------------------------------------
 
@@ -310,10 +325,6 @@ export class AccountService {
       if (target.expiration && (!a.expiration || a.expiration > target.expiration)) {
         throw new BizError("expiryAfterParent", { date: target.expiration });
       }
-      for (const guard of this.moveGuards) {
-        const refusal = await guard(a);
-        if (refusal) throw new BizError(refusal);
-      }
     }
     if (!await this.store.acquireTransferLock(`accounts:${session.accountId}`)) {
       throw new BizError("transferRunning");
@@ -324,7 +335,7 @@ export class AccountService {
       await this.store.releaseTransferLock();
     }
     for (const a of moving) {
-      for (const fn of this.onMoved) await fn(a, target).catch((e) => console.error(e));
+      await this.hooks.events.deliver({ type: "accountMoved", account: a, target });
     }
   }
 

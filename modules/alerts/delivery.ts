@@ -1,6 +1,5 @@
 import type { AccountStore } from "../accounts/store.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
-import type { EventBus } from "../gateway/bus.ts";
 import type { GeofenceStore } from "../geofences/store.ts";
 import type { Mailer } from "../notifications/mailer.ts";
 import type { MessageStore } from "../notifications/messages.ts";
@@ -9,6 +8,7 @@ import { alertMail } from "./mail_text.ts";
 import type { PushGate } from "./push.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
+import type { AlertRaised } from "./events.ts";
 
 /** A pushed alert as the console pop-up receives it. */
 export interface PushedAlert extends AlertRecord {
@@ -37,12 +37,12 @@ export class AlertDelivery {
   /** Pushed flags waiting to be written in one batch. */
   private flagQueue: AlertRecord[] = [];
   private flagWrite: Promise<void> | null = null;
-  private unsubscribe: (() => void) | null = null;
+  /** Off until start() (tests stop it to deliver by hand). */
+  private running = false;
   private inflight = new Set<Promise<void>>();
 
   constructor(
     private readonly d: {
-      bus: EventBus;
       alerts: AlertStore;
       settings: AlertSettingsStore;
       gate: PushGate;
@@ -56,18 +56,20 @@ export class AlertDelivery {
   ) {}
 
   start(): void {
-    this.unsubscribe ??= this.d.bus.subscribe((ev) => {
-      if (ev.type !== "alert") return;
-      const p = this.deliver(ev.alert).catch((e) => console.error("alert delivery failed:", e))
-        .finally(() => this.inflight.delete(p));
-      this.inflight.add(p);
-    });
+    this.running = true;
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    this.running = false;
   }
+
+  /** The handler of raised alerts (app/position_pipeline.ts): delivers while started. */
+  handle = (ev: AlertRaised): void => {
+    if (!this.running) return;
+    const p = this.deliver(ev.alert).catch((e) => console.error("alert delivery failed:", e))
+      .finally(() => this.inflight.delete(p));
+    this.inflight.add(p);
+  };
 
   /** Waits for deliveries in progress (mail sent, webhook attempts finished). */
   async idle(): Promise<void> {

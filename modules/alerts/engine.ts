@@ -1,6 +1,8 @@
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { StoredPosition } from "../devices/model.ts";
-import type { EventBus, GatewayEvent } from "../gateway/bus.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { GatewayEvent } from "../gateway/events.ts";
+import type { AlertRaised } from "./events.ts";
 import {
   bboxOverlapsSegment,
   contains,
@@ -46,13 +48,16 @@ interface DeviceTrack {
 }
 
 export interface EngineDeps {
-  bus: EventBus;
+  /** Where raised alerts are announced once stored (delivery, live pages…). */
+  bus: Publisher<AlertRaised>;
   alerts: AlertStore;
   settings: AlertSettingsStore;
   geofences: GeofenceService;
   directory: DeviceDirectory;
   /** Fence alert with a command: the caller sends it (kept out of the engine's hot path). */
   onFenceCommand?: (imei: string, zone: Zone) => void;
+  /** The alert address of a point for a device's owner (the geocoder's, synchronous). */
+  addressOf?: (lat: number, lng: number, userId: string) => string | undefined;
 }
 
 /**
@@ -66,21 +71,27 @@ export class AlertEngine {
   private tracks = new Map<string, DeviceTrack>();
   private pending: AlertRecord[] = [];
   private flushing: Promise<void> | null = null;
-  private unsubscribe: (() => void) | null = null;
+  /** Off until start(): ALERT_ENGINE=off leaves it off. */
+  private running = false;
   readonly stats = { positions: 0, alerts: 0 };
-  /** The alert address of a point for a device's owner (set by lib/services.ts: the geocoder). */
-  addressOf: (lat: number, lng: number, userId: string) => string | undefined = () => undefined;
+  private readonly addressOf: (lat: number, lng: number, userId: string) => string | undefined;
 
-  constructor(private readonly d: EngineDeps) {}
+  constructor(private readonly d: EngineDeps) {
+    this.addressOf = d.addressOf ?? (() => undefined);
+  }
 
   start(): void {
-    this.unsubscribe ??= this.d.bus.subscribe((ev) => this.onEvent(ev));
+    this.running = true;
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    this.running = false;
   }
+
+  /** The position pipeline's handler (app/position_pipeline.ts): evaluates while started. */
+  handle = (ev: GatewayEvent): void => {
+    if (this.running) this.onEvent(ev);
+  };
 
   /** Resolves once every alert raised so far is stored and published. */
   async idle(): Promise<void> {

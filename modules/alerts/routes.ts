@@ -1,15 +1,34 @@
 import { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import type { PushedAlert } from "./delivery.ts";
 import * as S from "./schemas.ts";
 import { broadcastBody, MAX_RULES } from "./broadcast.ts";
 import { BizError } from "../../lib/errors.ts";
 import { ALERT_TYPES, DEVICE_ALARM_TYPES, ENGINE_TYPES } from "./types.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { RuleCommands } from "../commands/rule_commands.ts";
+import type { DeviceService } from "../devices/service.ts";
+import type { WebhookSender } from "../notifications/webhook.ts";
+import type { AutoBroadcast } from "./broadcast.ts";
+import type { AlertDelivery } from "./delivery.ts";
+import type { AlertService } from "./service.ts";
+import type { AlertSettingsStore } from "./settings.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface AlertRouteDeps {
+  access: AccessGuard;
+  alertCenter: AlertService;
+  alertDelivery: AlertDelivery;
+  alertSettings: AlertSettingsStore;
+  autoBroadcast: AutoBroadcast;
+  devices: DeviceService;
+  ruleCommands: RuleCommands;
+  webhooks: WebhookSender;
+}
 
 const optionalUser = { userId: z.string().max(64).optional() };
 
-export function registerAlertRoutes(api: ApiRegistry, s: Services) {
+export function registerAlertRoutes(api: ApiRegistry, s: AlertRouteDeps) {
   const tag = "Alerts";
   const svc = s.alertCenter;
   api.add({

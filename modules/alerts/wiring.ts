@@ -1,116 +1,95 @@
 import type { Config } from "../../lib/config.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
-import type { PasswordChecks } from "../auth/confirm.ts";
-import { RuleCommands } from "../commands/rule_commands.ts";
-import type { CommandService } from "../commands/service.ts";
-import type { CommandStore } from "../commands/store.ts";
-import type { DeviceDetail } from "../devices/detail.ts";
+import type { RuleCommands } from "../commands/rule_commands.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
-import type { EventBus } from "../gateway/bus.ts";
-import { GeofenceService } from "../geofences/service.ts";
-import { GeofenceStore } from "../geofences/store.ts";
-import { CodeStore } from "../notifications/codes.ts";
-import { Mailer } from "../notifications/mailer.ts";
-import { MessageStore } from "../notifications/messages.ts";
-import { PlatformNotices } from "../notifications/notices.ts";
-import { WebhookSender } from "../notifications/webhook.ts";
+import type { GeofenceService } from "../geofences/service.ts";
+import type { GeofenceStore } from "../geofences/store.ts";
+import type { CodeStore } from "../notifications/codes.ts";
+import type { Mailer } from "../notifications/mailer.ts";
+import type { MessageStore } from "../notifications/messages.ts";
+import type { WebhookSender } from "../notifications/webhook.ts";
 import { AutoBroadcast } from "./broadcast.ts";
 import { AlertDelivery } from "./delivery.ts";
 import { AlertEngine } from "./engine.ts";
+import type { AlertRaised } from "./events.ts";
 import { PushGate } from "./push.ts";
 import { AlertService } from "./service.ts";
-import { AlertSettingsStore } from "./settings.ts";
+import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertStore } from "./store.ts";
 
-/** The services of geofences, alerts and notifications, as lib/services.ts exposes them. */
+/** The alerts area's own services (its settings and store are built before: others read them). */
 export interface AlertingServices {
-  geofenceStore: GeofenceStore;
-  geofences: GeofenceService;
-  alertSettings: AlertSettingsStore;
   alertEngine: AlertEngine;
   alertDelivery: AlertDelivery;
   alertCenter: AlertService;
   autoBroadcast: AutoBroadcast;
-  ruleCommands: RuleCommands;
-  mailer: Mailer;
-  codes: CodeStore;
-  webhooks: WebhookSender;
-  messages: MessageStore;
-  notices: PlatformNotices;
 }
 
+/**
+ * Builds the alerts area from the areas it uses. It subscribes nothing: the position
+ * pipeline (app/position_pipeline.ts) hands the engine, delivery and auto broadcast their
+ * events.
+ */
 export async function createAlerting(
   kv: Deno.Kv,
-  config: Config,
+  config: Pick<Config, "ALERT_ENGINE">,
   d: {
     access: AccessGuard;
     accountStore: AccountStore;
     directory: DeviceDirectory;
     devices: DeviceService;
     alerts: AlertStore;
-    bus: EventBus;
-    commands: CommandService;
-    commandStore: CommandStore;
-    passwordChecks: PasswordChecks;
+    alertSettings: AlertSettingsStore;
+    /** Where raised alerts are announced (the bus). */
+    events: Publisher<AlertRaised>;
+    geofences: GeofenceService;
+    geofenceStore: GeofenceStore;
+    ruleCommands: RuleCommands;
+    mailer: Mailer;
+    codes: CodeStore;
+    webhooks: WebhookSender;
+    messages: MessageStore;
+    addressOf: (lat: number, lng: number, userId: string) => string | undefined;
   },
 ): Promise<AlertingServices> {
-  // Fence and broadcast commands: the send policy when saved, the owner's rights when fired.
-  const ruleCommands = new RuleCommands({
-    accounts: d.accountStore,
-    commands: d.commands,
-    store: d.commandStore,
-    passwordChecks: d.passwordChecks,
-  });
-  const geofenceStore = new GeofenceStore(kv);
-  const geofences = new GeofenceService(geofenceStore, d.access, d.directory, ruleCommands);
-  await geofences.load();
-  const alertSettings = new AlertSettingsStore(
-    kv,
-    (imei) => d.directory.store.getDetail<DeviceDetail>(imei),
-  );
-  await alertSettings.load();
-  const mailer = new Mailer(config);
-  const codes = new CodeStore(kv);
-  const webhooks = new WebhookSender(
-    kv,
-    config.WEBHOOK_RETRY_MS,
-    config.WEBHOOK_ALLOW_PRIVATE === "on",
-  );
-  const messages = new MessageStore(kv);
   const alertEngine = new AlertEngine({
-    bus: d.bus,
+    bus: d.events,
     alerts: d.alerts,
-    settings: alertSettings,
-    geofences,
+    settings: d.alertSettings,
+    geofences: d.geofences,
     directory: d.directory,
     // Fence commands go out as offline commands so a sleeping device gets them on wake-up.
     onFenceCommand: (imei, zone) => {
       const device = d.directory.get(imei);
       if (!device) return;
-      ruleCommands.fire({ ownerId: zone.userId, label: `fence:${zone.name}` }, device, zone.command)
-        .catch((e) => console.error("fence command failed:", e));
+      d.ruleCommands.fire(
+        { ownerId: zone.userId, label: `fence:${zone.name}` },
+        device,
+        zone.command,
+      ).catch((e) => console.error("fence command failed:", e));
     },
+    addressOf: d.addressOf,
   });
   const alertDelivery = new AlertDelivery({
-    bus: d.bus,
     alerts: d.alerts,
-    settings: alertSettings,
+    settings: d.alertSettings,
     gate: new PushGate(),
-    mailer,
-    webhooks,
+    mailer: d.mailer,
+    webhooks: d.webhooks,
     accounts: d.accountStore,
     directory: d.directory,
-    zones: geofenceStore,
-    messages,
+    zones: d.geofenceStore,
+    messages: d.messages,
   });
   if (config.ALERT_ENGINE === "on") alertEngine.start();
   // Auto broadcast rules count every stored alert (device alarms and engine alerts).
   const autoBroadcast = new AutoBroadcast(
     kv,
     (device, rule) =>
-      ruleCommands.fire(
+      d.ruleCommands.fire(
         { ownerId: rule.userId, label: `broadcast:${rule.name}` },
         device,
         rule.content,
@@ -118,43 +97,17 @@ export async function createAlerting(
     (imei) => d.directory.get(imei),
   );
   await autoBroadcast.load();
-  d.bus.subscribe((ev) => {
-    if (ev.type === "alert") autoBroadcast.onAlert(ev.alert);
-  });
   alertDelivery.start();
-  const notices = new PlatformNotices({
-    messages,
-    accounts: d.accountStore,
-    directory: d.directory,
-    deviceSettings: () => alertSettings.allOwn(),
-  });
-  d.bus.subscribe((ev) => {
-    if (ev.type === "position") notices.countPosition(ev.imei);
-  });
   const alertCenter = new AlertService({
     alerts: d.alerts,
-    settings: alertSettings,
+    settings: d.alertSettings,
     access: d.access,
     accounts: d.accountStore,
     devices: d.devices,
     directory: d.directory,
-    codes,
-    mailer,
-    webhooks,
+    codes: d.codes,
+    mailer: d.mailer,
+    webhooks: d.webhooks,
   });
-  return {
-    geofenceStore,
-    geofences,
-    alertSettings,
-    alertEngine,
-    alertDelivery,
-    alertCenter,
-    autoBroadcast,
-    ruleCommands,
-    mailer,
-    codes,
-    webhooks,
-    messages,
-    notices,
-  };
+  return { alertEngine, alertDelivery, alertCenter, autoBroadcast };
 }

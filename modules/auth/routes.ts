@@ -3,14 +3,31 @@ import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import { RateLimiter } from "../../lib/http/rate_limiter.ts";
 import { clearSessionCookies, setSessionCookies } from "../../lib/http/cookies.ts";
-import type { Services } from "../../lib/services.ts";
 import { currentUserInfo } from "../accounts/current.ts";
 import { loginBody } from "../accounts/schemas.ts";
+import type { Config } from "../../lib/config.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { AlertSettingsStore } from "../alerts/settings.ts";
+import type { CaptchaService } from "./captcha.ts";
+import type { AuthService } from "./service.ts";
+import type { AuthStore } from "./store.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface AuthRouteDeps {
+  access: AccessGuard;
+  accountStore: AccountStore;
+  alertSettings: AlertSettingsStore;
+  auth: AuthService;
+  authStore: AuthStore;
+  captcha: CaptchaService;
+  config: Config;
+}
 
 /** Captchas per address per minute: each one is a store write, and the route is public. */
 export const CAPTCHAS_PER_MINUTE = 60;
 
-export function registerAuthRoutes(api: ApiRegistry, s: Services) {
+export function registerAuthRoutes(api: ApiRegistry, s: AuthRouteDeps) {
   const captchaLimiter = new RateLimiter(CAPTCHAS_PER_MINUTE, 60_000);
 
   api.add({

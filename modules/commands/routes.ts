@@ -3,7 +3,6 @@ import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { translator } from "../../lib/i18n/i18n.ts";
-import type { Services } from "../../lib/services.ts";
 import { pageFields } from "../accounts/schemas.ts";
 import type { Device } from "../devices/model.ts";
 import type { Account } from "../accounts/model.ts";
@@ -17,7 +16,7 @@ import {
 } from "./catalogue/index.ts";
 import { batchSummary, instructionItems } from "./batch.ts";
 import { operationLogger } from "./oplog.ts";
-import { batchTargets } from "./targets.ts";
+import { batchTargets, type TargetDeps } from "./targets.ts";
 import { assertCommandPassword, assertMaySend, templateEditor } from "./policy.ts";
 import { protectedInstruction } from "./rule_commands.ts";
 import {
@@ -31,8 +30,25 @@ import {
 } from "./schemas.ts";
 import { commandJson, commandsCsv, commandsXlsx, findCommands } from "./status.ts";
 import { XLSX_TYPE } from "../devices/sheets.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { PasswordChecks } from "../auth/confirm.ts";
+import type { DeviceService } from "../devices/service.ts";
+import type { BatchSender } from "./batch.ts";
+import type { CommandService } from "./service.ts";
+import type { CommandStore, TemplateStore } from "./store.ts";
 
-export function registerCommandRoutes(api: ApiRegistry, s: Services) {
+/** The services these routes use (the composition root passes them). */
+export interface CommandRouteDeps extends TargetDeps {
+  access: AccessGuard;
+  batches: BatchSender;
+  commandStore: CommandStore;
+  commandTemplates: TemplateStore;
+  commands: CommandService;
+  devices: DeviceService;
+  passwordChecks: PasswordChecks;
+}
+
+export function registerCommandRoutes(api: ApiRegistry, s: CommandRouteDeps) {
   const tag = "Commands";
   /** The caller, allowed to change templates. */
   const editor = (session: Session) => templateEditor(s.access, session);

@@ -4,6 +4,8 @@ import { findModel } from "../devices/models.ts";
 import type { ConnectionRegistry, LiveConnection } from "../gateway/connections.ts";
 import { CommandEncodeError } from "../gateway/outgoing.ts";
 import type { CommandRecord, CommandStatus, CommandStore } from "./store.ts";
+import { NO_EVENTS, type Publisher } from "../../lib/events/bus.ts";
+import type { CommandSettled } from "./events.ts";
 
 /** A sent command without an answer after this becomes "timeout". */
 export const COMMAND_TIMEOUT_MS = 60_000;
@@ -70,13 +72,12 @@ export class CommandService {
   /** ref → command id, for replies; refs are per process, unique for 2^31 sends. */
   private inFlight = new Map<string, Map<number, string>>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Told about every command that reached a final or waiting state (work-mode tasks listen). */
-  readonly listeners: ((c: CommandRecord) => void | Promise<void>)[] = [];
-
   constructor(
     private readonly store: CommandStore,
     private readonly connections: ConnectionRegistry,
     private readonly timeoutMs = COMMAND_TIMEOUT_MS,
+    /** Told about every command that reached a final or waiting state (work-mode tasks). */
+    private readonly events: Publisher<CommandSettled> = NO_EVENTS,
   ) {}
 
   /** A new record in "to be sent". */
@@ -242,7 +243,7 @@ export class CommandService {
   }
 
   private async notify(c: CommandRecord) {
-    for (const l of this.listeners) await Promise.resolve(l(c)).catch(() => {});
+    await this.events.deliver({ type: "commandSettled", command: c });
   }
 
   /**

@@ -1,6 +1,15 @@
 import type { Session } from "../../lib/http/env.ts";
-import type { Services } from "../../lib/services.ts";
 import type { Device } from "../devices/model.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface TargetDeps {
+  access: AccessGuard;
+  accountStore: AccountStore;
+  directory: DeviceDirectory;
+}
 
 /**
  * The devices of a batch the caller may command, and the IMEIs refused (unknown or outside
@@ -8,7 +17,7 @@ import type { Device } from "../devices/model.ts";
  * decided once per owner account through AccessGuard, not once per device.
  */
 export async function batchTargets(
-  s: Services,
+  s: TargetDeps,
   session: Session,
   imeis: string[],
 ): Promise<{ devices: Device[]; rejected: { imei: string; reason: string }[] }> {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { createApp } from "../../lib/app.ts";
+import { createApp } from "../../app/app.ts";
 import { CATALOGUE } from "../../lib/errors.ts";
 import type { RouteDef } from "../../lib/http/api.ts";
 import { testApp } from "../../tests/helpers/harness.ts";

@@ -4,7 +4,6 @@ import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry, Need } from "../../lib/http/api.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { zodRefusal } from "../../lib/http/validation.ts";
-import type { Services } from "../../lib/services.ts";
 import { accountId, pageFields } from "../accounts/schemas.ts";
 import { DEVICE_MODELS } from "./models.ts";
 import {
@@ -40,10 +39,26 @@ import {
 } from "./schemas.ts";
 import { DeviceSheets, type Translate, XLSX_TYPE } from "./sheets.ts";
 import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_OPERATION, MAX_RINGTONE_BYTES } from "./files.ts";
+import type { DeviceFiles } from "./files.ts";
+import type { GroupService } from "./groups.ts";
+import type { DeviceOperations } from "./operations.ts";
+import type { DeviceRenewal } from "./renewal.ts";
+import type { DeviceService } from "./service.ts";
+import type { DeviceTransfer } from "./transfer.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface DeviceRouteDeps {
+  deviceFiles: DeviceFiles;
+  deviceGroups: GroupService;
+  deviceOps: DeviceOperations;
+  deviceRenewal: DeviceRenewal;
+  deviceTransfer: DeviceTransfer;
+  devices: DeviceService;
+}
 
 const EQ = "/v3/new/newEquipment";
 
-export function registerDeviceRoutes(api: ApiRegistry, s: Services) {
+export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
   const tag = "Devices";
   const sheets = new DeviceSheets(s.devices, s.deviceOps);
   const tr = (c: Context<AppEnv>): Translate => (key, params) => c.var.t(key, params ?? {});

@@ -16,6 +16,8 @@ import {
 import { findModel } from "./models.ts";
 import type { filterBody, importBody, listBody } from "./schemas.ts";
 import { matcher } from "./filters.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { DevicesImported } from "./events.ts";
 
 /** Online states: the device reported within the offline threshold. */
 export const ONLINE = new Set<DeviceStatus>(["moving", "idling", "stopped"]);
@@ -43,15 +45,13 @@ export interface ImportFailure {
 
 /** The minimal device registry: import, list with live state, lookups with visibility checks. */
 export class DeviceService {
-  /** Told after devices were imported into an account (the message center: "device allocation"). */
-  readonly onImported:
-    ((userId: string, devices: Device[], operatorId: string) => Promise<void>)[] = [];
-
   constructor(
     private readonly directory: DeviceDirectory,
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
     private readonly offlineMs: number,
+    /** Told after devices were imported (the message center, the gateway's auth codes). */
+    private readonly events: Publisher<DevicesImported>,
   ) {}
 
   /** Spec §6: editing devices needs updateDevFlag = 1, and updateFlag = 1 for virtual users. */
@@ -112,10 +112,12 @@ export class DeviceService {
       if (raced.has(d.imei)) fail(d.imei, "imeiExists");
       else this.directory.remember(d);
     }
-    const added = fresh.filter((d) => !raced.has(d.imei));
-    for (const fn of this.onImported) {
-      await fn(owner.id, added, session.accountId).catch((e) => console.error(e));
-    }
+    await this.events.deliver({
+      type: "devicesImported",
+      userId: owner.id,
+      devices: fresh.filter((d) => !raced.has(d.imei)),
+      operatorId: session.accountId,
+    });
     return { succeeded: fresh.length - raced.size, failed };
   }
 

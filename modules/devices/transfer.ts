@@ -5,6 +5,8 @@ import type { AccountStore } from "../accounts/store.ts";
 import type { Device } from "./model.ts";
 import type { DeviceService } from "./service.ts";
 import type { AllocationEntry } from "./store.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { DevicesTransferred } from "./events.ts";
 
 /**
  * Sell / transfer devices to an account of the caller's subtree (spec §4, §5, §6): one
@@ -13,14 +15,12 @@ import type { AllocationEntry } from "./store.ts";
  * leaves its old group (groups belong to accounts) and records its sale time.
  */
 export class DeviceTransfer {
-  /** Told after devices moved to an account (the message center posts "device allocation"). */
-  readonly onTransferred:
-    ((targetId: string, moved: Device[], operatorId: string) => Promise<void>)[] = [];
-
   constructor(
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
+    /** Told after devices moved to an account (the message center posts "device allocation"). */
+    private readonly events: Publisher<DevicesTransferred>,
   ) {}
 
   async transfer(session: Session, imeis: string[], targetUserId: string) {
@@ -73,10 +73,12 @@ export class DeviceTransfer {
     }
     if (!changes.length) throw new BizError("transferAlreadyUnderTarget");
     await this.devices.save(changes, log);
-    const moved = changes.map((c) => c.after);
-    for (const fn of this.onTransferred) {
-      await fn(targetId, moved, session.accountId).catch((e) => console.error(e));
-    }
+    await this.events.deliver({
+      type: "devicesTransferred",
+      targetId,
+      devices: changes.map((c) => c.after),
+      operatorId: session.accountId,
+    });
     return { moved: changes.length, alreadyThere: already };
   }
 

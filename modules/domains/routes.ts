@@ -2,7 +2,6 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import type { AppEnv, Session } from "../../lib/http/env.ts";
 import { ACCOUNT_TYPES } from "../accounts/model.ts";
 import { DomainImages } from "./images.ts";
@@ -14,8 +13,18 @@ import {
   MAX_DOMAIN_IMAGE_BYTES,
   MAX_DOMAIN_IMAGE_SIDE,
 } from "./model.ts";
+import type { Config } from "../../lib/config.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { DomainStore } from "./store.ts";
 
-/** The upload route; lib/app.ts gives it a body limit above the JSON one. */
+/** The services these routes use (the composition root passes them). */
+export interface DomainRouteDeps {
+  access: AccessGuard;
+  config: Config;
+  domains: DomainStore;
+}
+
+/** The upload route; app/app.ts gives it a body limit above the JSON one. */
 export const UPLOAD_IMAGE_PATH = "/v3/new/domain/uploadImage";
 /** Room above the image limit for the form framing, so an oversize file gets its own refusal. */
 export const UPLOAD_IMAGE_BODY_LIMIT = MAX_DOMAIN_IMAGE_BYTES * 2;
@@ -43,7 +52,7 @@ export const domainBody = z.object({
   siteIcon: imagePath,
 }).strict();
 
-export function registerDomainRoutes(api: ApiRegistry, s: Services) {
+export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
   const tag = "White label";
   const images = new DomainImages(s.config.DATA_DIR, s.domains);
   const assertAdmin = async (session: Session) => {
@@ -156,7 +165,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: Services) {
  * tracker/domain/background/<name> for the login background (attr1). Public: login pages
  * show them before anyone logs in.
  */
-export function domainImageRoutes(s: Services): Hono<AppEnv> {
+export function domainImageRoutes(s: DomainRouteDeps): Hono<AppEnv> {
   const images = new DomainImages(s.config.DATA_DIR, s.domains);
   const routes = new Hono<AppEnv>();
   const serve = async (c: Context<AppEnv>) =>

@@ -2,7 +2,8 @@ import type { Config } from "../../lib/config.ts";
 import { type KeptServer, serveKept } from "../../lib/net/kept_server.ts";
 import type { CommandService } from "../commands/service.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
-import type { EventBus } from "./bus.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { GatewayEvent } from "./events.ts";
 import type { ConnectionRegistry } from "./connections.ts";
 import { DeviceIdentity } from "./device_identity.ts";
 import { GatewayStore } from "./store.ts";
@@ -31,7 +32,7 @@ export interface GatewayDeps {
   directory: DeviceDirectory;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
-  bus: EventBus;
+  bus: Publisher<GatewayEvent>;
   commands: CommandService;
   idleMs?: number;
   /** MAX_DEVICE_CONNECTIONS in force (the configured value or the descriptor-based default). */

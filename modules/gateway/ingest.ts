@@ -10,7 +10,8 @@ import {
 import type { DevicePoints, JournalChunk, Readings } from "../positions/journal.ts";
 import { summarizeJournal } from "../positions/journal.ts";
 import type { PositionStore } from "../positions/store.ts";
-import type { EventBus, GatewayEvent } from "./bus.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { GatewayEvent } from "./events.ts";
 import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage, Position } from "./protocols/types.ts";
@@ -72,16 +73,16 @@ export class Ingestor {
   readonly stats = { commits: 0, positions: 0, alerts: 0, implausibleTimes: 0 };
   /** Devices whose first implausible fix time was logged. */
   private flaggedDevices = new Set<string>();
-  /** The alert address of a point for a device's owner (set by lib/services.ts: the geocoder). */
-  addressOf: (lat: number, lng: number, userId: string) => string | undefined = () => undefined;
-
   constructor(
     private readonly kv: Deno.Kv,
     private readonly directory: DeviceDirectory,
     private readonly positions: PositionStore,
     private readonly alerts: AlertStore,
-    private readonly bus: EventBus,
+    /** Where what was stored goes next: the position pipeline (app/position_pipeline.ts). */
+    private readonly bus: Publisher<GatewayEvent>,
     private readonly offlineMs: number,
+    /** The alert address of a point for a device's owner (the geocoder's, synchronous). */
+    private readonly addressOf: AddressOf,
   ) {}
 
   /** Resolves once the messages are durably stored. */
@@ -388,6 +389,9 @@ export class Ingestor {
     events.push({ type: "alert", imei: device.imei, userId: device.userId, alert: record });
   }
 }
+
+/** A synchronous address of a point in its owner's language; undefined when none is known yet. */
+export type AddressOf = (lat: number, lng: number, userId: string) => string | undefined;
 
 /** What one commit holds for one device. */
 interface CommitDevice {

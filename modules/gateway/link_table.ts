@@ -6,7 +6,8 @@
  */
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Device } from "../devices/model.ts";
-import type { EventBus } from "./bus.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { GatewayEvent } from "./events.ts";
 import type { ConnectionRegistry, LiveConnection } from "./connections.ts";
 import type { Ingestor } from "./ingest.ts";
 import type { DeviceIdentity } from "./device_identity.ts";
@@ -19,7 +20,7 @@ export interface LinkServices {
   connections: ConnectionRegistry;
   /** Credentials and the takeover rule. */
   identity: DeviceIdentity;
-  bus: EventBus;
+  bus: Publisher<GatewayEvent>;
   onCommandReply: (
     conn: LiveConnection,
     reply: Extract<DeviceMessage, { type: "commandReply" }>,

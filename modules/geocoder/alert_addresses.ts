@@ -7,7 +7,7 @@
  */
 import type { AccountStore } from "../accounts/store.ts";
 import type { AlertRecord, AlertStore } from "../alerts/store.ts";
-import type { EventBus } from "../gateway/bus.ts";
+import type { AlertRaised } from "../alerts/events.ts";
 import { type Lang, normalizeLang } from "../../lib/i18n/i18n.ts";
 import type { Geocoder } from "./service.ts";
 
@@ -19,11 +19,11 @@ const LANG_TTL_MS = 10 * 60_000;
 export class AlertAddresses {
   private langs = new Map<string, { lang: Lang; at: number }>();
   private inflight = new Set<Promise<void>>();
-  private unsubscribe: (() => void) | null = null;
+  /** Off until start(). */
+  private running = false;
 
   constructor(
     private readonly d: {
-      bus: EventBus;
       alerts: AlertStore;
       geocoder: Geocoder;
       accounts: AccountStore;
@@ -37,15 +37,17 @@ export class AlertAddresses {
   };
 
   start(): void {
-    this.unsubscribe ??= this.d.bus.subscribe((ev) => {
-      if (ev.type === "alert") this.complete(ev.alert);
-    });
+    this.running = true;
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    this.running = false;
   }
+
+  /** The handler of raised alerts (app/position_pipeline.ts): completes their addresses. */
+  handle = (ev: AlertRaised): void => {
+    if (this.running) this.complete(ev.alert);
+  };
 
   /** Resolves once every address being completed is written (tests). */
   async idle(): Promise<void> {

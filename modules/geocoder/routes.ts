@@ -1,18 +1,27 @@
 import type { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
-import type { Services } from "../../lib/services.ts";
 import { reverseBody, searchBody } from "./schemas.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { DeviceService } from "../devices/service.ts";
+import type { Geocoder } from "./service.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface GeocoderRouteDeps {
+  access: AccessGuard;
+  devices: DeviceService;
+  geocoder: Geocoder;
+}
 
 /** The account whose landmarks apply: a visible one asked for, else the caller's own. */
-async function accountOf(s: Services, session: Session, userId?: string): Promise<string> {
+async function accountOf(s: GeocoderRouteDeps, session: Session, userId?: string): Promise<string> {
   if (userId) return (await s.access.visibleAccount(session, userId)).id;
   return (await s.access.caller(session)).owner.id;
 }
 
 /** Each point's landmark owners: its device's owner (when visible), then the account. */
 async function ownersOf(
-  s: Services,
+  s: GeocoderRouteDeps,
   session: Session,
   body: z.infer<typeof reverseBody>,
 ): Promise<string[][]> {
@@ -28,7 +37,7 @@ async function ownersOf(
   });
 }
 
-export function registerGeocoderRoutes(api: ApiRegistry, s: Services) {
+export function registerGeocoderRoutes(api: ApiRegistry, s: GeocoderRouteDeps) {
   const tag = "Geocoder";
   api.add({
     method: "post",

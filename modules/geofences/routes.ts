@@ -3,14 +3,19 @@ import { refusalText } from "../../lib/http/respond.ts";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import { kmlText, parseKml } from "./kml.ts";
 import * as S from "./schemas.ts";
+import type { GeofenceService } from "./service.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface GeofenceRouteDeps {
+  geofences: GeofenceService;
+}
 
 /** KML/KMZ uploads above this are refused. */
 const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 
-export function registerGeofenceRoutes(api: ApiRegistry, s: Services) {
+export function registerGeofenceRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
   const tag = "Geofences";
   const g = s.geofences;
   api.add({

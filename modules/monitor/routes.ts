@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import {
   objectsQuery,
   shareCreateBody,
@@ -12,13 +11,25 @@ import { sseResponse } from "./stream.ts";
 import type { ShareLink } from "./store.ts";
 import type { ObjectsPayload } from "./objects.ts";
 import type { Lang } from "../../lib/i18n/i18n.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { Geocoder } from "../geocoder/service.ts";
+import type { MonitorService } from "./service.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface MonitorRouteDeps {
+  access: AccessGuard;
+  directory: DeviceDirectory;
+  geocoder: Geocoder;
+  monitor: MonitorService;
+}
 
 /**
  * Fills a single device's card address (its owner's landmarks first, then the viewer's);
  * the list of many devices asks the geocoder route for the rows it shows instead.
  */
 async function withAddress(
-  s: Services,
+  s: MonitorRouteDeps,
   data: ObjectsPayload,
   viewer: string | null,
   lang: Lang,
@@ -43,7 +54,7 @@ const shareView = (l: ShareLink) => ({
 
 const tokenQuery = z.object({ token: z.string().min(1).max(100) }).strict();
 
-export function registerMonitorRoutes(api: ApiRegistry, s: Services) {
+export function registerMonitorRoutes(api: ApiRegistry, s: MonitorRouteDeps) {
   const tag = "Monitor";
   api.add({
     method: "get",

@@ -4,7 +4,6 @@ import type { AccountStore } from "../accounts/store.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Device } from "../devices/model.ts";
 import type { DeviceService } from "../devices/service.ts";
-import type { EventBus } from "../gateway/bus.ts";
 import { collectObjects, devicesOf } from "./objects.ts";
 import { ShareService } from "./share.ts";
 import { MonitorStore } from "./store.ts";
@@ -23,11 +22,10 @@ export class MonitorService {
     accounts: AccountStore,
     private readonly directory: DeviceDirectory,
     private readonly devices: DeviceService,
-    bus: EventBus,
     private readonly offlineMs: number,
   ) {
     this.visible = new VisibleAccounts(access, accounts);
-    this.streams = new LiveStreams(bus, directory, offlineMs);
+    this.streams = new LiveStreams(directory, offlineMs);
     this.shares = new ShareService(new MonitorStore(kv), devices);
   }
 

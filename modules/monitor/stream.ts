@@ -1,6 +1,6 @@
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { deriveStatus } from "../devices/model.ts";
-import type { EventBus, GatewayEvent } from "../gateway/bus.ts";
+import type { GatewayEvent } from "../gateway/events.ts";
 import { STATUS_INDEX } from "./objects.ts";
 
 export interface StreamOptions {
@@ -16,7 +16,8 @@ export interface StreamOptions {
 export type EventFilter = (ev: GatewayEvent) => boolean;
 
 /**
- * Server-sent events of the gateway bus for one client.
+ * Server-sent events of the gateway's events, one stream per client. The position pipeline
+ * (app/position_pipeline.ts) hands every event to `handle`, which passes it to each client.
  *
  * Memory per client is bounded: positions are coalesced by device (the latest wins), so a
  * client that reads slowly holds at most one pending line per visible device plus
@@ -34,9 +35,10 @@ export class LiveStreams {
   open = 0;
   /** Ends every stream at shutdown: a graceful server shutdown waits for open responses. */
   private stopping = new AbortController();
+  /** Each open client's event sink. */
+  private readonly clients = new Set<(ev: GatewayEvent) => void>();
 
   constructor(
-    private readonly bus: EventBus,
     private readonly directory: DeviceDirectory,
     private readonly offlineMs: number,
     opts: StreamOptions = {},
@@ -45,6 +47,17 @@ export class LiveStreams {
     this.heartbeatMs = opts.heartbeatMs ?? 15_000;
     this.maxAlerts = opts.maxAlerts ?? 100;
   }
+
+  /** The live stream's handler in the position pipeline: every client hears the event. */
+  handle = (ev: GatewayEvent): void => {
+    for (const client of this.clients) {
+      try {
+        client(ev);
+      } catch (e) {
+        console.error("live stream client failed:", e);
+      }
+    }
+  };
 
   closeAll(): void {
     this.stopping.abort();
@@ -75,7 +88,7 @@ export class LiveStreams {
     return new ReadableStream<Uint8Array>({
       start: (ctrl) => {
         this.open++;
-        unsubscribe = this.bus.subscribe((ev) => {
+        const client = (ev: GatewayEvent) => {
           if (!allow(ev)) return;
           if (ev.type === "position") {
             const p = ev.position;
@@ -86,7 +99,9 @@ export class LiveStreams {
             alerts.push(ev.alert);
             if (alerts.length > this.maxAlerts) alerts = alerts.slice(-this.maxAlerts);
           }
-        });
+        };
+        this.clients.add(client);
+        unsubscribe = () => this.clients.delete(client);
         const send = (text: string) => {
           ctrl.enqueue(encoder.encode(text));
           lastWrite = Date.now();

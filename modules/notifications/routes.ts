@@ -1,12 +1,27 @@
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import { pageFields, password } from "../accounts/schemas.ts";
 import { BALANCE_REMINDERS, MESSAGE_TYPES, type MessageType } from "./messages.ts";
 import { PasswordRecovery } from "./recovery.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { AuthService } from "../auth/service.ts";
+import type { CodeStore } from "./codes.ts";
+import type { Mailer } from "./mailer.ts";
+import type { MessageStore } from "./messages.ts";
 
-export function registerNotificationRoutes(api: ApiRegistry, s: Services) {
+/** The services these routes use (the composition root passes them). */
+export interface NotificationRouteDeps {
+  access: AccessGuard;
+  accountStore: AccountStore;
+  auth: AuthService;
+  codes: CodeStore;
+  mailer: Mailer;
+  messages: MessageStore;
+}
+
+export function registerNotificationRoutes(api: ApiRegistry, s: NotificationRouteDeps) {
   const tag = "Messages";
   const recovery = new PasswordRecovery({
     accounts: s.accountStore,

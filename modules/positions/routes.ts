@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import { encodeColumns } from "./columns.ts";
+import type { DeviceService } from "../devices/service.ts";
+import type { PositionStore } from "./store.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface PositionRouteDeps {
+  devices: DeviceService;
+  positions: PositionStore;
+}
 
 /** Spec: playback queries span at most 31 days. */
 export const PLAYBACK_MAX_DAYS = 31;
@@ -20,7 +27,7 @@ export const playbackBody = z.object({
   format: z.enum(["points", "columns"]).optional(),
 }).strict();
 
-export function registerPositionRoutes(api: ApiRegistry, s: Services) {
+export function registerPositionRoutes(api: ApiRegistry, s: PositionRouteDeps) {
   api.add({
     method: "post",
     path: "/v3/new/monitor/playback",

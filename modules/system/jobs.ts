@@ -1,11 +1,41 @@
-import type { Services } from "../../lib/services.ts";
 import { deriveStatus } from "../devices/model.ts";
+import type { Config } from "../../lib/config.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { AlertDelivery } from "../alerts/delivery.ts";
+import type { AlertEngine } from "../alerts/engine.ts";
+import type { CommandService } from "../commands/service.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { DeviceRenewal } from "../devices/renewal.ts";
+import type { Ingestor } from "../gateway/ingest.ts";
+import type { MessageStore } from "../notifications/messages.ts";
+import type { PlatformNotices } from "../notifications/notices.ts";
+import type { PositionStore } from "../positions/store.ts";
+import type { WorkModeService } from "../workmodes/service.ts";
+import type { DeviceStatusChanged } from "../gateway/events.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface JobDeps {
+  accountStore: AccountStore;
+  alertDelivery: AlertDelivery;
+  alertEngine: AlertEngine;
+  bus: Publisher<DeviceStatusChanged>;
+  commands: CommandService;
+  config: Config;
+  deviceRenewal: DeviceRenewal;
+  directory: DeviceDirectory;
+  ingestor: Ingestor;
+  messages: MessageStore;
+  notices: PlatformNotices;
+  positions: PositionStore;
+  workModes: WorkModeService;
+}
 
 /**
  * Scheduled work of the process. Deno.cron runs each job at most once at a time; the jobs
  * are idempotent so a missed or repeated run does no harm.
  */
-export function scheduleJobs(s: Services): void {
+export function scheduleJobs(s: JobDeps): void {
   // Work-mode tasks: next cycles, about-to-end and ended states (modules/workmodes); commands
   // left "sending" by an earlier process time out.
   Deno.cron("work-mode task clock", "* * * * *", async () => {

@@ -2,8 +2,17 @@ import { setCookie } from "hono/cookie";
 import { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import { LANGUAGES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, RESOURCES } from "../../lib/i18n/i18n.ts";
-import type { Services } from "../../lib/services.ts";
 import { COUNTRIES } from "./countries.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { AccountStore } from "../accounts/store.ts";
+import type { WalletService } from "../wallet/service.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface SystemRouteDeps {
+  access: AccessGuard;
+  accountStore: AccountStore;
+  wallet: WalletService;
+}
 
 /** Service nodes (spec §9): HK=1, EU=2, US=3. */
 export const SERVICE_NODES = [
@@ -12,7 +21,7 @@ export const SERVICE_NODES = [
   { nodeId: 3, code: "US", nameKey: "nodes.us" },
 ] as const;
 
-export function registerSystemRoutes(api: ApiRegistry, s: Services) {
+export function registerSystemRoutes(api: ApiRegistry, s: SystemRouteDeps) {
   const tag = "Tools";
   api.add({
     method: "get",

@@ -1,11 +1,16 @@
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { Services } from "../../lib/services.ts";
 import type { Rate } from "./model.ts";
 import { allocateBody, balanceBody, ledgerBody, setRateBody } from "./schemas.ts";
+import type { WalletService } from "./service.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface WalletRouteDeps {
+  wallet: WalletService;
+}
 
 const W = "/v3/new/wallet";
 
-export function registerWalletRoutes(api: ApiRegistry, s: Services) {
+export function registerWalletRoutes(api: ApiRegistry, s: WalletRouteDeps) {
   const tag = "Wallet";
   api.add({
     method: "post",

@@ -16,6 +16,8 @@ import {
   toCoins,
 } from "./model.ts";
 import type { WalletStore } from "./store.ts";
+import type { Publisher } from "../../lib/events/bus.ts";
+import type { BalancesChanged } from "./events.ts";
 
 /** The platform administrator (the root account) issues coins and cards; it has no balance. */
 export const isPlatform = (a: Pick<Account, "accountType" | "parentId" | "virtual">) =>
@@ -33,14 +35,12 @@ const present = (b: Balance, unlimited: boolean) => ({
  * in the caller's subtree.
  */
 export class WalletService {
-  /** Told after balances changed (the message center posts "card consumption"). */
-  readonly onApplied:
-    ((entries: LedgerEntry[], balances: Map<string, Balance>) => Promise<void>)[] = [];
-
   constructor(
     private readonly store: WalletStore,
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
+    /** Told after balances changed (the message center posts "card consumption"). */
+    private readonly events: Publisher<BalancesChanged>,
   ) {}
 
   /** The paying account of a session; refused without the recharge permission. */
@@ -145,9 +145,7 @@ export class WalletService {
         });
       }
     }
-    for (const fn of this.onApplied) {
-      await fn(entries, res.balances).catch((e) => console.error(e));
-    }
+    await this.events.deliver({ type: "balancesChanged", entries, balances: res.balances });
     return mine;
   }
 

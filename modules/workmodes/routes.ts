@@ -2,14 +2,25 @@ import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
-import type { Services } from "../../lib/services.ts";
 import { assertMaySend, templateEditor } from "../commands/policy.ts";
 import type { Account } from "../accounts/model.ts";
-import { batchTargets } from "../commands/targets.ts";
+import { batchTargets, type TargetDeps } from "../commands/targets.ts";
 import { batchSummary } from "../commands/batch.ts";
 import { operationLogger } from "../commands/oplog.ts";
 import { applyBody, taskListBody, templateBody } from "./schemas.ts";
 import type { WorkModeTask } from "./model.ts";
+import type { AccessGuard } from "../accounts/access.ts";
+import type { CommandStore } from "../commands/store.ts";
+import type { WorkModeService } from "./service.ts";
+import type { WorkModeStore } from "./store.ts";
+
+/** The services these routes use (the composition root passes them). */
+export interface WorkModeRouteDeps extends TargetDeps {
+  access: AccessGuard;
+  commandStore: CommandStore;
+  workModeStore: WorkModeStore;
+  workModes: WorkModeService;
+}
 
 function taskJson(t: WorkModeTask) {
   const iso = (v: number | null) => (v === null ? null : new Date(v).toISOString());
@@ -31,7 +42,7 @@ function taskJson(t: WorkModeTask) {
   };
 }
 
-export function registerWorkModeRoutes(api: ApiRegistry, s: Services) {
+export function registerWorkModeRoutes(api: ApiRegistry, s: WorkModeRouteDeps) {
   const tag = "Working modes";
   const caller = async (session: Session, batch: boolean) => {
     const { self, owner } = await s.access.caller(session);

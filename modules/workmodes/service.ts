@@ -40,9 +40,7 @@ export class WorkModeService {
     private readonly commands: CommandService,
     private readonly batches: BatchSender,
     private readonly directory: DeviceDirectory,
-  ) {
-    commands.listeners.push((c) => this.onCommand(c));
-  }
+  ) {}
 
   async saveTemplate(
     ownerId: string,
@@ -126,7 +124,10 @@ export class WorkModeService {
     return { batch, records };
   }
 
-  /** Acknowledgements (and failures) of work-mode commands drive the task states. */
+  /**
+   * Acknowledgements (and failures) of work-mode commands drive the task states (app/events.ts
+   * subscribes this to commandSettled).
+   */
   async onCommand(c: CommandRecord): Promise<void> {
     if (c.name !== "workMode") return;
     const task = await this.store.taskForCommand(c.id);

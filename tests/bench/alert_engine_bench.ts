@@ -9,7 +9,8 @@ import { AlertSettingsStore } from "../../modules/alerts/settings.ts";
 import { AlertStore } from "../../modules/alerts/store.ts";
 import type { DeviceDirectory } from "../../modules/devices/directory.ts";
 import type { StoredPosition } from "../../modules/devices/model.ts";
-import { EventBus } from "../../modules/gateway/bus.ts";
+import { EventBus } from "../../lib/events/bus.ts";
+import type { AlertRaised } from "../../modules/alerts/events.ts";
 import { bbox } from "../../modules/geofences/geometry.ts";
 import type { Zone } from "../../modules/geofences/model.ts";
 import type { GeofenceService, IndexedZone } from "../../modules/geofences/service.ts";
@@ -76,10 +77,10 @@ const directory = {
   get: () => ({ timezoneOffsetMinutes: 480, userId: "u1" }),
   state: () => undefined,
 } as unknown as DeviceDirectory;
-const bus = new EventBus();
+const bus = new EventBus<AlertRaised>();
 const engine = new AlertEngine({ bus, alerts: new AlertStore(kv), settings, geofences, directory });
 let alerts = 0;
-bus.subscribe((e) => e.type === "alert" && alerts++);
+bus.on("alert", () => void alerts++, { name: "count", durable: false });
 
 const base = Date.UTC(2026, 0, 1, 8, 0, 0);
 const position = (i: number, round: number): StoredPosition => ({

@@ -9,7 +9,7 @@
  * server) and seven more times (its blocks' JSON cached).
  */
 import { loadConfig } from "../../lib/config.ts";
-import { createServices } from "../../lib/services.ts";
+import { compose } from "../../app/compose.ts";
 import { ensureAdministrator } from "../../modules/accounts/bootstrap.ts";
 import type { StoredPosition } from "../../modules/devices/model.ts";
 import { packBlock, splitIntoBlocks } from "../../modules/positions/codec.ts";
@@ -29,7 +29,7 @@ const dir = await Deno.makeTempDir({ prefix: "tp-bench-playback-" });
 let monthBlocks: ReturnType<typeof packBlock>[] = [];
 {
   const kv = await Deno.openKv(`${dir}/tracking.kv`);
-  const services = await createServices(
+  const services = await compose(
     kv,
     loadConfig({ DATA_DIR: dir, ADMIN_PASSWORD: PASSWORD }),
   );

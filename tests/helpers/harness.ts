@@ -1,6 +1,6 @@
-import { createApp } from "../../lib/app.ts";
+import { createApp } from "../../app/app.ts";
 import { loadConfig } from "../../lib/config.ts";
-import { createServices } from "../../lib/services.ts";
+import { compose } from "../../app/compose.ts";
 import { ensureAdministrator } from "../../modules/accounts/bootstrap.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
@@ -13,7 +13,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const dir = await Deno.makeTempDir({ prefix: "tp-test-" });
   const config = loadConfig({ DATA_DIR: dir, CAPTCHA: "off", ADMIN_PASSWORD, ...env });
   const kv = await Deno.openKv(`${dir}/tracking.kv`);
-  const services = await createServices(kv, config);
+  const services = await compose(kv, config);
   await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   const app = createApp(services);
   let ip = 0;

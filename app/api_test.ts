@@ -5,13 +5,13 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { z } from "zod";
-import { createApp } from "../app.ts";
-import { BizError, CATALOGUE } from "../errors.ts";
-import { RESOURCES, translator } from "../i18n/i18n.ts";
-import { testApp } from "../../tests/helpers/harness.ts";
-import { ApiRegistry, type RouteDef } from "./api.ts";
-import type { AppEnv } from "./env.ts";
-import { refusal } from "./respond.ts";
+import { createApp } from "./app.ts";
+import { BizError, CATALOGUE } from "../lib/errors.ts";
+import { RESOURCES, translator } from "../lib/i18n/i18n.ts";
+import { testApp } from "../tests/helpers/harness.ts";
+import { ApiRegistry, type RouteDef } from "../lib/http/api.ts";
+import type { AppEnv } from "../lib/http/env.ts";
+import { refusal } from "../lib/http/respond.ts";
 
 const API_BODY_LIMIT = 1024 * 1024;
 

@@ -5,10 +5,10 @@
  * type. The routes come from the registry, so a new route is fuzzed without a list here.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../app.ts";
-import { CATALOGUE } from "../errors.ts";
-import { testApp } from "../../tests/helpers/harness.ts";
-import type { RouteDef } from "./api.ts";
+import { createApp } from "./app.ts";
+import { CATALOGUE } from "../lib/errors.ts";
+import { testApp } from "../tests/helpers/harness.ts";
+import type { RouteDef } from "../lib/http/api.ts";
 
 /** A multipart body written by hand: FormData would refuse or escape the NUL. */
 function multipartWithNul(): { body: Uint8Array<ArrayBuffer>; type: string } {

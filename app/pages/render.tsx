@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import type { VNode } from "preact";
-import type { AppEnv } from "../http/env.ts";
-import { readToken } from "../http/cookies.ts";
-import { renderPage } from "../islands/render.tsx";
-import type { IslandManifest } from "../islands/manifest.ts";
-import type { Services } from "../services.ts";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { readToken } from "../../lib/http/cookies.ts";
+import { renderPage } from "../../lib/islands/render.tsx";
+import type { IslandManifest } from "../../lib/islands/manifest.ts";
+import type { Services } from "../compose.ts";
 import { currentUserInfo } from "../../modules/accounts/current.ts";
 import { imageUrl } from "../../modules/domains/store.ts";
 import { isMobileAgent, type PageContext } from "./context.ts";

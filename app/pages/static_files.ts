@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { fileURLToPath } from "node:url";
-import type { AppEnv } from "../http/env.ts";
+import type { AppEnv } from "../../lib/http/env.ts";
 
 /** Files in static/ are few and small: read once, served with a content hash for caching. */
 const TYPES: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import type { Lang } from "../i18n/i18n.ts";
+import type { Lang } from "../../lib/i18n/i18n.ts";
 import type { DomainConfig } from "../../modules/domains/store.ts";
 import type { currentUserInfo } from "../../modules/accounts/current.ts";
 

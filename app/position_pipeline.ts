@@ -1,0 +1,92 @@
+/**
+ * What happens to what a device reports, in order — the way Traccar's ProcessingHandler
+ * lists its handlers. The first two steps are the gateway's commit; every later one is a
+ * handler in its own module, called in this order for each event the commit produced:
+ *
+ *   1. store          modules/gateway/ingest.ts   journal + alarm records, one KV commit per
+ *                                                  batch; devices are acknowledged after it
+ *   2. device state   modules/gateway/ingest.ts   the directory's live state, derived status
+ *                                                  (then: "position", "status", "alert" events)
+ *   3. alert engine   modules/alerts/engine.ts    thresholds and fences → engine alerts
+ *   4. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts
+ *   5. alert delivery modules/alerts/delivery.ts  console pop-up, mail, webhooks
+ *   6. alert address  modules/geocoder/alert_addresses.ts  street address, written later
+ *   7. report counts  modules/notifications/notices.ts     the "few reports" notice
+ *   8. live stream    modules/monitor/stream.ts   server-sent events to open map pages
+ *   … later: motion analysis (trips, stops), fleet rules.
+ *
+ * Engine alerts come back through the bus as "alert" events and pass steps 4-8 like device
+ * alarms. Handlers are plain functions built once here: nothing is allocated per position.
+ *
+ * `durable` marks handlers that must not lose an event when the platform runs as a cluster
+ * (they will get a durable queue); the others only show a stale view if one is lost.
+ */
+import type { Handler } from "../lib/events/bus.ts";
+import type { AlertRaised } from "../modules/alerts/events.ts";
+import type { AutoBroadcast } from "../modules/alerts/broadcast.ts";
+import type { AlertDelivery } from "../modules/alerts/delivery.ts";
+import type { AlertEngine } from "../modules/alerts/engine.ts";
+import type {
+  DeviceConnection,
+  DeviceStatusChanged,
+  PositionStored,
+} from "../modules/gateway/events.ts";
+import type { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
+import type { LiveStreams } from "../modules/monitor/stream.ts";
+import type { PlatformNotices } from "../modules/notifications/notices.ts";
+import type { AppBus } from "./events.ts";
+
+/** One step after the commit: its handler for each kind of event it reacts to. */
+export interface PipelineStage {
+  name: string;
+  /** Must see every event, also in cluster mode (required: every stage decides). */
+  durable: boolean;
+  position?: Handler<PositionStored>;
+  status?: Handler<DeviceStatusChanged>;
+  alert?: Handler<AlertRaised>;
+  connection?: Handler<DeviceConnection>;
+}
+
+export interface PipelineServices {
+  alertEngine: AlertEngine;
+  autoBroadcast: AutoBroadcast;
+  alertDelivery: AlertDelivery;
+  alertAddresses: AlertAddresses;
+  notices: PlatformNotices;
+  streams: LiveStreams;
+}
+
+/** The stages after the gateway's commit, in order. */
+export function positionPipeline(s: PipelineServices): PipelineStage[] {
+  return [
+    {
+      name: "alert engine",
+      durable: true,
+      position: s.alertEngine.handle,
+      status: s.alertEngine.handle,
+    },
+    { name: "auto broadcast", durable: true, alert: (e) => s.autoBroadcast.onAlert(e.alert) },
+    { name: "alert delivery", durable: true, alert: s.alertDelivery.handle },
+    // The alert already carries the address worked out when it was raised.
+    { name: "alert address", durable: false, alert: s.alertAddresses.handle },
+    { name: "report counts", durable: true, position: (e) => s.notices.countPosition(e.imei) },
+    {
+      name: "live stream",
+      durable: false,
+      position: s.streams.handle,
+      status: s.streams.handle,
+      alert: s.streams.handle,
+    },
+  ];
+}
+
+/** Subscribes the stages to the bus in their order. */
+export function connectPipeline(bus: AppBus, stages: PipelineStage[]): void {
+  for (const stage of stages) {
+    const opts = { name: stage.name, durable: stage.durable };
+    if (stage.position) bus.on("position", stage.position, opts);
+    if (stage.status) bus.on("status", stage.status, opts);
+    if (stage.alert) bus.on("alert", stage.alert, opts);
+    if (stage.connection) bus.on("connection", stage.connection, opts);
+  }
+}

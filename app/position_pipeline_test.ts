@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { testApp } from "../tests/helpers/harness.ts";
+
+/**
+ * The composed process: the position pipeline's handlers hear the gateway's events in the
+ * order app/position_pipeline.ts lists them, the alert engine and delivery durable, the live
+ * stream not; the reactions to users' requests are durable.
+ */
+Deno.test("composition: the position pipeline and reactions as subscribed on the bus", async () => {
+  const app = await testApp();
+  try {
+    const subs = app.services.bus.subscriptions();
+    const of = (type: string) => subs.filter((s) => s.type === type).map((s) => s.name);
+    assert.deepEqual(of("position"), ["alert engine", "report counts", "live stream"]);
+    assert.deepEqual(of("status"), ["alert engine", "live stream"]);
+    assert.deepEqual(of("alert"), [
+      "auto broadcast",
+      "alert delivery",
+      "alert address",
+      "live stream",
+    ]);
+    const durable = new Map(subs.map((s) => [s.name, s.durable]));
+    assert.equal(durable.get("alert engine"), true);
+    assert.equal(durable.get("alert delivery"), true);
+    assert.equal(durable.get("live stream"), false);
+    assert.ok(
+      subs.filter((s) => !["position", "status", "alert"].includes(s.type)).every((s) => s.durable),
+    );
+    assert.deepEqual(of("commandSettled"), ["work modes: task states"]);
+  } finally {
+    await app.close();
+  }
+});
