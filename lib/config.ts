@@ -60,7 +60,13 @@ export const configSchema = z.object({
   SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24 * 7),
   /** Set to "on" behind TLS so cookies get the Secure flag. */
   SECURE_COOKIES: z.enum(["on", "off"]).default("off"),
+  /** Lines below this level are not logged (lib/log.ts). */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /**
+   * Bearer token for GET /metrics; unset: /metrics answers only loopback clients (127.0.0.0/8,
+   * ::1), e.g. a Prometheus on the same host or behind a local proxy.
+   */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** Outgoing mail (alert mail, email verification, password recovery); unset: mail off. */
   SMTP_HOST: z.string().min(1).optional(),
   SMTP_PORT: port(587),

@@ -33,3 +33,12 @@ Deno.test("config: device login deadline and connection cap", () => {
   assert.throws(() => loadConfig({ MAX_DEVICE_CONNECTIONS: "0" }), /MAX_DEVICE_CONNECTIONS/);
   assert.throws(() => loadConfig({ MAX_DEVICE_CONNECTIONS: "many" }), /MAX_DEVICE_CONNECTIONS/);
 });
+
+Deno.test("config: LOG_LEVEL and METRICS_TOKEN", () => {
+  assert.equal(loadConfig({}).LOG_LEVEL, "info");
+  assert.equal(loadConfig({ LOG_LEVEL: "debug" }).LOG_LEVEL, "debug");
+  assert.throws(() => loadConfig({ LOG_LEVEL: "verbose" }), /LOG_LEVEL/);
+  assert.equal(loadConfig({}).METRICS_TOKEN, undefined);
+  assert.equal(loadConfig({ METRICS_TOKEN: "x".repeat(16) }).METRICS_TOKEN, "x".repeat(16));
+  assert.throws(() => loadConfig({ METRICS_TOKEN: "short" }), /METRICS_TOKEN/);
+});
