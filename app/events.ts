@@ -9,7 +9,7 @@ import type { AccountStore } from "../modules/accounts/store.ts";
 import type { CommandSettled } from "../modules/commands/events.ts";
 import type { DevicesImported, DevicesTransferred } from "../modules/devices/events.ts";
 import type { GatewayEvent } from "../modules/gateway/events.ts";
-import type { GatewayStore } from "../modules/gateway/store.ts";
+import type { GatewayStore } from "../modules/gateway/link/store.ts";
 import type { PlatformNotices } from "../modules/notifications/notices.ts";
 import type { BalancesChanged } from "../modules/wallet/events.ts";
 import type { WorkModeService } from "../modules/workmodes/service.ts";

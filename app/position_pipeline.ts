@@ -3,9 +3,9 @@
  * lists its handlers. The first two steps are the gateway's commit; every later one is a
  * handler in its own module, called in this order for each event the commit produced:
  *
- *   1. store          modules/gateway/ingest.ts   journal + alarm records, one KV commit per
+ *   1. store          modules/gateway/ingest/ingest.ts journal + alarm records, one KV commit per
  *                                                  batch; devices are acknowledged after it
- *   2. device state   modules/gateway/ingest.ts   the directory's live state, derived status
+ *   2. device state   modules/gateway/ingest/ingest.ts the directory's live state, derived status
  *                                                  (then: "position", "status", "alert" events)
  *   3. alert engine   modules/alerts/engine.ts    thresholds and fences → engine alerts
  *   4. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts

@@ -81,8 +81,8 @@ Deno.test("deno task compile includes every worker module the product starts", a
   const included = includes(await compileArgs());
   const workers = await workerModules();
   // The scan works: the gateway's I/O worker and send thread are found.
-  assert.ok(workers.includes("modules/gateway/io_worker.ts"), workers.join(", "));
-  assert.ok(workers.includes("modules/gateway/send_worker.ts"), workers.join(", "));
+  assert.ok(workers.includes("modules/gateway/transport/io_worker.ts"), workers.join(", "));
+  assert.ok(workers.includes("modules/gateway/transport/send_worker.ts"), workers.join(", "));
   const missing = workers.filter((w) =>
     !included.some((inc) => w === inc || w.startsWith(`${inc}/`))
   );

@@ -7,7 +7,7 @@ import {
   squarePolygon,
 } from "../../tests/helpers/alerting.ts";
 import type { AlarmType, Position } from "../gateway/protocols/types.ts";
-import { KNOT_IN_KMH } from "../gateway/convert.ts";
+import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
 import type { PushedAlert } from "./delivery.ts";
 
 const LAT = 22.5431, LNG = 114.0579;

@@ -1,8 +1,8 @@
 import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Device } from "../devices/model.ts";
 import { findModel } from "../devices/models.ts";
-import type { ConnectionRegistry, LiveConnection } from "../gateway/connections.ts";
-import { CommandEncodeError } from "../gateway/outgoing.ts";
+import type { ConnectionRegistry, LiveConnection } from "../gateway/link/connections.ts";
+import { CommandEncodeError } from "../gateway/link/outgoing.ts";
 import type { CommandRecord, CommandStatus, CommandStore } from "./store.ts";
 import { NO_EVENTS, type Publisher } from "../../lib/events/bus.ts";
 import type { CommandSettled } from "./events.ts";

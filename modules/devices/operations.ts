@@ -16,7 +16,7 @@ import { bulkOutcome } from "./bulk.ts";
 import { DEVICE_MODELS, findModel } from "./models.ts";
 import type { alertsBody, basicBody, customerBody, sensorsBody, statsBody } from "./schemas.ts";
 import { type DeviceService, ONLINE } from "./service.ts";
-import type { ConnectionRegistry } from "../gateway/connections.ts";
+import type { ConnectionRegistry } from "../gateway/link/connections.ts";
 
 /** Spec §5: the platform term is at most ten years. */
 export const MAX_PLATFORM_YEARS = 10;

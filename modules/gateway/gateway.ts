@@ -4,13 +4,13 @@ import type { CommandService } from "../commands/service.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { GatewayEvent } from "./events.ts";
-import type { ConnectionRegistry } from "./connections.ts";
-import { DeviceIdentity } from "./device_identity.ts";
-import { GatewayStore } from "./store.ts";
-import type { Ingestor } from "./ingest.ts";
-import { createOsmAndHandler } from "./osmand_server.ts";
-import { portError } from "./listeners.ts";
-import { serveDevices } from "./serving.ts";
+import type { ConnectionRegistry } from "./link/connections.ts";
+import { DeviceIdentity } from "./link/device_identity.ts";
+import { GatewayStore } from "./link/store.ts";
+import type { Ingestor } from "./ingest/ingest.ts";
+import { createOsmAndHandler } from "./transport/osmand_server.ts";
+import { portError } from "./transport/listeners.ts";
+import { serveDevices } from "./transport/serving.ts";
 
 export interface GatewayDeps {
   config: Pick<

@@ -8,7 +8,7 @@ import { testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { translator } from "../../lib/i18n/i18n.ts";
 import type { Position } from "../gateway/protocols/types.ts";
-import { KNOT_IN_KMH } from "../gateway/convert.ts";
+import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
 import { sinceText, spanText } from "../../components/monitor/DeviceCard.tsx";
 import { alarmFromQuery, alarmMapUrl } from "./alarm_link.ts";
 import type { ObjectsPayload } from "./objects.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { isoWeek, PlatformNotices, reminderPeriod } from "./notices.ts";
-import { emptyState } from "../gateway/device_state.ts";
+import { emptyState } from "../gateway/ingest/device_state.ts";
 import type { MessageType, PlatformMessage } from "./messages.ts";
 
 const DAY = 86_400_000;

@@ -7,7 +7,7 @@ import type { AlertEngine } from "../alerts/engine.ts";
 import type { CommandService } from "../commands/service.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceRenewal } from "../devices/renewal.ts";
-import type { Ingestor } from "../gateway/ingest.ts";
+import type { Ingestor } from "../gateway/ingest/ingest.ts";
 import type { MessageStore } from "../notifications/messages.ts";
 import type { PlatformNotices } from "../notifications/notices.ts";
 import type { PositionStore } from "../positions/store.ts";

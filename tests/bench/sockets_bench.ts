@@ -7,9 +7,9 @@
  *
  *   deno task bench:sockets [--seconds 8] [--devices 5000]
  */
-import { DenoTransport } from "../../modules/gateway/deno_transport.ts";
-import { EpollTransport } from "../../modules/gateway/epoll_transport.ts";
-import type { SocketTransport } from "../../modules/gateway/transport.ts";
+import { DenoTransport } from "../../modules/gateway/transport/deno_transport.ts";
+import { EpollTransport } from "../../modules/gateway/transport/epoll_transport.ts";
+import type { SocketTransport } from "../../modules/gateway/transport/transport.ts";
 import { LoopbackFleet } from "./loopback_fleet.ts";
 
 const FRAME = 40, REPLY = 10;

@@ -8,12 +8,8 @@ import { BizError } from "../../../lib/errors.ts";
 import { gt06 } from "../../gateway/protocols/gt06/index.ts";
 import { h02 } from "../../gateway/protocols/h02/index.ts";
 import { newSession } from "../../gateway/protocols/types.ts";
-import {
-  crcItu,
-  Gt06StreamReader,
-  parseGt06Command,
-} from "../../../modules/simulator/devices/gt06.ts";
-import { Jt808StreamReader } from "../../../modules/simulator/devices/jt808.ts";
+import { crcItu, Gt06StreamReader, parseGt06Command } from "../../simulator/devices/gt06.ts";
+import { Jt808StreamReader } from "../../simulator/devices/jt808.ts";
 import { DEVICE_MODELS } from "../../devices/models.ts";
 import { buildInstruction, encodeNative, instructionsFor } from "./index.ts";
 

@@ -66,4 +66,4 @@ export function buildInstruction(
 }
 
 // Encoded where the connection lives (the gateway); re-exported for the catalogue's users.
-export { encodeNative } from "../../gateway/outgoing.ts";
+export { encodeNative } from "../../gateway/link/outgoing.ts";

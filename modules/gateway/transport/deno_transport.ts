@@ -1,4 +1,4 @@
-import type { LinkInput, LinkSocket } from "./device_link.ts";
+import type { LinkInput, LinkSocket } from "../link/device_link.ts";
 import type { AcceptSocket, SocketListener, SocketTransport } from "./transport.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { StoredPosition } from "../devices/model.ts";
-import type { Position } from "./protocols/types.ts";
+import type { StoredPosition } from "../../devices/model.ts";
+import type { Position } from "../protocols/types.ts";
 
 export const KNOT_IN_KMH = 1.852;
 

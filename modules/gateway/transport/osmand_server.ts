@@ -1,11 +1,11 @@
-import type { DeviceDirectory } from "../devices/directory.ts";
-import type { CommandService } from "../commands/service.ts";
-import type { Ingestor } from "./ingest.ts";
+import type { DeviceDirectory } from "../../devices/directory.ts";
+import type { CommandService } from "../../commands/service.ts";
+import type { Ingestor } from "../ingest/ingest.ts";
 import {
   decodeOsmAndRequest,
   encodeCommandReply,
   MAX_BODY_LENGTH,
-} from "./protocols/osmand/index.ts";
+} from "../protocols/osmand/index.ts";
 
 /**
  * OsmAnd / Traccar Client over HTTP: one request carries positions, the answer (sent only

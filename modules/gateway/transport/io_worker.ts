@@ -6,11 +6,11 @@
  * (a flood of read completions on the main thread delayed every commit's completion by tens
  * of milliseconds: docs/performance.md). Several workers share each port (SO_REUSEPORT).
  */
-import type { LinkHost } from "./device_link.ts";
+import type { LinkHost } from "../link/device_link.ts";
 import { type DeviceListeners, listenDevices } from "./listeners.ts";
-import type { LoginAnswer, ToMain, ToWorker } from "./link_messages.ts";
-import { CommandEncodeError } from "./outgoing.ts";
-import type { DeviceMessage } from "./protocols/types.ts";
+import type { LoginAnswer, ToMain, ToWorker } from "../link/link_messages.ts";
+import { CommandEncodeError } from "../link/outgoing.ts";
+import type { DeviceMessage } from "../protocols/types.ts";
 
 const post = (m: ToMain) => self.postMessage(m);
 

@@ -3,16 +3,16 @@
  * lives (the I/O worker that owns the socket): encoders advance its serial counters and some
  * (H02) remember what was sent so the decoder can match the reply.
  */
-import type { Encoding } from "../commands/catalogue/encoding.ts";
-import { ByteWriter } from "./protocols/jt808/bytes.ts";
-import { MsgId } from "./protocols/jt808/constants.ts";
+import type { Encoding } from "../../commands/catalogue/encoding.ts";
+import { ByteWriter } from "../protocols/jt808/bytes.ts";
+import { MsgId } from "../protocols/jt808/constants.ts";
 import {
   addressOf,
   encodeMessage,
   positionQuery,
   terminalControl,
-} from "./protocols/jt808/encoder.ts";
-import type { ProtocolSession, TcpProtocol } from "./protocols/types.ts";
+} from "../protocols/jt808/encoder.ts";
+import type { ProtocolSession, TcpProtocol } from "../protocols/types.ts";
 
 export type NativeEncoding = Exclude<Encoding, { kind: "text" }>;
 

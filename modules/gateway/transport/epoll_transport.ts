@@ -23,8 +23,8 @@ import {
   socketAddress,
   SOL_SOCKET,
   TCP_NODELAY,
-} from "../../lib/net/libc.ts";
-import type { LinkInput, LinkSocket } from "./device_link.ts";
+} from "../../../lib/net/libc.ts";
+import type { LinkInput, LinkSocket } from "../link/device_link.ts";
 import { SendThread } from "./send_thread.ts";
 import type { AcceptSocket, SocketListener, SocketTransport } from "./transport.ts";
 

@@ -21,8 +21,8 @@ import {
   MSG_DONTWAIT,
   MSG_NOSIGNAL,
   SHUT_RDWR,
-} from "../../lib/net/libc.ts";
-import { concatBytes } from "../../lib/bytes.ts";
+} from "../../../lib/net/libc.ts";
+import { concatBytes } from "../../../lib/bytes.ts";
 import { SendRecord, SendRingReader } from "./send_ring.ts";
 
 const MAX_PENDING = 1024 * 1024;

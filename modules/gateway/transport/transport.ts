@@ -4,8 +4,8 @@
  * `LinkSocket` and feed it through the same `LinkInput`, so one link implementation and its
  * tests cover both.
  */
-import { epollSupported, socketAddress } from "../../lib/net/libc.ts";
-import type { LinkInput, LinkSocket } from "./device_link.ts";
+import { epollSupported, socketAddress } from "../../../lib/net/libc.ts";
+import type { LinkInput, LinkSocket } from "../link/device_link.ts";
 
 /** `GATEWAY_IO`: which transport serves device sockets ("auto": epoll where it can). */
 export type GatewayIo = "auto" | "epoll" | "deno";

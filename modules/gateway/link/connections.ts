@@ -1,5 +1,5 @@
 import type { OutgoingCommand } from "./outgoing.ts";
-import type { TcpProtocol } from "./protocols/types.ts";
+import type { TcpProtocol } from "../protocols/types.ts";
 
 /** One live device connection, as the command transport sees it. */
 export interface LiveConnection {

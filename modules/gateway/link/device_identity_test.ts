@@ -4,7 +4,7 @@
  * deletes any code it had. Real KV files in temp folders.
  */
 import assert from "node:assert/strict";
-import { testApp } from "../../tests/helpers/harness.ts";
+import { testApp } from "../../../tests/helpers/harness.ts";
 import { DeviceIdentity } from "./device_identity.ts";
 import { type AuthCode, GatewayStore } from "./store.ts";
 

@@ -10,7 +10,7 @@
  *   refused; after that much silence a new login replaces the old connection (the usual case:
  *   a device that lost its link without the server seeing the socket close).
  */
-import type { Device } from "../devices/model.ts";
+import type { Device } from "../../devices/model.ts";
 import type { LiveConnection } from "./connections.ts";
 import type { ProtocolName } from "./link_messages.ts";
 import type { GatewayStore } from "./store.ts";

@@ -4,15 +4,15 @@
  * connection registry, event bus, commands). Links served on the main thread and links
  * served by an I/O worker go through the same table.
  */
-import type { DeviceDirectory } from "../devices/directory.ts";
-import type { Device } from "../devices/model.ts";
-import type { Publisher } from "../../lib/events/bus.ts";
-import type { GatewayEvent } from "./events.ts";
+import type { DeviceDirectory } from "../../devices/directory.ts";
+import type { Device } from "../../devices/model.ts";
+import type { Publisher } from "../../../lib/events/bus.ts";
+import type { GatewayEvent } from "../events.ts";
 import type { ConnectionRegistry, LiveConnection } from "./connections.ts";
-import type { Ingestor } from "./ingest.ts";
+import type { Ingestor } from "../ingest/ingest.ts";
 import type { DeviceIdentity } from "./device_identity.ts";
 import type { LinkDevice, LoginAnswer, ProtocolName } from "./link_messages.ts";
-import type { DeviceMessage } from "./protocols/types.ts";
+import type { DeviceMessage } from "../protocols/types.ts";
 
 export interface LinkServices {
   directory: DeviceDirectory;

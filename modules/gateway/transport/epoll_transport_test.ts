@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { concatBytes } from "../../lib/bytes.ts";
-import { epollSupported } from "../../lib/net/libc.ts";
-import type { LinkInput, LinkSocket } from "./device_link.ts";
+import { concatBytes } from "../../../lib/bytes.ts";
+import { epollSupported } from "../../../lib/net/libc.ts";
+import type { LinkInput, LinkSocket } from "../link/device_link.ts";
 import { EpollTransport } from "./epoll_transport.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,4 @@
-import { type DeviceState, MOVING_SPEED_KMH, type StoredPosition } from "../devices/model.ts";
+import { type DeviceState, MOVING_SPEED_KMH, type StoredPosition } from "../../devices/model.ts";
 
 export function emptyState(imei: string): DeviceState {
   return {

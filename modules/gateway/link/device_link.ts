@@ -1,4 +1,4 @@
-import { concatBytes } from "../../lib/bytes.ts";
+import { concatBytes } from "../../../lib/bytes.ts";
 import type { LinkDevice, LoginAnswer } from "./link_messages.ts";
 import { encodeOutgoing, type OutgoingCommand } from "./outgoing.ts";
 import {
@@ -8,7 +8,7 @@ import {
   newSession,
   type ProtocolSession,
   type TcpProtocol,
-} from "./protocols/types.ts";
+} from "../protocols/types.ts";
 
 /** One device connection, inside the I/O worker that owns its socket. */
 export interface DeviceLink {

@@ -7,9 +7,9 @@
  * numbered by its worker; the main thread names it by worker and link id.
  */
 import type { OutgoingCommand } from "./outgoing.ts";
-import type { DeviceMessage, TcpProtocol } from "./protocols/types.ts";
-import type { DeviceLimits } from "./listeners.ts";
-import type { GatewayIo } from "./transport.ts";
+import type { DeviceMessage, TcpProtocol } from "../protocols/types.ts";
+import type { DeviceLimits } from "../transport/listeners.ts";
+import type { GatewayIo } from "../transport/transport.ts";
 
 export type ProtocolName = TcpProtocol["name"];
 export type PortMap = Record<ProtocolName, number>;

@@ -3,13 +3,13 @@
  * workers that share the ports, whose questions — who is this device, store this data, a
  * link closed — the main thread answers through a LinkTable.
  */
-import type { LinkHost } from "./device_link.ts";
+import type { LinkHost } from "../link/device_link.ts";
 import { type DeviceLimits, listenDevices, portError, portSetting } from "./listeners.ts";
 import type { GatewayIo } from "./transport.ts";
-import { type LinkServices, LinkTable } from "./link_table.ts";
-import type { PortMap, ProtocolName, ToMain, ToWorker } from "./link_messages.ts";
-import { CommandEncodeError, type OutgoingCommand } from "./outgoing.ts";
-import type { DeviceMessage } from "./protocols/types.ts";
+import { type LinkServices, LinkTable } from "../link/link_table.ts";
+import type { PortMap, ProtocolName, ToMain, ToWorker } from "../link/link_messages.ts";
+import { CommandEncodeError, type OutgoingCommand } from "../link/outgoing.ts";
+import type { DeviceMessage } from "../protocols/types.ts";
 
 export interface DeviceServingOptions extends LinkServices {
   hostname: string;

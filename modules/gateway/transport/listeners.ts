@@ -1,12 +1,12 @@
 import { Admission, type ConnectionCount, ShedLog } from "./admission.ts";
-import { type DeviceLink, type LinkHost, type LinkInput, openLink } from "./device_link.ts";
+import { type DeviceLink, type LinkHost, type LinkInput, openLink } from "../link/device_link.ts";
 import { DenoTransport } from "./deno_transport.ts";
 import { EpollTransport } from "./epoll_transport.ts";
-import type { PortMap, ProtocolName } from "./link_messages.ts";
-import { gt06 } from "./protocols/gt06/index.ts";
-import { h02 } from "./protocols/h02/index.ts";
-import { jt808 } from "./protocols/jt808/index.ts";
-import type { TcpProtocol } from "./protocols/types.ts";
+import type { PortMap, ProtocolName } from "../link/link_messages.ts";
+import { gt06 } from "../protocols/gt06/index.ts";
+import { h02 } from "../protocols/h02/index.ts";
+import { jt808 } from "../protocols/jt808/index.ts";
+import type { TcpProtocol } from "../protocols/types.ts";
 import {
   epollUsable,
   type GatewayIo,

@@ -1,20 +1,20 @@
-import type { AlertRecord, AlertStore } from "../alerts/store.ts";
-import type { DeviceDirectory } from "../devices/directory.ts";
+import type { AlertRecord, AlertStore } from "../../alerts/store.ts";
+import type { DeviceDirectory } from "../../devices/directory.ts";
 import {
   deriveStatus,
   type Device,
   type DeviceState,
   MOVING_SPEED_KMH,
   type StoredPosition,
-} from "../devices/model.ts";
-import type { DevicePoints, JournalChunk, Readings } from "../positions/journal.ts";
-import { summarizeJournal } from "../positions/journal.ts";
-import type { PositionStore } from "../positions/store.ts";
-import type { Publisher } from "../../lib/events/bus.ts";
-import type { GatewayEvent } from "./events.ts";
+} from "../../devices/model.ts";
+import type { DevicePoints, JournalChunk, Readings } from "../../positions/journal.ts";
+import { summarizeJournal } from "../../positions/journal.ts";
+import type { PositionStore } from "../../positions/store.ts";
+import type { Publisher } from "../../../lib/events/bus.ts";
+import type { GatewayEvent } from "../events.ts";
 import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
-import type { AlarmType, DeviceMessage, Position } from "./protocols/types.ts";
+import type { AlarmType, DeviceMessage, Position } from "../protocols/types.ts";
 
 /**
  * Fixes dated before this are a device clock that was never set (1970 epochs, GPS week
