@@ -1,9 +1,12 @@
 import type { TFunction } from "i18next";
+import { RowMenu } from "../ui/RowMenu.tsx";
 import { TypeTag } from "./TypeTag.tsx";
 import { type AccountRow, formatDateTime } from "./types.ts";
 
 export type RowAction = "edit" | "reset" | "move" | "delete";
-const ACTIONS: RowAction[] = ["edit", "reset", "move", "delete"];
+/** Edit is the row's one link; the rest wait under "More" so the Actions column stays narrow
+ * and every column fits at 1280 px. */
+const MORE: RowAction[] = ["reset", "move", "delete"];
 
 interface Props {
   t: TFunction;
@@ -61,29 +64,39 @@ export function AccountTable({ t, rows, loading, canModify, checked, onCheck, on
                 </td>
               )}
               <td class="strong">{r.account}</td>
-              <td>{r.nickName}</td>
+              <td class="acc-wrap">{r.nickName}</td>
               <td>
                 <TypeTag t={t} type={r.accountType} />
               </td>
-              <td>{r.parentAccount || "—"}</td>
-              <td>{r.contact || "—"}</td>
+              <td class="acc-wrap">{r.parentAccount || "—"}</td>
+              <td class="acc-wrap">{r.contact || "—"}</td>
               <td>{r.phone || "—"}</td>
-              <td>{r.email || "—"}</td>
+              <td>
+                {r.email ? <span class="acc-email" title={r.email}>{r.email}</span> : "—"}
+              </td>
               <td>{r.expiration ?? t("accounts.table.never")}</td>
-              <td>{formatDateTime(r.createdAt)}</td>
+              <td class="acc-created">{wrappable(formatDateTime(r.createdAt))}</td>
               {canModify && (
                 <td class="col-actions">
-                  {ACTIONS.map((a) => (
-                    <button
-                      key={a}
-                      type="button"
-                      class={`link-btn${a === "delete" ? " danger" : ""}`}
-                      data-action={a}
-                      onClick={() => onAction(a, r)}
-                    >
-                      {t(`accounts.actions.${a}`)}
-                    </button>
-                  ))}
+                  <button
+                    type="button"
+                    class="link-btn"
+                    data-action="edit"
+                    onClick={() => onAction("edit", r)}
+                  >
+                    {t("accounts.actions.edit")}
+                  </button>
+                  <RowMenu
+                    label="⋯"
+                    title={t("accounts.actions.moreFor", { account: r.account })}
+                    items={MORE.map((a) => ({
+                      key: a,
+                      label: t(`accounts.actions.${a}`),
+                      danger: a === "delete",
+                      onSelect: () =>
+                        onAction(a, r),
+                    }))}
+                  />
                 </td>
               )}
             </tr>
@@ -105,4 +118,16 @@ export function AccountTable({ t, rows, loading, canModify, checked, onCheck, on
       )}
     </div>
   );
+}
+
+/** "2025-11-26 15:59" that may break between the date and the time, never inside either. */
+function wrappable(dateTime: string) {
+  const [date, time] = dateTime.split(" ");
+  return time
+    ? (
+      <>
+        <span class="nowrap">{date}</span> <span class="nowrap">{time}</span>
+      </>
+    )
+    : date;
 }

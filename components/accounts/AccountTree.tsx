@@ -14,16 +14,43 @@ interface Props {
   onSelect: (node: AccountRef) => void;
   /** Bumped after changes to the hierarchy: open nodes reload their children. */
   version: number;
+  /**
+   * When given, where the tree sits above the page (phones, narrow windows) it folds into a
+   * button with these words (the selected account's name), so the page's own content comes
+   * first; the button opens it, choosing an account folds it again.
+   */
+  foldedLabel?: string;
 }
 
 const fail = (e: unknown) => toast((e as Error).message, "error");
 
 /** The caller's subtree, loaded one level at a time, with a search over the whole subtree. */
-export function AccountTree({ t, root, selectedId, onSelect, version }: Props) {
+export function AccountTree(
+  { t, root, selectedId, onSelect: select, version, foldedLabel }: Props,
+) {
   const [query, setQuery] = useState("");
   const keyword = useDebounced(query.trim());
+  const [unfolded, setUnfolded] = useState(false);
+  const foldable = foldedLabel !== undefined;
+  const onSelect = (node: AccountRef) => {
+    setUnfolded(false);
+    select(node);
+  };
+  const cls = `tree-panel${foldable ? " foldable" : ""}${unfolded ? " unfolded" : ""}`;
   return (
-    <aside class="tree-panel" aria-label={t("accounts.tree.label")}>
+    <aside class={cls} aria-label={t("accounts.tree.label")}>
+      {foldable && (
+        <button
+          type="button"
+          class="tree-fold"
+          aria-expanded={unfolded}
+          title={t("accounts.tree.label")}
+          onClick={() => setUnfolded(!unfolded)}
+        >
+          <span class="tree-fold-label">{foldedLabel}</span>
+          <span class="tree-fold-mark" aria-hidden="true">{unfolded ? "▴" : "▾"}</span>
+        </button>
+      )}
       <input
         id="tree-search"
         class="input"
@@ -108,8 +135,10 @@ function Branch({ t, node, isRoot, selectedId, onSelect, version }: BranchProps)
             </button>
           )
           : <span class="tree-toggle" aria-hidden="true" />}
-        <span class="tree-name">{node.nickName}</span>
-        <TypeTag t={t} type={node.accountType} />
+        <span class="tree-label">
+          <span class="tree-name">{node.nickName}</span>
+          <TypeTag t={t} type={node.accountType} />
+        </span>
       </div>
       {open && (
         <ul role="group">

@@ -161,6 +161,7 @@ function DeviceManager({ lang, me, initial }: Props) {
         selectedId={selected.id}
         onSelect={(n) => setSelected(fromNode(n, selected))}
         version={0}
+        foldedLabel={t("devices.tree.selected", { name: selected.nickName })}
       />
       <section class="panel devices-main">
         <div class="panel-title">

@@ -84,6 +84,27 @@ function layoutProblems(page: Page, touch: number): Promise<string[]> {
           `${Math.round(r.width)}×${Math.round(r.height)}`;
       });
       if (small.length) problems.push(`touch targets under 40 px: ${small.join("; ")}`);
+      // A checkbox or radio is touched through its label: the label's box must be 40 px
+      // tall (a box without a label must be 40 px itself).
+      const smallChecks = [
+        ...document.querySelectorAll<HTMLInputElement>("input[type=checkbox], input[type=radio]"),
+      ].map((el) => ({ el, target: (el.labels?.[0] ?? el) as HTMLElement }))
+        .filter(({ el, target }) => {
+          const r = target.getBoundingClientRect();
+          const own = el.getBoundingClientRect();
+          const visible = own.width > 0 && own.height > 0 && own.bottom > 0 &&
+            own.top < innerHeight && getComputedStyle(el).visibility !== "hidden";
+          return visible && (target === el ? Math.min(r.height, r.width) : r.height) < touch;
+        }).slice(0, 5).map(({ el, target }) => {
+          const r = target.getBoundingClientRect();
+          const what = target === el
+            ? `${name(el)} "${el.getAttribute("aria-label") ?? ""}"`.slice(0, 40)
+            : `label "${(target.textContent ?? "").trim().slice(0, 20)}"`;
+          return `${what} ${Math.round(r.width)}×${Math.round(r.height)}`;
+        });
+      if (smallChecks.length) {
+        problems.push(`checkboxes/radios under 40 px: ${smallChecks.join("; ")}`);
+      }
     }
     return problems;
   }, touch);
@@ -156,6 +177,41 @@ function tableReport(page: Page) {
   });
 }
 
+/**
+ * The accounts table's ⋯ menu: opened from the keyboard it takes the focus, the arrows move
+ * through it, Escape closes it and gives the focus back; a click outside closes it; an item
+ * does its action (Reset password opens its dialog).
+ */
+async function rowMenuByKeyboard(p: Page, base: string) {
+  await open(p, `${base}/account`);
+  const more = p.locator("tr[data-account=dist_one] .row-menu-btn");
+  assert.equal(await more.getAttribute("aria-label"), "More actions for dist_one");
+  const focused = () => p.evaluate(() => document.activeElement?.textContent ?? "");
+  await more.focus();
+  await p.keyboard.press("Enter");
+  await p.locator(".row-menu:popover-open").waitFor();
+  assert.equal(await more.getAttribute("aria-expanded"), "true");
+  await p.waitForFunction(() => document.activeElement?.getAttribute("role") === "menuitem");
+  assert.equal(await focused(), "Reset password");
+  await p.keyboard.press("ArrowDown");
+  assert.equal(await focused(), "Move");
+  await p.keyboard.press("ArrowUp");
+  await p.keyboard.press("ArrowUp");
+  assert.equal(await focused(), "Delete", "the arrows wrap around");
+  await p.keyboard.press("Escape");
+  await p.locator(".row-menu:popover-open").waitFor({ state: "detached" });
+  assert.equal(await more.getAttribute("aria-expanded"), "false");
+  await p.waitForFunction(() => document.activeElement?.classList.contains("row-menu-btn"));
+  await more.click();
+  await p.locator(".row-menu:popover-open").waitFor();
+  await p.mouse.click(700, 700);
+  await p.locator(".row-menu:popover-open").waitFor({ state: "detached" });
+  await more.click();
+  await p.click(".row-menu:popover-open [data-action=reset]");
+  await p.locator(".modal", { hasText: "Reset password of dist_one" }).waitFor();
+  await p.keyboard.press("Escape");
+}
+
 Deno.test({
   name: "phone e2e: every page at 390×844 with a phone user agent, drawer, dialogs, monitor panes",
   sanitizeResources: false,
@@ -171,15 +227,18 @@ Deno.test({
         hours: 2,
       });
       const me = await fleet.api.currentUserId();
-      for (const [account, nickName, type] of [["dist_one", "Northwind", 8]] as const) {
-        await fleet.api.call("/v3/new/account/add", {
-          account,
-          nickName,
-          password: "Passw0rd99",
-          accountType: type,
-          parentId: me,
-        });
-      }
+      // Every column of the accounts table filled, with a long email, as a real row would be.
+      await fleet.api.call("/v3/new/account/add", {
+        account: "dist_one",
+        nickName: "Northwind",
+        password: "Passw0rd99",
+        accountType: 8,
+        parentId: me,
+        contact: "Li Wei",
+        phone: "13800138000",
+        email: "operations@northwind-logistics.example",
+        expiration: "2027-12-31",
+      });
       /** Query strings the pages need to show their content rather than redirect. */
       const query: Record<string, string> = {
         "/monitorTracking": `?imei=${imei}`,
@@ -326,6 +385,46 @@ Deno.test({
         await page.keyboard.press("Escape");
       });
 
+      await t.step("accounts: the row's More menu fits and its items are touch-sized", async () => {
+        await open(page, `${base}/account`);
+        const more = page.locator("tr[data-account=dist_one] .row-menu-btn");
+        await more.click();
+        const menu = page.locator(".row-menu:popover-open");
+        await menu.waitFor();
+        const box = (await menu.boundingBox())!;
+        assert.ok(
+          box.x >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height,
+          `menu ${JSON.stringify(box)} on screen`,
+        );
+        for (const item of await menu.locator("[role=menuitem]").all()) {
+          const r = (await item.boundingBox())!;
+          assert.ok(r.height >= TOUCH, `menu item ${await item.textContent()} ${r.height}px`);
+        }
+        await page.screenshot({ path: `${SHOTS}phone-account-menu.png` });
+        await page.keyboard.press("Escape");
+        await page.locator(".row-menu:popover-open").waitFor({ state: "detached" });
+      });
+
+      await t.step("devices: the account tree folds into the selected account's name", async () => {
+        await open(page, `${base}/devices`);
+        const fold = page.locator(".tree-panel .tree-fold");
+        assert.equal((await fold.textContent())?.trim(), "Account: Administrator▾");
+        assert.equal(await fold.getAttribute("aria-expanded"), "false");
+        assert.equal(await page.locator("#tree-search").isVisible(), false, "tree folded");
+        // The filters come right after it: the tree no longer pushes the page down.
+        const foldBox = (await fold.boundingBox())!;
+        assert.ok(foldBox.height >= TOUCH && foldBox.y + foldBox.height < 160, "a short fold");
+        await fold.click();
+        assert.ok(await page.locator("#tree-search").isVisible(), "unfolded by its button");
+        await page.screenshot({ path: `${SHOTS}phone-devices-tree-open.png` });
+        await page.locator("[data-tree-id]", { hasText: "Northwind" }).first().click();
+        await page.waitForFunction(() =>
+          document.querySelector(".tree-fold")?.textContent?.includes("Northwind")
+        );
+        assert.equal(await page.locator("#tree-search").isVisible(), false, "folded on choice");
+        for (const p of await layoutProblems(page, TOUCH)) problems.push(`devices tree: ${p}`);
+      });
+
       await t.step(
         "monitor: Map | List panes, the chosen vehicle's card over the map",
         async () => {
@@ -394,8 +493,22 @@ Deno.test({
               );
               assert.deepEqual(tb.hiddenAtEnd, [], `${path}@${width}: hidden at the end`);
             }
+            if (path === "/account") {
+              assert.deepEqual(
+                tables.map((tb) => tb.overflows),
+                [false],
+                `${path}@${width}: every column without scrolling`,
+              );
+            }
+            if (path === "/batchCommand") {
+              const cut = await p.locator(".cmd-picker .tree-name").evaluateAll((els) =>
+                els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)
+              );
+              assert.deepEqual(cut, [], `${path}@${width}: tree names cut`);
+            }
             await p.screenshot({ path: `${SHOTS}desktop-${slug(path)}-${width}.png` });
           }
+          if (width === 1280) await rowMenuByKeyboard(p, base);
           await desk.close();
         }
       });
