@@ -20,6 +20,8 @@ export class Counter {
 
 export class Gauge {
   value = 0;
+  /** When set, the value is read from here at scrape time (a queue's length, say). */
+  sampler: (() => number) | null = null;
   set(v: number): void {
     this.value = v;
   }
@@ -197,7 +199,8 @@ function renderFamily(f: Family<Counter | Gauge | Histogram>, out: string[]) {
       const l = labelText(f.labelNames, values);
       out.push(`${f.name}_sum${l} ${num(metric.sum)}`, `${f.name}_count${l} ${num(metric.count)}`);
     } else {
-      out.push(`${f.name}${labelText(f.labelNames, values)} ${num(metric.value)}`);
+      const v = metric instanceof Gauge && metric.sampler ? metric.sampler() : metric.value;
+      out.push(`${f.name}${labelText(f.labelNames, values)} ${num(v)}`);
     }
   }
 }
