@@ -1,4 +1,6 @@
 import { concatBytes } from "../../../lib/bytes.ts";
+import { describe, type LogLevel } from "../../../lib/log.ts";
+import { linkMetrics, type ProtocolCounters, type Refusal } from "../metrics.ts";
 import type { LinkDevice, LoginAnswer } from "./link_messages.ts";
 import { encodeOutgoing, type OutgoingCommand } from "./outgoing.ts";
 import {
@@ -39,8 +41,32 @@ export interface LinkHost {
   /** Resolves once the messages are durably stored; rejects if they could not be. */
   store(link: DeviceLink, messages: DeviceMessage[]): Promise<void>;
   closed(link: DeviceLink): void;
-  log(line: string): void;
+  log(line: string, level?: LogLevel): void;
 }
+
+/**
+ * What a link counts (its protocol's series, metrics.ts) and where its refused frames are
+ * told: `fault` writes at most one line per key (device or address, protocol, kind) a minute.
+ */
+export interface LinkWatch {
+  counters: ProtocolCounters;
+  fault(key: string, line: string, detail?: unknown): void;
+}
+
+/**
+ * The session counters each decoder keeps for frames it read despite a fault (a wrong
+ * checksum is tolerated, see the decoders' CHECKSUM POLICY) or dropped (content cut short,
+ * an exception): the link turns their growth into metrics and rate-limited lines.
+ */
+const FAULT_KINDS = ["checksum", "decode", "malformed"] as const;
+const SESSION_FAULTS: Record<
+  TcpProtocol["name"],
+  { checksum?: string; decode?: string; malformed?: string }
+> = {
+  gt06: { checksum: "badCrc", decode: "decodeErrors", malformed: "truncated" },
+  jt808: { checksum: "jt808BadChecksums", decode: "decodeErrors" },
+  h02: { decode: "decodeErrors" },
+};
 
 /** A connected device socket as its link sees it, whichever transport serves it. */
 export interface LinkSocket {
@@ -85,7 +111,9 @@ export function openLink(
   protocol: TcpProtocol,
   host: LinkHost,
   { idleMs, loginMs, onLoginTimeout }: LinkTimes,
+  watch: LinkWatch = unwatched(host),
 ): { link: DeviceLink; input: LinkInput } {
+  const counters = watch.counters;
   const splitter = protocol.createSplitter();
   let closed = false;
   const link: DeviceLink = {
@@ -103,7 +131,44 @@ export function openLink(
       socket.close();
     },
   };
-  const refuse = (why: string) => host.log(`[${protocol.name}] ${link.remote}: ${why}; closing`);
+  /** The device when known (with its address), else the address. */
+  const who = () => {
+    const id = link.device?.imei ?? link.session.deviceId;
+    return id ? `${id} (${link.remote})` : link.remote;
+  };
+  /** Ends the connection for `why`: counted, and told at most once a minute per kind. */
+  const refuse = (kind: Refusal | "store", why: string) => {
+    if (kind !== "store") counters.refused[kind].inc();
+    watch.fault(
+      `${protocol.name}|${link.device?.imei ?? link.remote}|${kind}`,
+      `[${protocol.name}] ${who()}: ${why}; closing`,
+    );
+  };
+  const faultKeys = SESSION_FAULTS[protocol.name];
+  const seen = { checksum: 0, decode: 0, malformed: 0 };
+  /** Counts and tells what the decoders counted in the session during one read. */
+  const noteSessionFaults = () => {
+    const x = link.session.extra;
+    for (const kind of FAULT_KINDS) {
+      const key = faultKeys[kind];
+      const n = key === undefined ? undefined : x[key];
+      if (typeof n !== "number" || n === seen[kind]) continue;
+      const added = n - seen[kind];
+      seen[kind] = n;
+      if (kind === "checksum") counters.badChecksums.inc(added);
+      else if (kind === "decode") counters.decodeErrors.inc(added);
+      else counters.refused.malformed.inc(added);
+      const what = kind === "checksum"
+        ? "frame with a wrong checksum (kept)"
+        : kind === "decode"
+        ? "decoder failed on a frame (dropped)"
+        : "malformed frame (dropped)";
+      watch.fault(
+        `${protocol.name}|${link.device?.imei ?? link.remote}|${kind}`,
+        `[${protocol.name}] ${who()}: ${what}`,
+      );
+    }
+  };
 
   // One timer per connection, re-armed only when it fires (not per read: clearTimeout +
   // setTimeout per frame showed up in profiles); it closes after idleMs without data.
@@ -134,9 +199,12 @@ export function openLink(
     try {
       frames = splitter.push(bytes);
     } catch (e) {
-      if (e instanceof FrameError) refuse(e.message);
+      if (e instanceof FrameError) {
+        refuse(/exceeds/.test(e.message) ? "oversized" : "malformed", e.message);
+      }
       return false;
     }
+    counters.frames.inc(frames.length);
     // Every frame of one read is stored in one submission and answered with one write:
     // a device sending a burst (blind-area uploads) costs one commit wait, not one per frame.
     const messages: DeviceMessage[] = [];
@@ -147,8 +215,17 @@ export function openLink(
       try {
         result = protocol.decode(frame, link.session);
       } catch (e) {
-        if (!(e instanceof FrameError)) continue; // a decoder bug must not take the link down
-        refuse(e.message);
+        if (!(e instanceof FrameError)) {
+          // A decoder bug must not take the link down: the frame is dropped and told.
+          counters.decodeErrors.inc();
+          watch.fault(
+            `${protocol.name}|${link.device?.imei ?? link.remote}|decode`,
+            `[${protocol.name}] ${who()}: decoder failed on a ${frame.length}-byte frame (dropped)`,
+            e,
+          );
+          continue;
+        }
+        refuse("malformed", e.message);
         read.fatal = true;
         break;
       }
@@ -171,13 +248,14 @@ export function openLink(
       if (link.device) replies.push(...result.replies);
       else if (link.awaitingCredential && result.refusal) replies.push(result.refusal());
     }
+    noteSessionFaults();
     const { loggedIn, fatal } = read;
     if (messages.length) {
       try {
         await host.store(link, messages);
       } catch (e) {
         // Not stored, so not acknowledged: drop the connection and let the device resend.
-        refuse(`store failed (${(e as Error).message})`);
+        refuse("store", `store failed (${(e as Error).message})`);
         return false;
       }
     }
@@ -207,7 +285,9 @@ export function openLink(
         again = protocol.decode(frame, link.session);
       }
     }
-    if (answer === null) refuse(`device ${m.id} not registered in the routing table`);
+    if (answer === null) {
+      refuse("unknown_device", `device ${m.id} not registered in the routing table`);
+    }
     if (answer === null || answer === "busy") {
       read.fatal = true; // a refused second login is logged by the host
       return undefined;
@@ -237,7 +317,7 @@ export function openLink(
     const device = known ? await host.authenticate(link, m.code) : null;
     if (device && !link.device) markIdentified(device, read);
     if (!device && ++refusedCredentials >= MAX_REFUSED_CREDENTIALS) {
-      refuse(`${refusedCredentials} wrong auth codes`);
+      refuse("credentials", `${refusedCredentials} wrong auth codes`);
       read.fatal = true;
     }
     return m.reply(device !== null);
@@ -268,6 +348,15 @@ interface ReadState {
  * then registers): more is someone guessing codes.
  */
 const MAX_REFUSED_CREDENTIALS = 5;
+
+/** A link nobody watches (tests): its own counters, every fault line told. */
+function unwatched(host: LinkHost): LinkWatch {
+  return {
+    counters: linkMetrics().protocols.gt06,
+    fault: (_key, line, detail) =>
+      host.log(detail === undefined ? line : `${line}: ${describe(detail)}`, "warn"),
+  };
+}
 
 function identify(link: DeviceLink, device: LinkDevice): void {
   link.device = device;

@@ -6,6 +6,7 @@
  * device states, the event bus and the command records. A "link" is one device connection,
  * numbered by its worker; the main thread names it by worker and link id.
  */
+import type { LogLevel } from "../../../lib/log.ts";
 import type { OutgoingCommand } from "./outgoing.ts";
 import type { DeviceMessage, TcpProtocol } from "../protocols/types.ts";
 import type { DeviceLimits } from "../transport/listeners.ts";
@@ -64,10 +65,15 @@ export type ToMain =
   | { t: "authenticate"; link: number; code: string }
   /** The login acknowledgement is written: queued commands may go out. */
   | { t: "ready"; link: number }
-  /** Data to store, one entry per link (each link has at most one batch outstanding). */
-  | { t: "data"; links: number[]; messages: DeviceMessage[][] }
+  /**
+   * Data to store, one entry per link (each link has at most one batch outstanding), with
+   * what the worker's counters gained since its last report (metrics.ts), if anything.
+   */
+  | { t: "data"; links: number[]; messages: DeviceMessage[][]; counts?: number[] }
+  /** The worker's counters changed without data to carry them (connections, refusals). */
+  | { t: "counts"; counts: number[] }
   | { t: "closed"; link: number }
   /** Result of `send`: written, or why not. */
   | { t: "sent"; req: number; error?: "encode" | "write" }
-  | { t: "log"; line: string }
+  | { t: "log"; line: string; level?: LogLevel }
   | { t: "stopped" };

@@ -13,6 +13,7 @@ import type { Ingestor } from "../ingest/ingest.ts";
 import type { DeviceIdentity } from "./device_identity.ts";
 import type { LinkDevice, LoginAnswer, ProtocolName } from "./link_messages.ts";
 import type { DeviceMessage } from "../protocols/types.ts";
+import type { LogLevel } from "../../../lib/log.ts";
 
 export interface LinkServices {
   directory: DeviceDirectory;
@@ -27,7 +28,8 @@ export interface LinkServices {
   ) => void;
   /** After the login acknowledgement (to deliver queued commands). */
   onIdentified: (conn: LiveConnection) => void;
-  log: (line: string) => void;
+  /** The gateway's log (lib/log.ts levels; info when none is given). */
+  log: (line: string, level?: LogLevel) => void;
 }
 
 /** How the table reaches a link's socket (directly, or through its worker). */
@@ -90,12 +92,17 @@ export class LinkTable {
       `[${live.protocol}] ${live.remote}: second login of ${live.imei} refused: its connection ` +
         `from ${current.remote} was heard ${Math.round((now - current.heardAt) / 1000)} s ago; ` +
         "closing",
+      "warn",
     );
   }
 
   /** The link becomes the device's connection (an older one is closed). */
   private attach(link: Link): void {
     link.attached = true;
+    this.s.log(
+      `[${link.live.protocol}] ${link.live.remote}: device ${link.device.imei} logged in`,
+      "debug",
+    );
     this.s.connections.attach(link.live);
     this.s.bus.publish({
       type: "connection",
@@ -119,6 +126,7 @@ export class LinkTable {
       this.s.log(
         `[${link.live.protocol}] ${link.live.remote}: registration of ${link.device.imei} ` +
           `refused: its authenticated connection from ${current.remote} is active`,
+        "warn",
       );
       return null;
     }
@@ -142,6 +150,7 @@ export class LinkTable {
       this.s.log(
         `[${link.live.protocol}] ${link.live.remote}: authentication of ${link.device.imei} ` +
           "refused (wrong auth code)",
+        "warn",
       );
       return null;
     }

@@ -48,6 +48,11 @@ export class DenoTransport implements SocketTransport {
     };
   }
 
+  /** Each socket's writes are awaited in its own promise chain: nothing shared to measure. */
+  queuedBytes(): number {
+    return 0;
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

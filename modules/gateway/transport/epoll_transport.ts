@@ -25,6 +25,7 @@ import {
   TCP_NODELAY,
 } from "../../../lib/net/libc.ts";
 import type { LinkInput, LinkSocket } from "../link/device_link.ts";
+import { log } from "../../../lib/log.ts";
 import { SendThread } from "./send_thread.ts";
 import type { AcceptSocket, SocketListener, SocketTransport } from "./transport.ts";
 
@@ -56,6 +57,10 @@ export class EpollTransport implements SocketTransport {
   private readonly peer = new Uint8Array(28);
   private readonly peerLength = new Uint32Array(1);
   private lastToken = 0;
+
+  queuedBytes(): number {
+    return this.sender.queuedBytes();
+  }
 
   listen(hostname: string, port: number, reusePort: boolean, accept: AcceptSocket): SocketListener {
     const address = socketAddress(hostname, port);
@@ -193,7 +198,7 @@ class EpollSocket implements LinkSocket {
         this.input.closed();
       } catch (e) {
         // A microtask's exception would end the process: one connection's must not.
-        console.error("gateway: closing a link failed:", e);
+        log.area("gateway").error("closing a link failed", e);
       }
     });
   }

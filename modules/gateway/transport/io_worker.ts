@@ -11,8 +11,18 @@ import { type DeviceListeners, listenDevices } from "./listeners.ts";
 import type { LoginAnswer, ToMain, ToWorker } from "../link/link_messages.ts";
 import { CommandEncodeError } from "../link/outgoing.ts";
 import type { DeviceMessage } from "../protocols/types.ts";
+import { CountsOutbox, linkMetrics } from "../metrics.ts";
 
 const post = (m: ToMain) => self.postMessage(m);
+
+/**
+ * This worker's counters (frames, connections, refusals): their gains ride along with the
+ * data messages, and a timer reports them when no data goes (connections opening, refusals).
+ */
+const metrics = linkMetrics();
+const counts = new CountsOutbox(metrics);
+const COUNTS_MS = 1000;
+let countsTimer: ReturnType<typeof setInterval> | undefined;
 
 interface Waiter<T> {
   resolve(v: T): void;
@@ -36,7 +46,7 @@ function queueData(link: number, messages: DeviceMessage[]) {
     queueMicrotask(() => {
       const o = outbox!;
       outbox = null;
-      post({ t: "data", links: o.links, messages: o.messages });
+      post({ t: "data", links: o.links, messages: o.messages, counts: counts.take() ?? undefined });
     });
   }
   outbox.links.push(link);
@@ -81,8 +91,8 @@ const host: LinkHost = {
     stores.delete(link.id);
     if (link.device || link.awaitingCredential) post({ t: "closed", link: link.id });
   },
-  log(line) {
-    post({ t: "log", line });
+  log(line, level) {
+    post({ t: "log", line, level });
   },
 };
 
@@ -117,7 +127,12 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
           msg.limits,
           host,
           msg.io,
+          metrics,
         );
+        countsTimer = setInterval(() => {
+          const c = counts.take();
+          if (c) post({ t: "counts", counts: c });
+        }, COUNTS_MS);
         post({ t: "listening", ports: listeners.ports, io: listeners.io });
       } catch (err) {
         post({
@@ -144,7 +159,9 @@ self.onmessage = async (e: MessageEvent<ToWorker>) => {
       listeners?.links.get(msg.link)?.close();
       break;
     case "stop":
+      clearInterval(countsTimer);
       await listeners?.close();
+      post({ t: "counts", counts: counts.take() ?? [] });
       post({ t: "stopped" });
       break;
   }

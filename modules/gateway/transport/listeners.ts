@@ -1,5 +1,13 @@
 import { Admission, type ConnectionCount, ShedLog } from "./admission.ts";
-import { type DeviceLink, type LinkHost, type LinkInput, openLink } from "../link/device_link.ts";
+import {
+  type DeviceLink,
+  type LinkHost,
+  type LinkInput,
+  type LinkWatch,
+  openLink,
+} from "../link/device_link.ts";
+import { type AreaLogger, describe, RateLimitedLog } from "../../../lib/log.ts";
+import { type LinkMetrics, linkMetrics } from "../metrics.ts";
 import { DenoTransport } from "./deno_transport.ts";
 import { EpollTransport } from "./epoll_transport.ts";
 import type { PortMap, ProtocolName } from "../link/link_messages.ts";
@@ -57,8 +65,18 @@ export function listenDevices(
   limits: DeviceLimits,
   host: LinkHost,
   io: GatewayIo = "auto",
+  metrics: LinkMetrics = linkMetrics(),
 ): DeviceListeners {
   const transport = createTransport(io, hostname);
+  metrics.sendQueueBytes.sampler = () => transport.queuedBytes();
+  const faults = new RateLimitedLog(hostLogger(host), "warn");
+  const watches = {} as Record<ProtocolName, LinkWatch>;
+  for (const name of Object.keys(PROTOCOLS) as ProtocolName[]) {
+    watches[name] = {
+      counters: metrics.protocols[name],
+      fault: (key, line, detail) => faults.log(key, line, detail),
+    };
+  }
   const bound = { ...ports };
   const listeners: SocketListener[] = [];
   const links = new Map<number, DeviceLink>();
@@ -77,7 +95,8 @@ export function listenDevices(
     try {
       const listener = transport.listen(hostname, ports[name], reusePort, (socket) => {
         const id = nextId++;
-        const { link, input } = openLink(socket, id, protocol, host, times);
+        const watch = watches[name];
+        const { link, input } = openLink(socket, id, protocol, host, times, watch);
         const verdict = admission.admit(link);
         if (!verdict.keep) {
           // Over the cap with every other connection identified: this one goes.
@@ -93,9 +112,11 @@ export function listenDevices(
           verdict.shed.close();
         }
         links.set(id, link);
+        watch.counters.connections.inc();
         return {
           data: input.data,
           closed() {
+            watch.counters.connections.dec();
             links.delete(id);
             admission.release(link);
             input.closed();
@@ -110,6 +131,23 @@ export function listenDevices(
     }
   }
   return { ports: bound, io: transport.name, links, close };
+}
+
+/**
+ * The host's log as an area logger, for the rate limiter: the line goes where the host sends
+ * it (from an I/O worker, to the main thread, which applies LOG_LEVEL).
+ */
+function hostLogger(host: LinkHost): AreaLogger {
+  const at = (level: "debug" | "info" | "warn" | "error") => (m: string, detail?: unknown) =>
+    host.log(detail === undefined ? m : `${m}: ${describe(detail)}`, level);
+  return {
+    area: "gateway",
+    enabled: () => true,
+    debug: at("debug"),
+    info: at("info"),
+    warn: at("warn"),
+    error: at("error"),
+  };
 }
 
 /** Input of a connection closed as soon as accepted: reads nothing, reports its close. */

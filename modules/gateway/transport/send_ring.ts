@@ -59,6 +59,12 @@ export class SendRingWriter extends RingViews {
     return Math.floor(this.capacity / 2) - RECORD_HEADER;
   }
 
+  /** Bytes written and not yet taken by the send thread (records with their headers). */
+  usedBytes(): number {
+    const head = Atomics.load(this.header, HEAD);
+    return this.tail >= head ? this.tail - head : this.capacity - head + this.tail;
+  }
+
   /** Appends a record; false when the ring has no room now (nothing written). */
   put(kind: SendRecord, fd: number, payload?: Uint8Array): boolean {
     const length = payload ? payload.length : 0;

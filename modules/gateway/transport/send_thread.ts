@@ -1,3 +1,4 @@
+import { log } from "../../../lib/log.ts";
 import { createSendRing, SendRecord, SendRingWriter } from "./send_ring.ts";
 
 /** Ring size: ~200,000 acknowledgements, far more than one event-loop turn produces. */
@@ -24,7 +25,7 @@ export class SendThread {
       this.worker.onmessage = () => resolve();
       this.worker.onerror = (e) => {
         e.preventDefault();
-        console.error(`gateway send thread failed: ${e.message}`);
+        log.area("gateway").error(`send thread failed: ${e.message}`);
         resolve();
       };
     });
@@ -36,6 +37,13 @@ export class SendThread {
     for (let at = 0; at < bytes.length; at += max) {
       this.put(SendRecord.Send, fd, bytes.length <= max ? bytes : bytes.subarray(at, at + max));
     }
+  }
+
+  /** Bytes queued for the send thread: in the ring and waiting for room in it (metrics). */
+  queuedBytes(): number {
+    let n = this.ring.usedBytes();
+    for (const [, , bytes] of this.overflow) n += bytes?.length ?? 0;
+    return n;
   }
 
   /** Closes the fd after everything queued for it went out. */

@@ -10,6 +10,7 @@ import { type LinkServices, LinkTable } from "../link/link_table.ts";
 import type { PortMap, ProtocolName, ToMain, ToWorker } from "../link/link_messages.ts";
 import { CommandEncodeError, type OutgoingCommand } from "../link/outgoing.ts";
 import type { DeviceMessage } from "../protocols/types.ts";
+import { type LinkMetrics, linkMetrics, WorkerCounts } from "../metrics.ts";
 
 export interface DeviceServingOptions extends LinkServices {
   hostname: string;
@@ -23,6 +24,8 @@ export interface DeviceServingOptions extends LinkServices {
   loginMs: number;
   /** MAX_DEVICE_CONNECTIONS: for the whole process, all workers together. */
   maxConnections: number;
+  /** The registered link series (workers' counts are added to them). */
+  metrics?: LinkMetrics;
 }
 
 export interface DeviceServing {
@@ -41,6 +44,7 @@ const STOP_GRACE_MS = 2000;
 class IoWorker {
   private readonly worker: Worker;
   private readonly table: LinkTable;
+  private readonly counts: WorkerCounts;
   private readonly sends = new Map<number, { resolve(): void; reject(e: Error): void }>();
   private nextReq = 1;
   /** Link ids whose data was committed / failed, sent back in one message per turn. */
@@ -54,6 +58,7 @@ class IoWorker {
     private readonly onCrash: () => void,
   ) {
     this.table = new LinkTable(o);
+    this.counts = new WorkerCounts(o.metrics ?? linkMetrics());
     this.worker = new Worker(new URL("./io_worker.ts", import.meta.url), { type: "module" });
     this.worker.onmessage = (e: MessageEvent<ToMain>) => this.receive(e.data);
     this.worker.onerror = (e) => {
@@ -84,6 +89,7 @@ class IoWorker {
   /** Ends the worker; its links count as closed. */
   terminate(): void {
     this.worker.terminate();
+    this.counts.withdraw();
     this.table.closeAll();
     for (const s of this.sends.values()) s.reject(new Error("gateway worker stopped"));
     this.sends.clear();
@@ -134,8 +140,11 @@ class IoWorker {
       case "ready":
         return this.table.ready(m.link);
       case "data":
+        if (m.counts) this.counts.add(m.counts);
         for (let i = 0; i < m.links.length; i++) this.store(m.links[i], m.messages[i]);
         return;
+      case "counts":
+        return this.counts.add(m.counts);
       case "closed":
         return this.table.closed(m.link);
       case "sent": {
@@ -150,7 +159,7 @@ class IoWorker {
         return;
       }
       case "log":
-        return this.o.log(m.line);
+        return this.o.log(m.line, m.level);
       case "stopped":
         return this.stopped?.();
     }
@@ -202,7 +211,7 @@ function serveOnMainThread(o: DeviceServingOptions): DeviceServing {
     log: o.log,
   };
   const limits = deviceLimits(o, new Int32Array(1), 0);
-  const listeners = listenDevices(o.hostname, o.ports, false, limits, host, o.io);
+  const listeners = listenDevices(o.hostname, o.ports, false, limits, host, o.io, o.metrics);
   return {
     ports: listeners.ports,
     io: listeners.io,

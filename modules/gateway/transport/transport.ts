@@ -24,6 +24,8 @@ export interface SocketTransport {
   readonly name: "epoll" | "deno";
   /** Binds and listens; throws Deno.errors.AddrInUse when the port is taken. */
   listen(hostname: string, port: number, reusePort: boolean, accept: AcceptSocket): SocketListener;
+  /** Bytes accepted for writing and not yet handed to the kernel (metrics). */
+  queuedBytes(): number;
   /** Releases the transport once its listeners and connections are closed. */
   close(): Promise<void>;
 }
