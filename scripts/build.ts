@@ -83,6 +83,8 @@ async function runBundle(root: string, bundleDir: string, entries: string[], dev
   args.push(...(dev ? ["--sourcemap", "inline"] : ["--minify"]));
   try {
     await Deno.stat(join(root, "deno.json"));
+    // The project's import map and links: `react*` resolves to preact/compat exactly as on the
+    // server, for our code and for npm React libraries alike (one Preact in the bundle).
     args.push("--config", join(root, "deno.json"));
   } catch {
     // No config: deno's own discovery applies.

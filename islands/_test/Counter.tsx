@@ -1,5 +1,5 @@
 // Test fixture: useState island.
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 
 function Counter({ start, label }: { start: number; label: string }) {

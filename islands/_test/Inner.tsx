@@ -1,5 +1,5 @@
 // Test fixture: island rendered inside another island.
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 
 function Inner({ greeting }: { greeting: string }) {

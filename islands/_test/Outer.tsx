@@ -1,5 +1,5 @@
 // Test fixture: island whose output contains another island.
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import Inner from "./Inner.tsx";
 

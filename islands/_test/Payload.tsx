@@ -1,5 +1,5 @@
 // Test fixture: shows how string and Date props arrive after serialization.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 
 function Payload({ text, when }: { text: string; when: Date }) {

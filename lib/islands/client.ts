@@ -4,12 +4,15 @@
  * The page carries `<script type="application/json" id="__tp_props">` with
  * `{"islands": {name: url}, "props": [...]}`. Each top-level marker's data-props indexes
  * `props`; its island module is imported from `islands[name]` and the island's component
- * is hydrated straight into the marker (nested islands are part of that tree).
+ * is hydrated straight into the marker (nested islands are part of that tree). Slot props
+ * (server-rendered children) are added from the marker's own DOM (slots.tsx); islands inside a
+ * slot are top-level islands of their own.
  */
 import { h, hydrate } from "preact";
-import { MARKER_TAG, PROPS_SCRIPT_ID } from "./constants.ts";
+import { PROPS_SCRIPT_ID } from "./constants.ts";
 import { islandInfo } from "./island.tsx";
 import { revive } from "./serialize.ts";
+import { adoptSlots, topLevelMarkers } from "./slots.tsx";
 
 interface PageData {
   islands: Record<string, string>;
@@ -32,20 +35,26 @@ async function hydrateIsland(el: Element, data: PageData): Promise<void> {
   if (info.name !== name) {
     throw new Error(`${url}: island named "${info.name}" but the page expects "${name}"`);
   }
-  const props = revive(data.props[Number(el.getAttribute("data-props"))]);
-  hydrate(h(info.Component, props as Record<string, unknown>), el);
+  const index = Number(el.getAttribute("data-props"));
+  const props = revive(data.props[index]) as Record<string, unknown>;
+  // Slots: captured before hydrating, so the island gets the server's nodes as they are.
+  Object.assign(props, adoptSlots(el, index, (root) => void hydrateWithin(root, data)));
+  hydrate(h(info.Component, props), el);
+}
+
+/** Hydrates the top-level islands under `root`; failures are logged, not thrown. */
+async function hydrateWithin(root: ParentNode, data: PageData): Promise<void> {
+  const markers = topLevelMarkers(root);
+  const results = await Promise.allSettled(markers.map((el) => hydrateIsland(el, data)));
+  for (const r of results) {
+    if (r.status === "rejected") console.error("[islands] hydration failed:", r.reason);
+  }
 }
 
 /** Hydrates all islands; resolves when every island has hydrated or failed (failures logged). */
 export async function boot(doc: Document = document): Promise<void> {
   const data = readPageData(doc);
   if (!data) return;
-  const markers = [...doc.querySelectorAll(`${MARKER_TAG}[data-props]`)]
-    // Nested islands hydrate as part of their outer island.
-    .filter((el) => !el.parentElement?.closest(MARKER_TAG));
-  const results = await Promise.allSettled(markers.map((el) => hydrateIsland(el, data)));
-  for (const r of results) {
-    if (r.status === "rejected") console.error("[islands] hydration failed:", r.reason);
-  }
+  await hydrateWithin(doc, data);
   doc.documentElement.setAttribute("data-islands", "hydrated");
 }
