@@ -1,8 +1,8 @@
 import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Device } from "../devices/model.ts";
 import { findModel } from "../devices/models.ts";
-import type { ConnectionRegistry, LiveConnection } from "../gateway/link/connections.ts";
-import { CommandEncodeError } from "../gateway/link/outgoing.ts";
+import type { CommandDesk, Connections, LiveConnection } from "../gateway/types.ts";
+import { CommandEncodeError } from "../gateway/protocols/types.ts";
 import type { CommandRecord, CommandStatus, CommandStore } from "./store.ts";
 import { NO_EVENTS, type Publisher } from "../../lib/events/bus.ts";
 import type { CommandSettled } from "./events.ts";
@@ -68,13 +68,13 @@ function matchRef(
  * The command transport: encode for the device's protocol, write to its live connection,
  * match its reply, and keep one offline command per device for its next connection.
  */
-export class CommandService {
+export class CommandService implements CommandDesk {
   /** ref → command id, for replies; refs are per process, unique for 2^31 sends. */
   private inFlight = new Map<string, Map<number, string>>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   constructor(
     private readonly store: CommandStore,
-    private readonly connections: ConnectionRegistry,
+    private readonly connections: Connections,
     private readonly timeoutMs = COMMAND_TIMEOUT_MS,
     /** Told about every command that reached a final or waiting state (work-mode tasks). */
     private readonly events: Publisher<CommandSettled> = NO_EVENTS,

@@ -8,7 +8,7 @@
 import { gt06 } from "../gateway/protocols/gt06/index.ts";
 import { jt808 } from "../gateway/protocols/jt808/index.ts";
 import { newSession, type TcpProtocol } from "../gateway/protocols/types.ts";
-import type { LiveConnection } from "../gateway/link/connections.ts";
+import type { LiveConnection } from "../gateway/types.ts";
 import { encodeOutgoing } from "../gateway/link/outgoing.ts";
 import { gt06CommandReply, Gt06StreamReader, parseGt06Command } from "../simulator/devices/gt06.ts";
 import {

@@ -1,9 +1,9 @@
 import type { Config } from "../../lib/config.ts";
 import { type KeptServer, serveKept } from "../../lib/net/kept_server.ts";
-import type { CommandService } from "../commands/service.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { GatewayEvent } from "./events.ts";
+import type { CommandDesk } from "./types.ts";
 import type { ConnectionRegistry } from "./link/connections.ts";
 import { DeviceIdentity } from "./link/device_identity.ts";
 import { GatewayStore } from "./link/store.ts";
@@ -33,7 +33,7 @@ export interface GatewayDeps {
   ingestor: Ingestor;
   connections: ConnectionRegistry;
   bus: Publisher<GatewayEvent>;
-  commands: CommandService;
+  commands: CommandDesk;
   idleMs?: number;
   /** MAX_DEVICE_CONNECTIONS in force (the configured value or the descriptor-based default). */
   maxConnections: number;

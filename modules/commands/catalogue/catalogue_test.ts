@@ -11,7 +11,8 @@ import { newSession } from "../../gateway/protocols/types.ts";
 import { crcItu, Gt06StreamReader, parseGt06Command } from "../../simulator/devices/gt06.ts";
 import { Jt808StreamReader } from "../../simulator/devices/jt808.ts";
 import { DEVICE_MODELS } from "../../devices/models.ts";
-import { buildInstruction, encodeNative, instructionsFor } from "./index.ts";
+import { buildInstruction, instructionsFor } from "./index.ts";
+import { encodeBinaryCommand } from "../../gateway/protocols/jt808/commands.ts";
 
 function gt06Text(mcType: string, code: string, params: Record<string, unknown> = {}) {
   const built = buildInstruction(mcType, code as never, params);
@@ -74,7 +75,7 @@ Deno.test("catalogue: JT/T 808 control, parameter and position query frames carr
 
   const reboot = buildInstruction("JT808", "reboot", {});
   assert.deepEqual(reboot.encoding, { kind: "jt808Control", word: 4 });
-  const [f1] = reader.push(encodeNative(reboot.encoding as never, 0x10203, session));
+  const [f1] = reader.push(encodeBinaryCommand(reboot.encoding as never, 0x10203, session));
   assert.equal(f1.msgId, 0x8105);
   assert.equal(f1.serial, 0x0203, "WORD serial = ref & 0xffff");
   assert.equal(f1.terminal, "013800138000");
@@ -82,12 +83,12 @@ Deno.test("catalogue: JT/T 808 control, parameter and position query frames carr
   assert.deepEqual([...f1.body], [4]);
 
   const cut = buildInstruction("JT808", "engineCut", {});
-  const [f2] = reader.push(encodeNative(cut.encoding as never, 7, session));
+  const [f2] = reader.push(encodeBinaryCommand(cut.encoding as never, 7, session));
   assert.deepEqual([...f2.body], [0x64]);
 
   const interval = buildInstruction("JT808", "reportInterval", { seconds: 60 });
   assert.equal(interval.content, "0x8103 0x0029=60");
-  const [f3] = reader.push(encodeNative(interval.encoding as never, 9, session));
+  const [f3] = reader.push(encodeBinaryCommand(interval.encoding as never, 9, session));
   assert.equal(f3.msgId, 0x8103);
   // BYTE count, DWORD id 0x00000029, BYTE length 4, DWORD 60.
   assert.deepEqual([...f3.body], [1, 0, 0, 0, 0x29, 4, 0, 0, 0, 60]);
@@ -96,7 +97,7 @@ Deno.test("catalogue: JT/T 808 control, parameter and position query frames carr
   const locate = buildInstruction("JC400", "locate", {});
   assert.deepEqual(locate.encoding, { kind: "jt808Locate" });
   assert.equal(locate.content, "0x8201");
-  const [f4] = reader.push(encodeNative(locate.encoding as never, 0x30011, session));
+  const [f4] = reader.push(encodeBinaryCommand(locate.encoding as never, 0x30011, session));
   assert.deepEqual([f4.msgId, f4.serial, f4.body.length, f4.checkOk], [0x8201, 0x0011, 0, true]);
   const text = buildInstruction("JT808", "custom", { text: "STATUS#" });
   assert.deepEqual(text.encoding, { kind: "text", content: "STATUS#" });

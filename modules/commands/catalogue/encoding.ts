@@ -1,15 +1,11 @@
+import type { BinaryCommand } from "../../gateway/protocols/types.ts";
+
 /**
- * What an instruction becomes for one protocol: a text command (every protocol's
- * `encodeCommand` frames it), or a JT/T 808 message other than 0x8300.
+ * What an instruction becomes for one protocol: a text command, or one of the protocol's
+ * binary commands (JT/T 808 messages other than 0x8300). The protocol frames either
+ * (`TcpProtocol.encodeCommand`).
  */
-export type Encoding =
-  | { kind: "text"; content: string }
-  /** 0x8105 terminal control: command word and its ";"-separated parameters. */
-  | { kind: "jt808Control"; word: number; params?: string }
-  /** 0x8103 set terminal parameters: DWORD values by parameter id. */
-  | { kind: "jt808Params"; params: { id: number; value: number }[] }
-  /** 0x8201 position query ("locate now"); the terminal answers 0x0201 with its location. */
-  | { kind: "jt808Locate" };
+export type Encoding = { kind: "text"; content: string } | BinaryCommand;
 
 export const text = (content: string): Encoding => ({ kind: "text", content });
 

@@ -64,6 +64,3 @@ export function buildInstruction(
   const encoding = encode(parsed.data.params);
   return { code, encoding, content: describe(encoding) };
 }
-
-// Encoded where the connection lives (the gateway); re-exported for the catalogue's users.
-export { encodeNative } from "../../gateway/link/outgoing.ts";

@@ -13,8 +13,6 @@
  * 0x8201 position query for "locate now" (answered by 0x0201), 0x8300 text for free text.
  */
 import type { ProtocolName } from "../../devices/models.ts";
-import { H02_COMMANDS } from "../../gateway/protocols/h02/encoder.ts";
-import { ControlWord } from "../../gateway/protocols/jt808/encoder.ts";
 import { type Encoding, text } from "./encoding.ts";
 import type { InstructionCode } from "./instructions.ts";
 
@@ -26,6 +24,20 @@ type Encoders = Partial<Record<InstructionCode, (p: Params) => Encoding>>;
 const gt06Text = (s: string) => text(s.endsWith("#") ? s : `${s}#`);
 
 const fenceAlarm = { in: "IN", out: "OUT", both: "" } as const;
+
+/**
+ * The wire commands the instructions use, written out here (the catalogue is the one list of
+ * what each instruction sends); the protocols frame them. catalogue_test checks them through
+ * the real encoders.
+ */
+const JT808_CONTROL = { reset: 4, factoryReset: 5, fuelCut: 0x64, fuelRestore: 0x65 } as const;
+const H02 = {
+  engineStop: "S20,1,1",
+  engineResume: "S20,1,0",
+  alarmArm: "SCF,0,0",
+  alarmDisarm: "SCF,1,1",
+  positionPeriodic: (seconds: number) => `S71,22,${Math.max(1, Math.round(seconds))}`,
+} as const;
 
 const GT06_COMMON: Encoders = {
   locate: () => text("WHERE#"),
@@ -57,20 +69,20 @@ export const ENCODERS = {
     engineRestore: () => text("RELAY,0#"),
   },
   jt808: {
-    engineCut: () => ({ kind: "jt808Control", word: 0x64 }),
-    engineRestore: () => ({ kind: "jt808Control", word: 0x65 }),
+    engineCut: () => ({ kind: "jt808Control", word: JT808_CONTROL.fuelCut }),
+    engineRestore: () => ({ kind: "jt808Control", word: JT808_CONTROL.fuelRestore }),
     locate: () => ({ kind: "jt808Locate" }),
-    reboot: () => ({ kind: "jt808Control", word: ControlWord.RESET }),
-    factoryReset: () => ({ kind: "jt808Control", word: ControlWord.FACTORY_RESET }),
+    reboot: () => ({ kind: "jt808Control", word: JT808_CONTROL.reset }),
+    factoryReset: () => ({ kind: "jt808Control", word: JT808_CONTROL.factoryReset }),
     reportInterval: (p) => ({ kind: "jt808Params", params: [{ id: 0x0029, value: p.seconds }] }),
     custom: (p) => text(p.text),
   },
   h02: {
-    engineCut: () => text(H02_COMMANDS.engineStop),
-    engineRestore: () => text(H02_COMMANDS.engineResume),
-    armAlarm: () => text(H02_COMMANDS.alarmArm),
-    disarmAlarm: () => text(H02_COMMANDS.alarmDisarm),
-    reportInterval: (p) => text(H02_COMMANDS.positionPeriodic(p.seconds)),
+    engineCut: () => text(H02.engineStop),
+    engineRestore: () => text(H02.engineResume),
+    armAlarm: () => text(H02.alarmArm),
+    disarmAlarm: () => text(H02.alarmDisarm),
+    reportInterval: (p) => text(H02.positionPeriodic(p.seconds)),
     custom: (p) => text(p.text.replace(/#$/, "")),
   },
 } satisfies Record<string, Encoders>;

@@ -1,30 +1,12 @@
-import type { OutgoingCommand } from "./outgoing.ts";
-import type { TcpProtocol } from "../protocols/types.ts";
+import type { Connections, LiveConnection } from "../types.ts";
 
-/** One live device connection, as the command transport sees it. */
-export interface LiveConnection {
-  imei: string;
-  protocol: TcpProtocol["name"];
-  remote: string;
-  connectedAt: number;
-  /** When the connection last brought anything (login or data): the takeover rule's clock. */
-  heardAt: number;
-  /** The connection proved itself with a credential (JT/T 808 auth code). */
-  credentialed: boolean;
-  /**
-   * Encodes the command with the connection's protocol session and writes it; rejects with
-   * CommandEncodeError when the protocol cannot encode it, with another error when the write
-   * fails (the connection is gone).
-   */
-  send(command: OutgoingCommand): Promise<void>;
-  close(): void;
-}
+export type { LiveConnection };
 
 /**
  * At most one live connection per device: an attached connection replaces (and closes) the
  * old one. Whether a login may replace it is decided before (DeviceIdentity, LinkTable).
  */
-export class ConnectionRegistry {
+export class ConnectionRegistry implements Connections {
   private live = new Map<string, LiveConnection>();
 
   attach(conn: LiveConnection): void {

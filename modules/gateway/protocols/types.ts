@@ -146,12 +146,43 @@ export interface TextCommand {
   ref: number;
 }
 
+/**
+ * A command that is not operator text: a message of one protocol, typed by its `kind` (the
+ * protocol's name first). Stored with the command record, so its shape is data.
+ */
+export type BinaryCommand =
+  /** JT/T 808 0x8105 terminal control: command word and its ";"-separated parameters. */
+  | { kind: "jt808Control"; word: number; params?: string }
+  /** JT/T 808 0x8103 set terminal parameters: DWORD values by parameter id. */
+  | { kind: "jt808Params"; params: { id: number; value: number }[] }
+  /** JT/T 808 0x8201 position query ("locate now"); answered by 0x0201 with the location. */
+  | { kind: "jt808Locate" };
+
+/** A command on its way to a device: text, or a binary message when `native` is set. */
+export interface OutgoingCommand extends TextCommand {
+  /** The protocol message the command is, when it is not the protocol's text command. */
+  native?: BinaryCommand | null;
+}
+
+/** The protocol cannot encode the command (it is refused, never half-sent). */
+export class CommandEncodeError extends Error {}
+
 export interface TcpProtocol {
   name: "gt06" | "jt808" | "h02";
   createSplitter(): FrameSplitter;
   /** Never throws on hostile input: malformed frames give `{messages: [], replies: []}` or throw FrameError. */
   decode(frame: Uint8Array, session: ProtocolSession): DecodeResult;
-  encodeCommand(command: TextCommand, session: ProtocolSession): Uint8Array;
+  /**
+   * Frames a command, text or binary; throws (any error) when this protocol cannot carry it,
+   * e.g. a binary command of another protocol.
+   */
+  encodeCommand(command: OutgoingCommand, session: ProtocolSession): Uint8Array;
+}
+
+/** For protocols whose only command is text: refuses a binary one. */
+export function textOnly(protocol: TcpProtocol["name"], command: OutgoingCommand): TextCommand {
+  if (command.native) throw new CommandEncodeError(`${protocol} has no ${command.native.kind}`);
+  return command;
 }
 
 export function newSession(): ProtocolSession {

@@ -1,5 +1,5 @@
 import type { DeviceDirectory } from "../../devices/directory.ts";
-import type { CommandService } from "../../commands/service.ts";
+import type { CommandDesk } from "../types.ts";
 import type { Ingestor } from "../ingest/ingest.ts";
 import {
   decodeOsmAndRequest,
@@ -14,7 +14,7 @@ import {
 export function createOsmAndHandler(deps: {
   directory: DeviceDirectory;
   ingestor: Ingestor;
-  commands: CommandService;
+  commands: Pick<CommandDesk, "takeHttpCommand">;
   log?: (m: string) => void;
 }) {
   const log = deps.log ?? ((m: string) => console.log(m));

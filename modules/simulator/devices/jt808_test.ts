@@ -5,7 +5,7 @@ import {
   positionQuery,
   terminalControl,
 } from "../../gateway/protocols/jt808/encoder.ts";
-import { encodeNative } from "../../commands/catalogue/index.ts";
+import { encodeBinaryCommand } from "../../gateway/protocols/jt808/commands.ts";
 import { Jt808Splitter } from "../../gateway/protocols/jt808/splitter.ts";
 import { type DeviceMessage, newSession, type Position } from "../../gateway/protocols/types.ts";
 import { KMH_PER_KNOT, sampleFix } from "../fix.ts";
@@ -216,7 +216,7 @@ Deno.test("jt808 0x8103 set parameters is answered with 0x0001 success", () => {
   const link = new Jt808Link(IMEI);
   server.decode(link.hello()[0]);
   const params = { kind: "jt808Params" as const, params: [{ id: 0x0029, value: 60 }] };
-  const [e] = link.receive(encodeNative(params, 0x20005, server.session), now);
+  const [e] = link.receive(encodeBinaryCommand(params, 0x20005, server.session), now);
   assert.ok(e.type === "command");
   assert.equal(e.text, "set parameters 0000002904" + "0000003c");
   assert.deepEqual(server.decode(e.reply).messages, [{

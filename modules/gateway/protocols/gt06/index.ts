@@ -1,6 +1,6 @@
 /** GT06 (Concox/Jimi) TCP protocol: splitter, decoder and command encoder. */
 
-import type { TcpProtocol } from "../types.ts";
+import { type TcpProtocol, textOnly } from "../types.ts";
 import { decodeGt06 } from "./decoder.ts";
 import { encodeCommand } from "./encoder.ts";
 import { Gt06Splitter } from "./splitter.ts";
@@ -9,5 +9,5 @@ export const gt06: TcpProtocol = {
   name: "gt06",
   createSplitter: () => new Gt06Splitter(),
   decode: (frame, session) => decodeGt06(frame, session),
-  encodeCommand,
+  encodeCommand: (command, session) => encodeCommand(textOnly("gt06", command), session),
 };

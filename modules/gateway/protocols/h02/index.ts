@@ -1,6 +1,6 @@
 /** H02 (Sinotrack, TK103-H02, "*HQ" family) protocol for the gateway. */
 
-import { type DecodeResult, FrameError, type TcpProtocol } from "../types.ts";
+import { type DecodeResult, FrameError, type TcpProtocol, textOnly } from "../types.ts";
 import { decodeH02 } from "./decoder.ts";
 import { encodeH02Command } from "./encoder.ts";
 import { H02Splitter } from "./splitter.ts";
@@ -18,7 +18,7 @@ export const h02: TcpProtocol = {
       return { messages: [], replies: [] };
     }
   },
-  encodeCommand: (command, session) => encodeH02Command(command, session),
+  encodeCommand: (command, session) => encodeH02Command(textOnly("h02", command), session),
 };
 
 export { decodeH02 } from "./decoder.ts";
