@@ -1,4 +1,4 @@
-import type { ComponentChildren } from "preact";
+import type { ReactNode } from "react";
 import type { PageContext } from "../app/pages/context.ts";
 import ShellActions from "../islands/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
@@ -7,7 +7,7 @@ import NavDrawer from "../islands/NavDrawer.tsx";
 import TableCues from "../islands/TableCues.tsx";
 import { isActive, sectionsFor, SETTINGS_GROUPS } from "./shell_nav.ts";
 
-export function Shell({ ctx, children }: { ctx: PageContext; children: ComponentChildren }) {
+export function Shell({ ctx, children }: { ctx: PageContext; children: ReactNode }) {
   const { t, user, domain } = ctx;
   const logo = imageUrl(domain, "domainLogin");
   const sections = sectionsFor(user?.accountType);
@@ -56,7 +56,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: Component
 
 /** The settings area's side navigation (spec §2 settings routes that exist). */
 export function SettingsLayout(
-  { ctx, children }: { ctx: PageContext; children: ComponentChildren },
+  { ctx, children }: { ctx: PageContext; children: ReactNode },
 ) {
   const { t } = ctx;
   return (

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "react";
 import { island } from "../lib/islands/island.tsx";
 import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
 import { logout, switchLanguage } from "../lib/client/session.ts";

@@ -1,4 +1,4 @@
-import { useEffect } from "preact/hooks";
+import { useEffect } from "react";
 import { island } from "../lib/islands/island.tsx";
 
 /** The columns before a table's first content column that stick with it (selection, follow). */

@@ -2,9 +2,8 @@
  * The one form toolkit every account and domain dialog uses: form state with client checks,
  * server refusals mapped onto fields, labelled inputs, and a dialog with the shared footer.
  */
-import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
-import { useRef, useState } from "preact/hooks";
+import { type ReactNode, useRef, useState } from "react";
 import { ApiError, refusedField } from "../../lib/client/api.ts";
 import { Field } from "../ui/Field.tsx";
 import { Modal } from "../ui/Modal.tsx";
@@ -192,7 +191,7 @@ interface DialogProps {
   submitLabel?: string;
   danger?: boolean;
   width?: number;
-  children: ComponentChildren;
+  children: ReactNode;
 }
 
 /** A Modal holding a form, its refusal box, and Cancel + submit (#dialog-submit) buttons. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "react";
 
 /** Spec §9: searches wait 300 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Form, FormDialog, Input, Select, useForm, type Values } from "../accounts/form.tsx";
 import { type Check, length, optional, type Reason, required } from "../accounts/validate.ts";

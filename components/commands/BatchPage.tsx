@@ -1,6 +1,5 @@
-import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { type ReactNode, useState } from "react";
 import type { AccountRef } from "../accounts/types.ts";
 import { toast, Toasts } from "../ui/Toast.tsx";
 import { BatchList } from "./BatchList.tsx";
@@ -95,9 +94,9 @@ export function BatchPage(props: {
   /** False while the form has nothing to send (children then stand alone, e.g. an empty state). */
   ready?: boolean;
   /** Fields after the send type (the password confirming a protected instruction). */
-  confirm?: ComponentChildren;
-  after?: ComponentChildren;
-  children: ComponentChildren;
+  confirm?: ReactNode;
+  after?: ReactNode;
+  children: ReactNode;
 }) {
   const { t, allowed, form, ready = true } = props;
   const kind = KINDS[props.kind];

@@ -1,11 +1,11 @@
-import type { ComponentChildren } from "preact";
+import type { ReactNode } from "react";
 import type { TFunction } from "i18next";
 import { Pagination } from "../ui/Pagination.tsx";
 
 interface Props {
   t: TFunction;
   /** The header cells. */
-  head: ComponentChildren;
+  head: ReactNode;
   columns: number;
   loading: boolean;
   /** Shown as one row when there are no rows (and nothing is loading). */
@@ -19,7 +19,7 @@ interface Props {
     pageSize: number;
     onChange: (pageNum: number, pageSize: number) => void;
   };
-  children: ComponentChildren;
+  children: ReactNode;
 }
 
 /** A data table with loading state, empty row and optional pagination. */

@@ -1,5 +1,4 @@
-import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { type ReactNode, useState } from "react";
 
 /**
  * A filter bar's state: `draft` as typed and `filter` as applied; `bind(name)` gives a
@@ -19,7 +18,7 @@ export function useFilter<F extends { [K in keyof F]: string }>(initial: F) {
 /** The filter bar: its fields and buttons (`children`); submitting runs `onSearch`. */
 export function FilterBar({ onSearch, children }: {
   onSearch: () => void;
-  children: ComponentChildren;
+  children: ReactNode;
 }) {
   return (
     <form

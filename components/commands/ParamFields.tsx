@@ -1,7 +1,6 @@
 import { fieldMsg } from "./format.ts";
-import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { type ReactNode, useState } from "react";
 import { Field } from "../ui/Field.tsx";
 import type { InstructionDef, ParamDef } from "./types.ts";
 
@@ -154,7 +153,7 @@ export function InstructionFields({ t, instruction, errors, children }: {
   t: TFunction;
   instruction: Instruction;
   errors: Record<string, string>;
-  children: ComponentChildren;
+  children: ReactNode;
 }) {
   return (
     <>

@@ -1,6 +1,6 @@
 import { fieldMsg } from "./format.ts";
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";

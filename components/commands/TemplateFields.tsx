@@ -1,6 +1,5 @@
-import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { type ReactNode, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Field } from "../ui/Field.tsx";
 import { Modal } from "../ui/Modal.tsx";
@@ -99,7 +98,7 @@ export function TemplateForm(
     onName: (name: string) => void;
     onSubmit: () => void;
     onClose: () => void;
-    children: ComponentChildren;
+    children: ReactNode;
   },
 ) {
   return (

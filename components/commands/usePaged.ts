@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { toast } from "../ui/Toast.tsx";
 import { DEFAULT_PAGE_SIZE } from "../ui/Pagination.tsx";
 

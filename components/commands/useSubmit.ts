@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { ApiError, refusedField } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
 

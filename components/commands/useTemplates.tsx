@@ -1,6 +1,5 @@
-import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { type ReactNode, useEffect, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { toast, Toasts } from "../ui/Toast.tsx";
 import { Confirm } from "./Confirm.tsx";
@@ -84,10 +83,10 @@ export function TemplatesPage<E>({ t, page, vars, canModify, list, hint, add, ed
     setRemoving: (x: null) => void;
     remove: () => void;
   };
-  hint?: ComponentChildren;
+  hint?: ReactNode;
   add: { label: string; disabled: boolean; title?: string; onClick: () => void };
-  editor: (props: EditorProps<E>) => ComponentChildren;
-  children: ComponentChildren;
+  editor: (props: EditorProps<E>) => ReactNode;
+  children: ReactNode;
 }) {
   return (
     <div class="cmd-page">

@@ -1,6 +1,5 @@
-import type { ComponentChildren } from "preact";
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { type ReactNode, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
@@ -24,7 +23,7 @@ export function ActionModal(p: {
   width?: number;
   onClose: () => void;
   onSubmit: () => void;
-  children: ComponentChildren;
+  children: ReactNode;
 }) {
   return (
     <Modal

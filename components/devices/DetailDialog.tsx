@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { AlertsTab, BasicTab, CustomerTab } from "./InfoTabs.tsx";

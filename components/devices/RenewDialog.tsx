@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
 import { useLatest } from "../accounts/hooks.ts";

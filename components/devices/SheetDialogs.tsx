@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { download, upload } from "./transfer_io.ts";

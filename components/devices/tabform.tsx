@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { ApiError } from "../../lib/client/api.ts";
 import { Field } from "../ui/Field.tsx";
 import { fieldOfRefusal } from "../accounts/form.tsx";

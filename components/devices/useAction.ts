@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useState } from "react";
 
 /** Busy and refusal state around one async action of a dialog; true when it succeeded. */
 export function useAction() {

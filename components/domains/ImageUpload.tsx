@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { ApiError } from "../../lib/client/api.ts";
 import { upload } from "../devices/transfer_io.ts";
 import type { Form } from "../accounts/form.tsx";

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import type { DomainValues } from "./types.ts";
 import { previewUrl } from "./types.ts";
 

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { useDebounced } from "../accounts/hooks.ts";
 import { DataTable } from "../commands/DataTable.tsx";

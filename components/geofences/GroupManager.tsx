@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import type { TFunction } from "i18next";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import type { TFunction } from "i18next";
 import { Modal } from "../ui/Modal.tsx";
 import type { Group } from "../../islands/geofences/Editor.tsx";

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "react";
 import { useDebounced } from "../accounts/hooks.ts";
 import type { Zone } from "../../modules/geofences/model.ts";
 import { matchZones, type PlaceHit, searchGeocoder } from "./places.ts";

@@ -3,7 +3,7 @@
  * speed, ACC, battery, signal, odometer, times, coordinates, and the driver when the fleet
  * area records one.
  */
-import type { ComponentChildren } from "preact";
+import type { ReactNode } from "react";
 import type { TFunction } from "i18next";
 import type { DeviceStatus } from "../../modules/devices/model.ts";
 import type { DeviceFacts } from "../../modules/monitor/objects.ts";
@@ -88,7 +88,7 @@ export function DeviceCard(
     fmt: Formatter;
     t: T;
     onClose?: () => void;
-    children?: ComponentChildren;
+    children?: ReactNode;
   },
 ) {
   const f = d.facts;

@@ -1,5 +1,5 @@
 /** Choose one device by name or IMEI from a long list (shows at most 50 matches). */
-import { useMemo, useState } from "preact/hooks";
+import { useMemo, useState } from "react";
 
 export function DevicePicker(
   { devices, value, onChange, t, error }: {

@@ -1,6 +1,5 @@
 /** Provider and map type pickers (spec §7: four providers; simplified, standard, hybrid, satellite). */
-import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { type ReactNode, useEffect, useState } from "react";
 import type { BaseMap, MapSettings } from "./basemap.ts";
 import {
   type MapType,
@@ -17,7 +16,7 @@ export function MapToolbar(
     /** Neither the user nor a sharing parent has a Google key (tiles would be refused). */
     noGoogleKey?: boolean;
     t: (k: string) => string;
-    children?: ComponentChildren;
+    children?: ReactNode;
   },
 ) {
   const types = Object.keys(provider(providerId).types) as MapType[];

@@ -1,6 +1,6 @@
 /** Creates and lists public share links of one device (validity 1-720 whole hours). */
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";

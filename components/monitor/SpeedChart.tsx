@@ -3,7 +3,7 @@
  * reports the point under the mouse, click seeks. Min/max per pixel column keeps 268,000
  * points at one line per column.
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef } from "react";
 import { indexAt } from "../../modules/monitor/track.ts";
 import type { Track } from "./trackdata.ts";
 

@@ -1,12 +1,11 @@
 /** A fixed-row-height list that renders only the rows in view (10,000 devices stay fast). */
-import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
 
 export function VirtualList<T>(
   { items, rowHeight, render, label }: {
     items: T[];
     rowHeight: number;
-    render: (item: T, index: number) => ComponentChildren;
+    render: (item: T, index: number) => ReactNode;
     label: string;
   },
 ) {

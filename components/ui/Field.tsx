@@ -1,11 +1,11 @@
-import type { ComponentChildren } from "preact";
+import type { ReactNode } from "react";
 
 interface Props {
   label: string;
   error?: string | null;
   required?: boolean;
   hint?: string;
-  children: ComponentChildren;
+  children: ReactNode;
 }
 
 /** A labelled form control with its validation message underneath. */

@@ -1,11 +1,10 @@
-import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
+import { type ReactNode, useEffect } from "react";
 
 interface Props {
   title: string;
   onClose: () => void;
-  children: ComponentChildren;
-  footer?: ComponentChildren;
+  children: ReactNode;
+  footer?: ReactNode;
   width?: number;
   closeLabel: string;
 }

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 
 /** Spec §9: sizes 10/20/30/50/100, default 10, 7 pager buttons, shown only when total ≥ 10. */
 export const PAGE_SIZES = [10, 20, 30, 50, 100] as const;

@@ -1,10 +1,10 @@
-import type { ComponentChildren } from "preact";
+import type { ReactNode } from "react";
 
 export interface TabButtonsProps<K extends string> {
   tabs: readonly K[];
   active: K;
   onSelect: (tab: K) => void;
-  label: (tab: K) => ComponentChildren;
+  label: (tab: K) => ReactNode;
   /** Element ids `${idPrefix}${tab}` (tests and labels refer to them). */
   idPrefix?: string;
   /** Class every tab carries besides "active" (the dialogs' "tab" style). */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { api } from "../../lib/client/api.ts";

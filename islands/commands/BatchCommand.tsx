@@ -1,5 +1,5 @@
 import { fieldMsg } from "../../components/commands/format.ts";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";

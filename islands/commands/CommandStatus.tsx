@@ -10,7 +10,7 @@ import { PageHead } from "../../components/commands/PageParts.tsx";
 import { usePaged } from "../../components/commands/usePaged.ts";
 import { DataTable } from "../../components/commands/DataTable.tsx";
 import { fieldMsg } from "../../components/commands/format.ts";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import { api } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";

@@ -6,7 +6,7 @@ import {
 import { TemplateForm, useTemplateSave } from "../../components/commands/TemplateFields.tsx";
 import { RowActions } from "../../components/commands/PageParts.tsx";
 import { DataTable } from "../../components/commands/DataTable.tsx";
-import { useState } from "preact/hooks";
+import { useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import { refusedField } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
