@@ -20,6 +20,9 @@ import { mountPages } from "./routes/mount.tsx";
 import { startGateway } from "./modules/gateway/gateway.ts";
 import { scheduleJobs } from "./modules/system/jobs.ts";
 import { warmUpPlaybackJson } from "./modules/positions/json.ts";
+import { log as logger } from "./lib/log.ts";
+
+const mainLog = logger.area("main");
 
 export interface RunningServer {
   port: number;
@@ -30,19 +33,28 @@ export interface RunningServer {
 export async function startServer(
   config: Config,
   opts: { jobs: boolean } = { jobs: true },
-  log = console.log,
+  log: (line: string) => void = mainLog.info,
 ): Promise<RunningServer> {
+  logger.setLevel(config.LOG_LEVEL);
   const kv = await openStore(config.DATA_DIR);
   const services = await compose(kv, config);
   const admin = await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   if (admin.generatedPassword) {
-    log(`First start: created administrator "admin" with password: ${admin.generatedPassword}`);
-    log(
+    // Warn, not info: shown once, it must not be lost to LOG_LEVEL=warn.
+    mainLog.warn(
+      `First start: created administrator "admin" with password: ${admin.generatedPassword}`,
+    );
+    mainLog.warn(
       "This password is shown only once. Change it after logging in (Settings → Change password).",
     );
   }
   const maxConnections = deviceConnectionCap(config, log);
-  const gateway = await startGateway({ ...services, config, maxConnections });
+  const gateway = await startGateway({
+    ...services,
+    config,
+    maxConnections,
+    linkMetrics: services.metrics.gateway.link,
+  });
   const app = createApp(services, await mountPages(services));
   warmUpPlaybackJson();
   let server: KeptServer;
@@ -103,7 +115,7 @@ function deviceConnectionCap(config: Config, log: (line: string) => void): numbe
         : ""),
   );
   if (cap > fallback) {
-    log(
+    mainLog.warn(
       `Warning: MAX_DEVICE_CONNECTIONS ${cap} leaves fewer than ` +
         `${descriptorReserve(limits.soft)} descriptors for HTTP and files; ` +
         `at ${limits.soft} open files the console stops accepting until connections close`,
@@ -118,7 +130,7 @@ if (import.meta.main) {
     config = loadConfig(Deno.env.toObject());
   } catch (e) {
     if (e instanceof ConfigError) {
-      console.error(e.message);
+      mainLog.error(e.message);
       Deno.exit(2);
     }
     throw e;
@@ -129,7 +141,7 @@ if (import.meta.main) {
   } catch (e) {
     // A port held by another process (often a second instance): say which, without a trace.
     if (!(e instanceof Deno.errors.AddrInUse)) throw e;
-    console.error(`Cannot start: ${e.message}.`);
+    mainLog.error(`Cannot start: ${e.message}.`);
     Deno.exit(2);
   }
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

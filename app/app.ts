@@ -9,6 +9,8 @@ import type { AppEnv } from "../lib/http/env.ts";
 import { refusal } from "../lib/http/respond.ts";
 import { LOCALE_COOKIE, normalizeLang, translator } from "../lib/i18n/i18n.ts";
 import type { Services } from "./compose.ts";
+import { metricsHandler } from "./metrics.ts";
+import { log } from "../lib/log.ts";
 import { registerAuthRoutes } from "../modules/auth/routes.ts";
 import { registerAccountRoutes } from "../modules/accounts/routes.ts";
 import {
@@ -29,6 +31,8 @@ import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
 import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
 
+const httpLog = log.area("http");
+
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
 const API_BODY_LIMIT = 1024 * 1024;
 /** Upload routes whose files may be larger than a JSON body: path → body limit. */
@@ -45,6 +49,8 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   const app = new Hono<AppEnv>();
   const api = new ApiRegistry();
 
+  // First, so the time and status of everything below (errors included) are counted.
+  app.use("*", s.metrics.http.middleware());
   app.use("*", async (c, next) => {
     c.set("requestId", crypto.randomUUID());
     c.set("clientIp", clientIp(c));
@@ -74,7 +80,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
 
   app.onError((err, c) => {
     if (err instanceof BizError) return refusal(c, err);
-    console.error(`[${c.var.requestId}] ${c.req.method} ${c.req.path}`, err);
+    httpLog.error(`[${c.var.requestId}] ${c.req.method} ${c.req.path} failed`, err);
     return c.json(
       { code: 49002, msg: c.var.t?.("errors.systemBusy") ?? "System busy", data: null },
       500,
@@ -108,7 +114,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   app.get("/health", async (c) => {
     const started = performance.now();
     try {
-      await s.kv.get(["health"]);
+      await s.systemStore.ping();
       return c.json({
         status: "ok",
         store: { state: "ok", latencyMs: +(performance.now() - started).toFixed(2) },
@@ -118,6 +124,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
       return c.json({ status: "error", store: { state: "unavailable", error: String(e) } }, 503);
     }
   });
+  app.get("/metrics", metricsHandler(s.metrics.registry, s.config.METRICS_TOKEN));
   app.get(
     "/v3/new/openapi.json",
     (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" })),

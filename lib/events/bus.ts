@@ -12,6 +12,9 @@
  *   turn, so what they do (a message-center notice) is done when the request answers.
  * A failing handler never disturbs the others or the producer.
  */
+import { log } from "../log.ts";
+
+const eventLog = log.area("events");
 
 /** An event: a type tag and plain data (no functions, no live objects). */
 export interface DomainEvent {
@@ -105,5 +108,5 @@ export class EventBus<E extends DomainEvent> implements Publisher<E> {
 }
 
 function failed(sub: SubscribeOptions & { type: string }, e: unknown): void {
-  console.error(`event handler "${sub.name}" failed on ${sub.type}:`, e);
+  eventLog.error(`handler "${sub.name}" failed on ${sub.type}`, e);
 }

@@ -9,6 +9,9 @@
  * (docs/performance.md, "Ingest"). Linux only, x86-64 and arm64 (the two `epoll_event`
  * layouts below); callers check `epollSupported()` and keep Deno's sockets as the fallback.
  */
+import { log } from "../log.ts";
+
+const netLog = log.area("gateway");
 
 const SYMBOLS = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -264,7 +267,7 @@ export class EpollLoop {
           this.onEvent(token, this.eventView.getUint32(at, true));
         } catch (e) {
           // A handler's bug must not stop every other socket's events.
-          console.error("epoll handler failed:", e);
+          netLog.error("epoll handler failed", e);
         }
       }
     }

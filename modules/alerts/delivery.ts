@@ -9,6 +9,16 @@ import type { PushGate } from "./push.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
 import type { AlertRaised } from "./events.ts";
+import type { Counter } from "../../lib/metrics.ts";
+import { log } from "../../lib/log.ts";
+
+const alertLog = log.area("alerts");
+
+/** Alerts raised and delivered by channel (registered by app/metrics.ts). */
+export interface DeliveryCounters {
+  raised: Counter;
+  delivered: Record<"console" | "mail" | "webhook", Counter>;
+}
 
 /** A pushed alert as the console pop-up receives it. */
 export interface PushedAlert extends AlertRecord {
@@ -52,6 +62,7 @@ export class AlertDelivery {
       directory: DeviceDirectory;
       zones: GeofenceStore;
       messages: MessageStore;
+      metrics?: DeliveryCounters;
     },
   ) {}
 
@@ -65,8 +76,9 @@ export class AlertDelivery {
 
   /** The handler of raised alerts (app/position_pipeline.ts): delivers while started. */
   handle = (ev: AlertRaised): void => {
+    this.d.metrics?.raised.inc();
     if (!this.running) return;
-    const p = this.deliver(ev.alert).catch((e) => console.error("alert delivery failed:", e))
+    const p = this.deliver(ev.alert).catch((e) => alertLog.error("alert delivery failed", e))
       .finally(() => this.inflight.delete(p));
     this.inflight.add(p);
   };
@@ -119,7 +131,9 @@ export class AlertDelivery {
       while (this.flagQueue.length) {
         await Promise.resolve();
         const batch = this.flagQueue.splice(0, 500);
-        await this.d.alerts.updateMany(batch).catch((e) => console.error("push flags:", e));
+        await this.d.alerts.updateMany(batch).catch((e) =>
+          alertLog.error("writing push flags failed", e)
+        );
       }
     } finally {
       this.flagWrite = null;
@@ -147,20 +161,25 @@ export class AlertDelivery {
       path: owner.path,
     };
     this.recent.push({ ...view, seq: ++this.seq });
+    this.d.metrics?.delivered.console.inc();
     if (this.recent.length > RECENT_MAX) this.recent.splice(0, this.recent.length - RECENT_MAX);
     for (const l of this.popups) {
       try {
         l(view);
       } catch (e) {
-        console.error("pop-up listener failed:", e);
+        alertLog.error("pop-up listener failed", e);
       }
     }
     const fenceMail = alert.fenceId ? (await this.d.zones.get(alert.fenceId))?.emailAlert : false;
     if (s.email.enabled && s.email.address && (s.email.types.includes(alert.type) || fenceMail)) {
       const mail = alertMail(view, owner.language);
-      await this.d.mailer.send({ to: s.email.address, ...mail }).catch(() => {});
+      await this.d.mailer.send({ to: s.email.address, ...mail }).then(
+        () => this.d.metrics?.delivered.mail.inc(),
+        () => {},
+      );
     }
     if (s.webhook.enabled && s.webhook.url && s.webhook.types.includes(alert.type)) {
+      this.d.metrics?.delivered.webhook.inc();
       this.d.webhooks.deliver(alert.userId, s.webhook.url, s.webhook.secret, "alert", {
         id: alert.id,
         type: alert.type,

@@ -15,6 +15,9 @@ import type { DeviceAlertSettings } from "./schemas.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
 import type { EngineType } from "./types.ts";
+import { log } from "../../lib/log.ts";
+
+const engineLog = log.area("alerts");
 
 const MOVING_KMH = 5;
 /** ACC-on time is accumulated only between fixes closer than this (gaps are not driving). */
@@ -166,7 +169,7 @@ export class AlertEngine {
         try {
           await this.d.alerts.add(batch);
         } catch (e) {
-          console.error("alert engine: storing alerts failed", e);
+          engineLog.error("storing alerts failed", e);
           continue;
         }
         for (const a of batch) {

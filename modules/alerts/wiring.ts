@@ -12,13 +12,17 @@ import type { Mailer } from "../notifications/mailer.ts";
 import type { MessageStore } from "../notifications/messages.ts";
 import type { WebhookSender } from "../notifications/webhook.ts";
 import { AutoBroadcast } from "./broadcast.ts";
-import { AlertDelivery } from "./delivery.ts";
+import { AlertDelivery, type DeliveryCounters } from "./delivery.ts";
+import { log } from "../../lib/log.ts";
 import { AlertEngine } from "./engine.ts";
 import type { AlertRaised } from "./events.ts";
 import { PushGate } from "./push.ts";
 import { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
+import type { BroadcastRecords } from "./settings_store.ts";
 import type { AlertStore } from "./store.ts";
+
+const alertLog = log.area("alerts");
 
 /** The alerts area's own services (its settings and store are built before: others read them). */
 export interface AlertingServices {
@@ -34,7 +38,6 @@ export interface AlertingServices {
  * events.
  */
 export async function createAlerting(
-  kv: Deno.Kv,
   config: Pick<Config, "ALERT_ENGINE">,
   d: {
     access: AccessGuard;
@@ -43,6 +46,8 @@ export async function createAlerting(
     devices: DeviceService;
     alerts: AlertStore;
     alertSettings: AlertSettingsStore;
+    /** Where auto broadcast rules are kept. */
+    broadcastRules: BroadcastRecords;
     /** Where raised alerts are announced (the bus). */
     events: Publisher<AlertRaised>;
     geofences: GeofenceService;
@@ -53,6 +58,8 @@ export async function createAlerting(
     webhooks: WebhookSender;
     messages: MessageStore;
     addressOf: (lat: number, lng: number, userId: string) => string | undefined;
+    /** Alerts raised and delivered (app/metrics.ts). */
+    metrics?: DeliveryCounters;
   },
 ): Promise<AlertingServices> {
   const alertEngine = new AlertEngine({
@@ -69,7 +76,7 @@ export async function createAlerting(
         { ownerId: zone.userId, label: `fence:${zone.name}` },
         device,
         zone.command,
-      ).catch((e) => console.error("fence command failed:", e));
+      ).catch((e) => alertLog.error("fence command failed", e));
     },
     addressOf: d.addressOf,
   });
@@ -83,17 +90,18 @@ export async function createAlerting(
     directory: d.directory,
     zones: d.geofenceStore,
     messages: d.messages,
+    metrics: d.metrics,
   });
   if (config.ALERT_ENGINE === "on") alertEngine.start();
   // Auto broadcast rules count every stored alert (device alarms and engine alerts).
   const autoBroadcast = new AutoBroadcast(
-    kv,
+    d.broadcastRules,
     (device, rule) =>
       d.ruleCommands.fire(
         { ownerId: rule.userId, label: `broadcast:${rule.name}` },
         device,
         rule.content,
-      ).catch((e) => console.error("auto broadcast failed:", e)),
+      ).catch((e) => alertLog.error("auto broadcast failed", e)),
     (imei) => d.directory.get(imei),
   );
   await autoBroadcast.load();

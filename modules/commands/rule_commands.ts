@@ -19,6 +19,9 @@ import { paramsSchema } from "./catalogue/params.ts";
 import { assertCommandPassword, assertMaySend } from "./policy.ts";
 import type { CommandService } from "./service.ts";
 import type { CommandRecord, CommandStore } from "./store.ts";
+import { log } from "../../lib/log.ts";
+
+const commandLog = log.area("commands");
 
 /** The first word of a device text command: `DYD,000000#` → DYD; `*HQ,id,S20,…#` → S20. */
 export function commandWord(text: string): string {
@@ -139,7 +142,7 @@ export class RuleCommands {
       platform: "web" as const,
     };
     if (!owner) {
-      console.warn(`rule command not sent (${rule.label}): its account is gone`);
+      commandLog.warn(`rule command not sent (${rule.label}): its account is gone`);
       return null;
     }
     let record: CommandRecord;
@@ -148,7 +151,7 @@ export class RuleCommands {
       record = await this.d.commands.send(input, sender);
     } catch (e) {
       if (!(e instanceof BizError)) throw e;
-      console.warn(`rule command not sent (${rule.label}) to ${device.imei}: ${e.key}`);
+      commandLog.warn(`rule command not sent (${rule.label}) to ${device.imei}: ${e.key}`);
       record = await this.d.commands.recordRefusal(input, sender, e);
     }
     await this.d.store.log(owner.id, {

@@ -6,11 +6,13 @@ import type { GatewayEvent } from "./events.ts";
 import type { CommandDesk } from "./types.ts";
 import type { ConnectionRegistry } from "./link/connections.ts";
 import { DeviceIdentity } from "./link/device_identity.ts";
-import { GatewayStore } from "./link/store.ts";
+import type { GatewayStore } from "./link/store.ts";
 import type { Ingestor } from "./ingest/ingest.ts";
 import { createOsmAndHandler } from "./transport/osmand_server.ts";
 import { portError } from "./transport/listeners.ts";
 import { serveDevices } from "./transport/serving.ts";
+import { log as logger, type LogLevel } from "../../lib/log.ts";
+import { type LinkMetrics, linkMetrics } from "./metrics.ts";
 
 export interface GatewayDeps {
   config: Pick<
@@ -27,8 +29,8 @@ export interface GatewayDeps {
     | "GATEWAY_WORKERS"
     | "GATEWAY_IO"
   >;
-  /** The store (the gateway's own keys: JT/T 808 auth codes). */
-  kv: Deno.Kv;
+  /** The gateway's own keys (JT/T 808 auth codes). */
+  gatewayStore: GatewayStore;
   directory: DeviceDirectory;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
@@ -37,7 +39,9 @@ export interface GatewayDeps {
   idleMs?: number;
   /** MAX_DEVICE_CONNECTIONS in force (the configured value or the descriptor-based default). */
   maxConnections: number;
-  log?: (m: string) => void;
+  /** The registered link series (app/compose.ts); unregistered ones when absent (tests). */
+  linkMetrics?: LinkMetrics;
+  log?: (m: string, level?: LogLevel) => void;
 }
 
 export interface GatewayHandle {
@@ -52,7 +56,9 @@ export interface GatewayHandle {
  * OsmAnd over HTTP.
  */
 export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
-  const log = deps.log ?? ((m: string) => console.log(m));
+  const gatewayLog = logger.area("gateway");
+  const log = deps.log ?? ((m: string, level: LogLevel = "info") => gatewayLog[level](m));
+  const metrics = deps.linkMetrics ?? linkMetrics();
   const tcp = await serveDevices({
     hostname: deps.config.HOSTNAME,
     ports: {
@@ -69,12 +75,13 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     ingestor: deps.ingestor,
     connections: deps.connections,
     identity: new DeviceIdentity(
-      new GatewayStore(deps.kv),
+      deps.gatewayStore,
       deps.config.JT808_AUTH,
       deps.config.DEVICE_TAKEOVER_SECONDS * 1000,
     ),
     bus: deps.bus,
     log,
+    metrics,
     onCommandReply: (conn, reply) => void deps.commands.onReply(conn, reply).catch(() => {}),
     onIdentified: (conn) => void deps.commands.onConnected(conn).catch(() => {}),
   });
@@ -82,7 +89,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
   try {
     osmand = serveKept(
       { name: "OsmAnd", hostname: deps.config.HOSTNAME, port: deps.config.OSMAND_PORT, log },
-      createOsmAndHandler(deps),
+      createOsmAndHandler({ ...deps, log, counters: metrics.protocols.osmand }),
     );
   } catch (e) {
     await tcp.close();

@@ -10,6 +10,9 @@ import type { AlertRecord, AlertStore } from "../alerts/store.ts";
 import type { AlertRaised } from "../alerts/events.ts";
 import { type Lang, normalizeLang } from "../../lib/i18n/i18n.ts";
 import type { Geocoder } from "./service.ts";
+import { log } from "../../lib/log.ts";
+
+const geoLog = log.area("geocoder");
 
 /** A street address for a stored alert may wait this long for its turn at the server. */
 const STREET_WAIT_MS = 60_000;
@@ -59,7 +62,7 @@ export class AlertAddresses {
     const known = this.langs.get(a.userId);
     const fresh = known && Date.now() - known.at < LANG_TTL_MS;
     if (a.address && fresh && !this.d.geocoder.hasStreet) return;
-    const job = this.fill(a).catch((e) => console.error("geocoder: alert address failed", e))
+    const job = this.fill(a).catch((e) => geoLog.error("alert address failed", e))
       .finally(() => this.inflight.delete(job));
     this.inflight.add(job);
   }

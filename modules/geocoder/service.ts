@@ -13,6 +13,9 @@ import type { StreetGeocoder } from "./street.ts";
 import { landmarkLine, nearLine, placeLine } from "./text.ts";
 import type { Address, PlaceHit } from "./types.ts";
 import { center } from "../geofences/model.ts";
+import { log } from "../../lib/log.ts";
+
+const geoLog = log.area("geocoder");
 
 /** Accounts whose landmarks name a point, first match wins (device owner, then viewer). */
 export type Owners = string | readonly string[];
@@ -86,7 +89,7 @@ export class Geocoder {
     const mark = this.landmarkAt(lat, lng, owners);
     if (mark) return fromLandmark(lat, lng, mark, lang, this.index);
     if (!this.index) {
-      this.ready().catch((e) => console.error("geocoder: loading the dataset failed", e));
+      this.ready().catch((e) => geoLog.error("loading the dataset failed", e));
       return null;
     }
     return this.fromPlaces(this.index, lat, lng, lang);

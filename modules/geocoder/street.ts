@@ -7,6 +7,9 @@
  */
 import type { Lang } from "../../lib/i18n/i18n.ts";
 import { type GeocoderStore, roundE4 } from "./store.ts";
+import { log } from "../../lib/log.ts";
+
+const geoLog = log.area("geocoder");
 
 export interface StreetOptions {
   /** Requests per second (Nominatim's policy: 1). */
@@ -139,7 +142,7 @@ export class StreetGeocoder {
     } catch (e) {
       this.stats.failures++;
       this.pausedUntil = Date.now() + this.pauseMs;
-      console.warn(`geocoder: ${url.origin} failed (${(e as Error).message}); using the dataset`);
+      geoLog.warn(`${url.origin} failed (${(e as Error).message}); using the dataset`);
       // The queued lookups would wait for a server that is failing: answer them now.
       for (const j of this.queue.splice(0)) this.finish(j, null);
       return null;

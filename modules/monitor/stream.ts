@@ -2,6 +2,9 @@ import type { DeviceDirectory } from "../devices/directory.ts";
 import { deriveStatus } from "../devices/model.ts";
 import type { GatewayEvent } from "../gateway/events.ts";
 import { STATUS_INDEX } from "./objects.ts";
+import { log } from "../../lib/log.ts";
+
+const monitorLog = log.area("monitor");
 
 export interface StreamOptions {
   /** Events are coalesced per device and written at most this often. */
@@ -54,7 +57,7 @@ export class LiveStreams {
       try {
         client(ev);
       } catch (e) {
-        console.error("live stream client failed:", e);
+        monitorLog.error("live stream client failed", e);
       }
     }
   };

@@ -1,6 +1,9 @@
 import nodemailer from "nodemailer";
 import type { Config } from "../../lib/config.ts";
 import { BizError } from "../../lib/errors.ts";
+import { log } from "../../lib/log.ts";
+
+const mailLog = log.area("mail");
 
 export interface Mail {
   to: string;
@@ -47,7 +50,7 @@ export class Mailer {
       await this.transport.sendMail({ from: this.from, ...mail });
     } catch (e) {
       const code = (e as { code?: string }).code;
-      console.error("mail:", code ?? "", (e as Error).message);
+      mailLog.error(`sending failed: ${code ?? ""} ${(e as Error).message}`);
       throw new BizError(
         code === "ECONNECTION" || code === "ETIMEDOUT" || code === "ESOCKET"
           ? "mailServerUnavailable"

@@ -1,4 +1,5 @@
 import { deriveStatus } from "../devices/model.ts";
+import { log } from "../../lib/log.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { AccountStore } from "../accounts/store.ts";
@@ -29,6 +30,28 @@ export interface JobDeps {
   notices: PlatformNotices;
   positions: PositionStore;
   workModes: WorkModeService;
+  /** Runs counted by job and result (app/metrics.ts). */
+  metrics?: { jobs: { run(job: string, ok: boolean, seconds: number): void } };
+}
+
+const jobLog = log.area("jobs");
+
+/**
+ * Deno.cron with every run counted and a failure logged (one line naming the job) instead of
+ * an unhandled rejection.
+ */
+function cronJob(s: JobDeps, name: string, schedule: string, fn: () => unknown): void {
+  Deno.cron(name, schedule, async () => {
+    const started = performance.now();
+    let ok = true;
+    try {
+      await fn();
+    } catch (e) {
+      ok = false;
+      jobLog.error(`job "${name}" failed`, e);
+    }
+    s.metrics?.jobs.run(name, ok, (performance.now() - started) / 1000);
+  });
 }
 
 /**
@@ -38,19 +61,19 @@ export interface JobDeps {
 export function scheduleJobs(s: JobDeps): void {
   // Work-mode tasks: next cycles, about-to-end and ended states (modules/workmodes); commands
   // left "sending" by an earlier process time out.
-  Deno.cron("work-mode task clock", "* * * * *", async () => {
+  cronJob(s, "work-mode task clock", "* * * * *", async () => {
     await s.workModes.tick();
     await s.commands.sweep();
   });
 
-  Deno.cron("pack positions into blocks", "* * * * *", async () => {
+  cronJob(s, "pack positions into blocks", "* * * * *", async () => {
     // States first: a journal chunk may go only once the states it moved are written.
     await s.ingestor.flushStates();
     await s.positions.compactAll();
   });
 
   // Alert engine: thresholds that pass without any event (long offline); push history.
-  Deno.cron("alert engine sweep", "* * * * *", () => {
+  cronJob(s, "alert engine sweep", "* * * * *", () => {
     s.alertEngine.sweep();
     s.alertDelivery.prune();
   });
@@ -58,14 +81,14 @@ export function scheduleJobs(s: JobDeps): void {
   // Message center (modules/notifications/notices.ts): expired devices, devices silent for over
   // 3 days, licence / insurance / SIM card dates, yesterday's few-report devices and low
   // balances (daily, Mondays or the 1st). Spec §9 sends balance reminders at 10:00.
-  Deno.cron("message center daily check", "0 10 * * *", async () => {
+  cronJob(s, "message center daily check", "0 10 * * *", async () => {
     await s.notices.daily();
   });
 
   // Auto renewal (modules/devices/renewal.ts): devices are renewed a day before their platform
   // expiry by the account that turned it on; a refused payer (e.g. too few coins) gets one
   // balance reminder (type 6) that day.
-  Deno.cron("device auto renewal", "30 0 * * *", async () => {
+  cronJob(s, "device auto renewal", "30 0 * * *", async () => {
     const day = new Date().toISOString().slice(0, 10);
     for (const r of (await s.deviceRenewal.autoRenewDue()).refused) {
       const a = await s.accountStore.get(r.payerId);
@@ -79,7 +102,7 @@ export function scheduleJobs(s: JobDeps): void {
 
   // Devices go offline by silence, not by a message: announce those transitions.
   const lastStatus = new Map<string, string>();
-  Deno.cron("device status sweep", "* * * * *", () => {
+  cronJob(s, "device status sweep", "* * * * *", () => {
     const now = Date.now();
     const offlineMs = s.config.OFFLINE_MINUTES * 60_000;
     for (const userId of s.directory.owners()) {

@@ -15,6 +15,10 @@ import type { GatewayEvent } from "../events.ts";
 import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage, Position } from "../protocols/types.ts";
+import { type IngestMetrics, ingestMetrics } from "../metrics.ts";
+import { log } from "../../../lib/log.ts";
+
+const ingestLog = log.area("ingest");
 
 /**
  * Fixes dated before this are a device clock that was never set (1970 epochs, GPS week
@@ -74,7 +78,6 @@ export class Ingestor {
   /** Devices whose first implausible fix time was logged. */
   private flaggedDevices = new Set<string>();
   constructor(
-    private readonly kv: Deno.Kv,
     private readonly directory: DeviceDirectory,
     private readonly positions: PositionStore,
     private readonly alerts: AlertStore,
@@ -83,7 +86,16 @@ export class Ingestor {
     private readonly offlineMs: number,
     /** The alert address of a point for a device's owner (the geocoder's, synchronous). */
     private readonly addressOf: AddressOf,
-  ) {}
+    /** Commits, their size and time, acknowledgement latency, the queue (app/compose.ts). */
+    private readonly metrics: IngestMetrics = ingestMetrics(),
+  ) {
+    metrics.pendingSubmissions.sampler = () => this.queue.length;
+    metrics.pendingPositions.sampler = () => {
+      let n = 0;
+      for (const p of this.queue) for (const m of p.messages) n += positionCount(m);
+      return n;
+    };
+  }
 
   /** Resolves once the messages are durably stored. */
   submit(device: Device, messages: DeviceMessage[]): Promise<void> {
@@ -154,7 +166,7 @@ export class Ingestor {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const op = this.kv.atomic();
+    const op = this.positions.openCommit();
     const devices = new Map<string, CommitDevice>();
     // Published once the commit succeeded (plain events: no closure per position).
     const events: GatewayEvent[] = [];
@@ -180,13 +192,19 @@ export class Ingestor {
       positions += d.points.length;
     }
     const written = journal.length ? this.positions.addJournal(op, journal, Date.now()) : null;
+    const started = performance.now();
     try {
       const res = await op.commit();
       if (!res.ok) throw new Error("position commit failed");
     } catch (e) {
+      this.metrics.failedCommits.inc();
       for (const p of batch) p.reject(e);
       return;
     }
+    const m = this.metrics;
+    m.commitSeconds.observe((performance.now() - started) / 1000);
+    m.commits.inc();
+    m.commitPositions.observe(positions);
     if (written) this.positions.journaled(written);
     this.stats.commits++;
     this.stats.positions += positions;
@@ -207,7 +225,11 @@ export class Ingestor {
       if (!current.activationTime) activations.push(this.activate(current));
     }
     await Promise.all(activations);
-    for (const p of batch) p.resolve();
+    const acked = Date.now();
+    for (const p of batch) {
+      m.ackSeconds.observe((acked - p.receivedAt) / 1000);
+      p.resolve();
+    }
     for (const e of events) this.bus.publish(e);
   }
 
@@ -216,7 +238,7 @@ export class Ingestor {
     this.unsavedStates.add(imei);
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
-      this.flushStates().catch((e) => console.error(`device state flush failed: ${e}`));
+      this.flushStates().catch((e) => ingestLog.error("device state flush failed", e));
     }, STATE_FLUSH_MS);
   }
 
@@ -226,12 +248,8 @@ export class Ingestor {
       const imeis = [...this.unsavedStates];
       this.unsavedStates.clear();
       for (let i = 0; i < imeis.length; i += STATE_FLUSH_BATCH) {
-        const op = this.kv.atomic();
-        for (const imei of imeis.slice(i, i + STATE_FLUSH_BATCH)) {
-          const state = this.directory.state(imei);
-          if (state) op.set(this.directory.store.stateKey(imei), state);
-        }
-        if (!(await op.commit()).ok) {
+        // One commit per STATE_FLUSH_BATCH states, written through the directory.
+        if (!(await this.directory.saveStates(imeis.slice(i, i + STATE_FLUSH_BATCH)))) {
           for (const imei of imeis.slice(i)) this.unsavedStates.add(imei);
           throw new Error("state write failed");
         }
@@ -275,8 +293,7 @@ export class Ingestor {
     // Spec §4: a device imported "awaiting permission" stays inactive until allow-activation.
     if (device.activationMode === "permission" && !device.activationAllowed) return;
     const updated = { ...device, activationTime: new Date().toISOString() };
-    await this.directory.store.update(updated);
-    this.directory.remember(updated);
+    await this.directory.update(updated);
   }
 
   /**
@@ -354,8 +371,8 @@ export class Ingestor {
     this.stats.implausibleTimes++;
     if (this.flaggedDevices.has(imei)) return;
     this.flaggedDevices.add(imei);
-    console.warn(
-      `gateway: device ${imei} sent a fix dated ${
+    ingestLog.warn(
+      `device ${imei} sent a fix dated ${
         Number.isFinite(time) ? new Date(time).toISOString() : "nowhere"
       } (before ${new Date(EARLIEST_FIX_TIME).toISOString()}); acknowledged, not stored ` +
         "(further ones of this device are only counted)",
