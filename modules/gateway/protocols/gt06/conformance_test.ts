@@ -4,41 +4,26 @@
  */
 
 import assert from "node:assert/strict";
-import type { AttributeValue, DeviceMessage, Position, ProtocolSession } from "../types.ts";
-import { newSession } from "../types.ts";
+import type { AttributeValue, DecodeResult, DeviceMessage, Position } from "../types.ts";
+import {
+  assertConformance,
+  assertUnsupportedList,
+  closeTo,
+  differs,
+  loadFixture,
+  mismatch,
+  type Reading,
+  replay,
+  type Sample,
+  splitByteByByte,
+  splitWhole,
+} from "../test_support.ts";
 import { gt06 } from "./index.ts";
-import { fromHex, toHex } from "./reader.ts";
 
-const FIXTURE_URL = new URL("../../../../../shared/fixtures/protocols/gt06.json", import.meta.url);
-
-interface Expect {
-  kind: "null" | "notnull" | "position" | "positions" | "attributes" | "attribute" | "frame";
-  time?: string;
-  valid?: boolean;
-  latitude?: number;
-  longitude?: number;
-  key?: string;
-  value?: AttributeValue | null;
-  frame?: string;
-}
-
-interface Sample {
-  hex: string;
-  expect: Expect;
-  test: string;
-  line: number;
-  modelOverride?: string;
-}
-
-interface Fixture {
-  samples: Sample[];
-  frameSamples?: Sample[];
-}
-
-const fixture: Fixture = JSON.parse(Deno.readTextFileSync(FIXTURE_URL));
+const fixture = loadFixture("gt06.json");
 
 /** Samples we knowingly do not decode as the reference does, keyed by Java test line. */
-const UNSUPPORTED: Record<number, string> = {
+const UNSUPPORTED = new Map(Object.entries({
   20:
     "0xF1 TLV packet: the tag meanings are undocumented (reading tag 0x0005 as 'power' would be a guess)",
   32: "0x70 module 0x7F (BLE tag list): undocumented layout, tag temperature offset unknown",
@@ -46,7 +31,8 @@ const UNSUPPORTED: Record<number, string> = {
   46: "0xA3 19-byte pedometer packet: undocumented layout, step counter offset unknown",
   85:
     "0x32 SL4X altitude: the reference value (-31703) is read from the CRC bytes by an over-read; we decode the real altitude (687 m)",
-};
+}));
+const lineOf = (s: Sample) => String(s.line);
 
 /** Traccar alarm names that differ from ours. */
 const TRACCAR_ALARM_NAMES: Record<string, string> = {
@@ -106,94 +92,57 @@ function lookup(r: Record_, key: string): unknown {
   }
 }
 
-function sameValue(actual: unknown, expected: unknown): boolean {
-  if (typeof actual === "number" && typeof expected === "number") {
-    return Math.abs(actual - expected) <= 1e-6 * Math.max(1, Math.abs(expected));
-  }
-  return actual === expected;
-}
+/** What the suite's assertions read from GT06 output: every decoded record counts. */
+const reading: Reading<DeviceMessage[]> = {
+  nothing(messages) {
+    const data = messages.filter((m) => m.type !== "identify" && m.type !== "commandReply");
+    return data.length === 0 ? undefined : `expected nothing, got ${data.map((m) => m.type)}`;
+  },
+  something: (messages) => records(messages).length > 0 ? undefined : "expected a decoded message",
+  position: (messages) => positionsOf(messages)[0],
+  positions: positionsOf,
+  attributes: (messages) =>
+    records(messages).some((r) => Object.keys(r.attributes).length > 0 || r.text),
+  attribute(messages, key, expected) {
+    const values = records(messages).map((r) => lookup(r, key)).filter((v) => v !== undefined);
+    if (expected === null) return values.length === 0 ? undefined : `${key} present`;
+    if (values.length === 0) return `${key} missing`;
+    const same = typeof expected === "number"
+      ? closeTo(values[0], expected, 1e-6)
+      : values[0] === expected;
+    return same ? undefined : differs(key, values[0], expected);
+  },
+};
 
-const traccarTime = (text: string) => Date.parse(text.replace(" ", "T") + "Z");
-
-/** Returns why the decoded messages do not meet the expectation, or null when they do. */
-function mismatch(messages: DeviceMessage[], expect: Expect): string | null {
-  const recs = records(messages);
-  const positions = recs.filter((r) => r.position).map((r) => r.position!);
-  const data = messages.filter((m) => m.type !== "identify" && m.type !== "commandReply");
-  switch (expect.kind) {
-    case "null":
-      return data.length === 0 ? null : `expected nothing, got ${data.map((m) => m.type)}`;
-    case "notnull":
-      return recs.length > 0 ? null : "expected a decoded message";
-    case "positions":
-      return positions.length > 0 ? null : "expected positions";
-    case "attributes":
-      return recs.some((r) => Object.keys(r.attributes).length > 0 || r.text)
-        ? null
-        : "expected a record with attributes";
-    case "position": {
-      const p = positions[0];
-      if (!p) return "expected a position";
-      if (p.time.getUTCFullYear() < 2000) return `implausible time ${p.time.toISOString()}`;
-      if (Math.abs(p.latitude) > 90 || Math.abs(p.longitude) > 180) {
-        return "coordinates out of range";
-      }
-      if (expect.time !== undefined && p.time.getTime() !== traccarTime(expect.time)) {
-        return `time ${p.time.toISOString()} != ${expect.time}`;
-      }
-      if (expect.valid !== undefined && p.valid !== expect.valid) return `valid ${p.valid}`;
-      if (expect.latitude !== undefined && Math.abs(p.latitude - expect.latitude) > 1e-5) {
-        return `latitude ${p.latitude}`;
-      }
-      if (expect.longitude !== undefined && Math.abs(p.longitude - expect.longitude) > 1e-5) {
-        return `longitude ${p.longitude}`;
-      }
-      return null;
-    }
-    case "attribute": {
-      const values = recs.map((r) => lookup(r, expect.key!)).filter((v) => v !== undefined);
-      if (expect.value === null) return values.length === 0 ? null : `${expect.key} present`;
-      if (values.length === 0) return `${expect.key} missing`;
-      return sameValue(values[0], expect.value)
-        ? null
-        : `${expect.key}=${JSON.stringify(values[0])}, expected ${JSON.stringify(expect.value)}`;
-    }
-    default:
-      return `unknown expectation ${expect.kind}`;
-  }
+function positionsOf(messages: DeviceMessage[]): Position[] {
+  return records(messages).filter((r) => r.position).map((r) => r.position!);
 }
 
 /** Decodes every sample in order, one session per test method, like the reference suite. */
-function runSamples(): { sample: Sample; problem: string | null }[] {
-  const sessions = new Map<string, ProtocolSession>();
-  return fixture.samples.map((sample) => {
-    const session = sessions.get(sample.test) ?? newSession();
-    sessions.set(sample.test, session);
-    if (sample.modelOverride) session.extra.model = sample.modelOverride;
-    else delete session.extra.model;
-    const result = gt06.decode(fromHex(sample.hex), session);
+function runSamples() {
+  return replay(fixture.samples, (bytes, session): DecodeResult => {
+    const result = gt06.decode(bytes, session);
     assert.ok(Array.isArray(result.messages) && Array.isArray(result.replies));
-    return { sample, problem: mismatch(result.messages, sample.expect) };
-  });
+    return result;
+  }, { models: true });
 }
 
+const check = (result: DecodeResult, sample: Sample) =>
+  mismatch(reading, result.messages, sample.expect);
+
 Deno.test("every supported fixture sample decodes as expected", () => {
-  const failures = runSamples()
-    .filter(({ sample, problem }) => problem !== null && !(sample.line in UNSUPPORTED))
-    .map(({ sample, problem }) => `line ${sample.line} (${sample.hex.slice(0, 12)}…): ${problem}`);
-  assert.deepEqual(failures, []);
+  assertConformance(runSamples(), check, UNSUPPORTED, lineOf);
 });
 
 Deno.test("the unsupported list is short, real and still needed", () => {
   const results = runSamples();
-  const lines = new Set(results.map((r) => r.sample.line));
-  for (const line of Object.keys(UNSUPPORTED).map(Number)) {
-    assert.ok(lines.has(line), `UNSUPPORTED lists unknown line ${line}`);
-  }
-  const listed = results.filter((r) => r.sample.line in UNSUPPORTED);
-  assert.ok(listed.length < results.length * 0.1, `${listed.length}/${results.length} unsupported`);
-  for (const { sample, problem } of listed) {
-    assert.notEqual(problem, null, `line ${sample.line} now passes: remove it from UNSUPPORTED`);
+  assertUnsupportedList(fixture.samples, UNSUPPORTED, lineOf);
+  for (const { sample, decoded } of results.filter((r) => UNSUPPORTED.has(lineOf(r.sample)))) {
+    assert.notEqual(
+      check(decoded, sample),
+      undefined,
+      `line ${sample.line} now passes: remove it from UNSUPPORTED`,
+    );
   }
 });
 
@@ -201,11 +150,7 @@ Deno.test("frame samples come out of the splitter whole, in one chunk or byte by
   const samples = fixture.frameSamples ?? [];
   assert.ok(samples.length > 0);
   for (const sample of samples) {
-    const whole = gt06.createSplitter().push(fromHex(sample.hex)).map(toHex);
-    assert.deepEqual(whole, [sample.expect.frame]);
-
-    const splitter = gt06.createSplitter();
-    const frames = Array.from(fromHex(sample.hex)).flatMap((b) => splitter.push(Uint8Array.of(b)));
-    assert.deepEqual(frames.map(toHex), [sample.expect.frame]);
+    assert.deepEqual(splitWhole(gt06.createSplitter(), sample.hex), [sample.expect.frame]);
+    assert.deepEqual(splitByteByByte(gt06.createSplitter(), sample.hex), [sample.expect.frame]);
   }
 });

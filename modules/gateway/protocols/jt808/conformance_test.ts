@@ -11,41 +11,21 @@
  *   (position, first of positions, status, or commandReply text for "result").
  */
 import assert from "node:assert/strict";
-import { type DeviceMessage, newSession, type ProtocolSession } from "../types.ts";
-import { fromHex, toHex } from "./bytes.ts";
+import { type DeviceMessage, newSession } from "../types.ts";
+import {
+  closeTo,
+  differs,
+  fromHex,
+  loadFixture,
+  mismatch,
+  type Reading,
+  replay,
+  type Sample,
+  splitWhole,
+} from "../test_support.ts";
 import { xorChecksum } from "./checksum.ts";
 import { decodeFrame } from "./decoder.ts";
 import { Jt808Splitter } from "./splitter.ts";
-
-const FIXTURE = new URL(
-  "../../../../../shared/fixtures/protocols/jt808-huabao.json",
-  import.meta.url,
-);
-
-interface Expect {
-  kind: "null" | "notnull" | "position" | "positions" | "attributes" | "attribute" | "frame";
-  key?: string;
-  value?: string | number | boolean;
-  time?: string;
-  valid?: boolean;
-  latitude?: number;
-  longitude?: number;
-  frame?: string;
-}
-
-interface Sample {
-  hex: string;
-  analysis?: { xorOk: boolean };
-  expect: Expect;
-  test: string;
-  line: number;
-  modelOverride?: string;
-}
-
-interface Fixture {
-  samples: Sample[];
-  frameSamples?: Sample[];
-}
 
 /**
  * Samples we knowingly do not decode as the reference does, by source line, with the reason.
@@ -53,7 +33,7 @@ interface Fixture {
  */
 const UNSUPPORTED: ReadonlyMap<number, string> = new Map([]);
 
-const fixture: Fixture = JSON.parse(await Deno.readTextFile(FIXTURE));
+const fixture = loadFixture("jt808-huabao.json");
 
 /** What a Traccar attribute key reads from our record. */
 interface Record {
@@ -121,92 +101,52 @@ const ALARM_MAP: { [name: string]: string[] } = {
   lowBattery: ["lowBattery", "lowPower"],
 };
 
-function assertAttribute(messages: DeviceMessage[], key: string, expected: unknown): void {
+function attributeMismatch(messages: DeviceMessage[], key: string, expected: unknown) {
   const record = firstRecord(messages);
-  assert.ok(record, "no record decoded");
+  if (!record) return "no record decoded";
   if (key === "alarm") {
     const want = String(expected).split(",");
-    assert.equal(record.alarms.length, want.length, `alarms ${record.alarms} vs ${want}`);
-    for (const name of want) {
-      const accepted = ALARM_MAP[name] ?? [name];
-      assert.ok(
-        record.alarms.some((a) => accepted.includes(a)),
-        `alarm ${name} missing in ${record.alarms}`,
-      );
-    }
-    return;
+    if (record.alarms.length !== want.length) return `alarms ${record.alarms} vs ${want}`;
+    const missing = want.find((name) =>
+      !record.alarms.some((a) => (ALARM_MAP[name] ?? [name]).includes(a))
+    );
+    return missing ? `alarm ${missing} missing in ${record.alarms}` : undefined;
   }
   const actual = (KEY_MAP[key] ?? ((r: Record) => r.attributes[key]))(record);
-  if (typeof expected === "number") {
-    assert.equal(typeof actual, "number", `${key}: ${actual}`);
-    const tolerance = 1e-9 * Math.max(1, Math.abs(expected));
-    assert.ok(
-      Math.abs((actual as number) - expected) <= tolerance,
-      `${key}: ${actual} ≠ ${expected}`,
-    );
-  } else {
-    assert.equal(actual, expected, key);
-  }
+  const same = typeof expected === "number" ? closeTo(actual, expected, 1e-9) : actual === expected;
+  return same ? undefined : differs(key, actual, expected);
 }
 
-function assertSanePosition(messages: DeviceMessage[], e: Expect): void {
-  const m = messages.find((m) => m.type === "position");
-  assert.ok(m && m.type === "position", "no position");
-  const p = m.position;
-  assert.ok(p.time.getTime() > Date.UTC(2000, 0, 1), `time ${p.time.toISOString()}`);
-  assert.ok(Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180, "lat/lon range");
-  if (e.time !== undefined) {
-    assert.equal(p.time.toISOString().replace("T", " ").replace("Z", ""), e.time);
-  }
-  if (e.valid !== undefined) assert.equal(p.valid, e.valid);
-  if (e.latitude !== undefined) assert.ok(Math.abs(p.latitude - e.latitude) < 1e-5, "latitude");
-  if (e.longitude !== undefined) assert.ok(Math.abs(p.longitude - e.longitude) < 1e-5, "longitude");
-}
+/** What the suite's assertions read from JT/T 808 output (the list above). */
+const reading: Reading<DeviceMessage[]> = {
+  nothing: (messages) =>
+    messages.some((m) => m.type === "position" || m.type === "positions")
+      ? "expected no position"
+      : undefined,
+  something: (messages) =>
+    messages.some((m) => m.type !== "identify") ? undefined : "expected a message",
+  position: (messages) => messages.find((m) => m.type === "position")?.position,
+  positions: (messages) => messages.find((m) => m.type === "positions")?.positions ?? [],
+  attributes(messages) {
+    const p = messages.find((m) => m.type === "position")?.position;
+    return p !== undefined && Object.keys(p.attributes).length > 0;
+  },
+  attribute: attributeMismatch,
+};
 
-function check(messages: DeviceMessage[], e: Expect): void {
-  const located = messages.filter((m) => m.type === "position" || m.type === "positions");
-  switch (e.kind) {
-    case "null":
-      assert.equal(located.length, 0, "expected no position");
-      return;
-    case "notnull":
-      assert.ok(messages.some((m) => m.type !== "identify"), "expected a message");
-      return;
-    case "position":
-      return assertSanePosition(messages, e);
-    case "positions": {
-      const m = messages.find((m) => m.type === "positions");
-      assert.ok(m && m.type === "positions" && m.positions.length > 0, "no positions");
-      return;
-    }
-    case "attributes": {
-      const m = messages.find((m) => m.type === "position");
-      assert.ok(m && m.type === "position", "no position");
-      assert.ok(Object.keys(m.position.attributes).length > 0, "no attributes");
-      return;
-    }
-    case "attribute":
-      return assertAttribute(messages, e.key!, e.value);
-    default:
-      throw new Error(`unknown expectation ${e.kind}`);
-  }
-}
+const check = (messages: DeviceMessage[], sample: Sample) =>
+  mismatch(reading, messages, sample.expect);
 
 Deno.test("jt808 conformance: decoder samples", async (t) => {
-  const sessions = new Map<string, ProtocolSession>();
   let passed = 0;
-  for (const sample of fixture.samples) {
-    const session = sessions.get(sample.test) ?? newSession();
-    sessions.set(sample.test, session);
-    if (sample.modelOverride) session.extra.model = sample.modelOverride;
-    else delete session.extra.model;
-    const result = decodeFrame(fromHex(sample.hex), session);
+  const results = replay(fixture.samples, decodeFrame, { models: true });
+  for (const { sample, decoded } of results) {
     const reason = UNSUPPORTED.get(sample.line);
     if (reason !== undefined) continue;
     await t.step(
       `${sample.test}:${sample.line} ${sample.expect.kind} ${sample.expect.key ?? ""}`,
       () => {
-        check(result.messages, sample.expect);
+        assert.equal(check(decoded.messages, sample), undefined);
         passed++;
       },
     );
@@ -235,8 +175,8 @@ Deno.test("jt808 conformance: unsupported list is small and real", () => {
 
 Deno.test("jt808 conformance: frame samples through the splitter", () => {
   for (const sample of fixture.frameSamples ?? []) {
-    const frames = new Jt808Splitter().push(fromHex(sample.hex));
-    assert.deepEqual(frames.map(toHex), [sample.expect.frame], `line ${sample.line}`);
+    const frames = splitWhole(new Jt808Splitter(), sample.hex);
+    assert.deepEqual(frames, [sample.expect.frame], `line ${sample.line}`);
   }
 });
 
@@ -257,7 +197,7 @@ Deno.test("jt808 conformance: captured locations answered as 0x0201 to a positio
     const querySerial = 0x1000 + i;
     const asReport = decodeFrame(fromHex(sample.hex), fresh()).messages;
     const { messages, replies } = decodeFrame(asQueryReply(sample.hex, querySerial), fresh());
-    check(messages, sample.expect);
+    assert.equal(check(messages, sample), undefined, `line ${sample.line}`);
     const reply = messages.at(-1);
     assert.ok(reply?.type === "commandReply", `line ${sample.line}: no commandReply`);
     assert.deepEqual(messages.slice(0, -1), asReport, `line ${sample.line}: same decode`);
