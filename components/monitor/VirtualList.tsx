@@ -1,5 +1,21 @@
-/** A fixed-row-height list that renders only the rows in view (10,000 devices stay fast). */
-import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
+/**
+ * A fixed-row-height list that renders only the rows in view (10,000 devices stay fast).
+ * Built on react-window (a published React library, through preact/compat): it measures the
+ * viewport with a ResizeObserver, positions rows absolutely and renders a few rows of overscan.
+ */
+import type { ReactNode } from "react";
+import { List, type RowComponentProps } from "react-window";
+
+interface RowData<T> {
+  items: T[];
+  render: (item: T, index: number) => ReactNode;
+}
+
+// The row element itself (role="listitem" and its height) comes from `render`; this wrapper
+// only carries react-window's positioning style.
+function Row<T>({ index, style, items, render }: RowComponentProps<RowData<T>>) {
+  return <div style={style}>{render(items[index], index)}</div>;
+}
 
 export function VirtualList<T>(
   { items, rowHeight, render, label }: {
@@ -9,30 +25,15 @@ export function VirtualList<T>(
     label: string;
   },
 ) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [top, setTop] = useState(0);
-  const [height, setHeight] = useState(600);
-  useLayoutEffect(() => {
-    const el = ref.current!;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight || 600));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  const first = Math.max(0, Math.floor(top / rowHeight) - 5);
-  const last = Math.min(items.length, Math.ceil((top + height) / rowHeight) + 5);
   return (
-    <div
-      ref={ref}
-      class="mon-vlist"
-      role="list"
+    <List
+      className="mon-vlist"
       aria-label={label}
-      onScroll={(e) => setTop((e.currentTarget as HTMLDivElement).scrollTop)}
-    >
-      <div style={{ height: `${items.length * rowHeight}px`, position: "relative" }}>
-        <div style={{ transform: `translateY(${first * rowHeight}px)` }}>
-          {items.slice(first, last).map((it, k) => render(it, first + k))}
-        </div>
-      </div>
-    </div>
+      rowComponent={Row<T>}
+      rowCount={items.length}
+      rowHeight={rowHeight}
+      rowProps={{ items, render }}
+      overscanCount={5}
+    />
   );
 }
