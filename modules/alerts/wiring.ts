@@ -19,7 +19,6 @@ import type { AlertRaised } from "./events.ts";
 import { PushGate } from "./push.ts";
 import { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
-import type { BroadcastRecords } from "./settings_store.ts";
 import type { AlertStore } from "./store.ts";
 
 const alertLog = log.area("alerts");
@@ -38,6 +37,7 @@ export interface AlertingServices {
  * events.
  */
 export async function createAlerting(
+  kv: Deno.Kv,
   config: Pick<Config, "ALERT_ENGINE">,
   d: {
     access: AccessGuard;
@@ -46,8 +46,6 @@ export async function createAlerting(
     devices: DeviceService;
     alerts: AlertStore;
     alertSettings: AlertSettingsStore;
-    /** Where auto broadcast rules are kept. */
-    broadcastRules: BroadcastRecords;
     /** Where raised alerts are announced (the bus). */
     events: Publisher<AlertRaised>;
     geofences: GeofenceService;
@@ -95,7 +93,7 @@ export async function createAlerting(
   if (config.ALERT_ENGINE === "on") alertEngine.start();
   // Auto broadcast rules count every stored alert (device alarms and engine alerts).
   const autoBroadcast = new AutoBroadcast(
-    d.broadcastRules,
+    kv,
     (device, rule) =>
       d.ruleCommands.fire(
         { ownerId: rule.userId, label: `broadcast:${rule.name}` },
