@@ -373,6 +373,20 @@ export class AccountService {
     await this.setPassword(self, newPassword);
   }
 
+  /** The account a login names (account name or as findIdByLogin matches); null when none. */
+  async byLogin(login: string): Promise<Account | null> {
+    const id = await this.store.findIdByLogin(login);
+    return id ? await this.store.get(id) : null;
+  }
+
+  /**
+   * Sets a password proven by a mailed recovery code (notifications/recovery.ts checked the
+   * code): the same change as a reset, sessions ended.
+   */
+  async recoverPassword(target: Account, password: string): Promise<void> {
+    await this.setPassword(target, password);
+  }
+
   private async setPassword(target: Account, password: string) {
     target.passwordHash = await hashPassword(password);
     target.sessionVersion += 1;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Device } from "../devices/model.ts";
 import { alertType } from "./schemas.ts";
 import type { AlertRecord } from "./store.ts";
+import type { BroadcastRecords } from "./settings_store.ts";
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "validation.timeForm");
 const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3));
@@ -39,7 +40,7 @@ export const MAX_RULES = 20;
  * Auto broadcast: counts alerts per rule and device and, when a rule's count is reached
  * within its time unit (inside its hours and speed limits), sends the rule's text to the
  * device, then starts counting again.
- * Keys: ["alertBroadcast", userId, id] BroadcastRule (cached in memory).
+ * Rules are kept in BroadcastRecords (settings_store.ts) and cached in memory.
  */
 export class AutoBroadcast {
   private rules = new Map<string, BroadcastRule[]>();
@@ -47,15 +48,13 @@ export class AutoBroadcast {
   private hits = new Map<string, number[]>();
 
   constructor(
-    private readonly kv: Deno.Kv,
+    private readonly records: BroadcastRecords,
     private readonly send: (device: Device, rule: BroadcastRule) => void,
     private readonly device: (imei: string) => Device | undefined,
   ) {}
 
   async load(): Promise<void> {
-    for await (const e of this.kv.list<BroadcastRule>({ prefix: ["alertBroadcast"] })) {
-      this.cache(e.value);
-    }
+    for await (const r of this.records.all()) this.cache(r);
   }
 
   private cache(r: BroadcastRule): void {
@@ -71,7 +70,7 @@ export class AutoBroadcast {
   async save(r: BroadcastRule): Promise<boolean> {
     const existing = this.rules.get(r.userId) ?? [];
     if (!existing.some((x) => x.id === r.id) && existing.length >= MAX_RULES) return false;
-    await this.kv.set(["alertBroadcast", r.userId, r.id], r);
+    await this.records.save(r);
     this.cache(r);
     return true;
   }
@@ -81,7 +80,7 @@ export class AutoBroadcast {
   }
 
   async remove(r: BroadcastRule): Promise<void> {
-    await this.kv.delete(["alertBroadcast", r.userId, r.id]);
+    await this.records.remove(r);
     this.rules.set(r.userId, (this.rules.get(r.userId) ?? []).filter((x) => x.id !== r.id));
   }
 

@@ -1,4 +1,5 @@
 import type { DeviceDetail } from "../devices/detail.ts";
+import type { AlertSettingsRecords } from "./settings_store.ts";
 import {
   type AccountAlertSettings,
   DEFAULT_ACCOUNT_SETTINGS,
@@ -38,7 +39,7 @@ function fromDetail(imei: string, d: DeviceDetail | null): DeviceAlertSettings |
 
 /**
  * Alert settings. Account push settings and the alert-specific device thresholds live here
- * (keys ["alertSettings", "account", userId] and ["alertSettings", "device", imei]); the
+ * (kept in AlertSettingsRecords, settings_store.ts); the
  * thresholds that belong to the device record (speed, temperature, maintenance, ACC-on) are
  * read from the device detail and merged, the alert settings winning field by field.
  * Everything the engine needs is served from memory: it asks for every position.
@@ -50,22 +51,14 @@ export class AlertSettingsStore {
   private merged = new Map<string, DeviceAlertSettings | undefined>();
 
   constructor(
-    private readonly kv: Deno.Kv,
+    private readonly records: AlertSettingsRecords,
     private readonly readDetail: (imei: string) => Promise<DeviceDetail | null> = () =>
       Promise.resolve(null),
   ) {}
 
   async load(): Promise<void> {
-    for await (
-      const e of this.kv.list<AccountAlertSettings>({ prefix: ["alertSettings", "account"] })
-    ) {
-      this.accounts.set(String(e.key[2]), e.value);
-    }
-    for await (
-      const e of this.kv.list<DeviceAlertSettings>({ prefix: ["alertSettings", "device"] })
-    ) {
-      this.devices.set(String(e.key[2]), e.value);
-    }
+    for await (const [userId, s] of this.records.accounts()) this.accounts.set(userId, s);
+    for await (const [imei, s] of this.records.devices()) this.devices.set(imei, s);
   }
 
   account(userId: string): AccountAlertSettings {
@@ -119,12 +112,12 @@ export class AlertSettingsStore {
   }
 
   async saveAccount(userId: string, s: AccountAlertSettings): Promise<void> {
-    await this.kv.set(["alertSettings", "account", userId], s);
+    await this.records.saveAccount(userId, s);
     this.accounts.set(userId, s);
   }
 
   async saveDevice(s: DeviceAlertSettings): Promise<void> {
-    await this.kv.set(["alertSettings", "device", s.imei], s);
+    await this.records.saveDevice(s);
     this.devices.set(s.imei, s);
     this.merged.delete(s.imei);
   }

@@ -1,10 +1,11 @@
+import type { CaptchaStore } from "./captcha_store.ts";
+
 /**
  * Login captcha: a distorted SVG of 4 characters. Each challenge is single use (deleted
  * on the first check, right or wrong) and expires after two minutes.
  */
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const TTL_MS = 2 * 60_000;
-const key = (id: string) => ["auth", "captcha", id];
 
 export interface Challenge {
   captchaId: string;
@@ -84,22 +85,19 @@ export function renderCaptchaSvg(code: string): string {
 }
 
 export class CaptchaService {
-  constructor(private readonly kv: Deno.Kv, private readonly now = () => Date.now()) {}
+  constructor(private readonly store: CaptchaStore, private readonly now = () => Date.now()) {}
 
   async issue(): Promise<Challenge & { code: string }> {
     const code = Array.from({ length: 4 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
     const captchaId = crypto.randomUUID();
-    await this.kv.set(key(captchaId), { code, expires: this.now() + TTL_MS }, { expireIn: TTL_MS });
+    await this.store.put(captchaId, { code, expires: this.now() + TTL_MS }, TTL_MS);
     return { captchaId, image: renderCaptchaSvg(code), code };
   }
 
   /** True only for the right, unexpired code; the challenge is consumed either way. */
   async consume(captchaId: string, code: string): Promise<boolean> {
-    const entry = await this.kv.get<{ code: string; expires: number }>(key(captchaId));
-    if (!entry.value) return false;
-    const del = await this.kv.atomic().check(entry).delete(key(captchaId)).commit();
-    if (!del.ok) return false; // someone else used it first
-    return entry.value.expires > this.now() &&
-      entry.value.code === code.trim().toUpperCase();
+    const challenge = await this.store.take(captchaId); // null: unknown, or used by another
+    if (!challenge) return false;
+    return challenge.expires > this.now() && challenge.code === code.trim().toUpperCase();
   }
 }

@@ -7,6 +7,7 @@ import { CATALOGUE } from "../../lib/errors.ts";
 import { ADMIN_PASSWORD, testApp } from "../../tests/helpers/harness.ts";
 import { assertCode, assertOk, request } from "../accounts/test_support.ts";
 import { CaptchaService, renderCaptchaSvg } from "./captcha.ts";
+import { CaptchaStore } from "./captcha_store.ts";
 import { CAPTCHAS_PER_MINUTE } from "./routes.ts";
 
 const LOGIN = "/v3/new/account/login";
@@ -83,7 +84,10 @@ Deno.test("captcha at login (CAPTCHA=on)", async (s) => {
 
     await s.step("an expired code is refused", async () => {
       // A challenge issued three minutes ago (TTL two minutes) by a service on a fake clock.
-      const past = new CaptchaService(t.services.kv, () => Date.now() - 3 * 60_000);
+      const past = new CaptchaService(
+        new CaptchaStore(t.services.kv),
+        () => Date.now() - 3 * 60_000,
+      );
       const { captchaId, code } = await past.issue();
       assertCode(await login({ captchaId, captchaCode: code }), "captchaIncorrect");
     });
@@ -120,7 +124,7 @@ Deno.test("CaptchaService: single use, expiry on an injected clock", async () =>
   const kv = await Deno.openKv(`${dir}/c.kv`);
   try {
     let now = 1_000_000;
-    const svc = new CaptchaService(kv, () => now);
+    const svc = new CaptchaService(new CaptchaStore(kv), () => now);
     const a = await svc.issue();
     const b = await svc.issue();
     const c = await svc.issue();

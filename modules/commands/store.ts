@@ -1,5 +1,5 @@
 import { nextSequence } from "../../lib/kv/open.ts";
-import { OwnedRecords } from "./owned_records.ts";
+import { OwnedRecords } from "../../lib/kv/owned_records.ts";
 import type { Encoding, InstructionCode } from "./catalogue/index.ts";
 import { COMMAND_STATUSES, type CommandStatus } from "./statuses.ts";
 

@@ -1,28 +1,58 @@
 import type { Device, DeviceState } from "./model.ts";
-import type { DeviceStore } from "./store.ts";
+import type { AllocationEntry, DeviceStore } from "./store.ts";
 
 /**
  * The registry held in memory: this is one process, and the gateway and the device list
- * look devices up on every message and query. Writes go to the store first, then here.
+ * look devices up on every message and query. Write-through: device writes go through here
+ * to the store first, then into memory, so the two cannot drift; the store is not handed out.
+ * Device states are the exception by design: the gateway changes them in memory on every
+ * commit (its journal holds what they come from) and writes them in batches (saveStates).
  */
 export class DeviceDirectory {
   private devices = new Map<string, Device>();
   private states = new Map<string, DeviceState>();
   private byOwner = new Map<string, Set<string>>();
 
-  constructor(readonly store: DeviceStore, private readonly kv: Deno.Kv) {}
+  constructor(private readonly store: DeviceStore) {}
 
   async load(): Promise<void> {
-    for await (
-      const e of this.kv.list<Device>({ prefix: ["devices", "imei"] }, { batchSize: 1000 })
-    ) {
-      this.remember(e.value);
+    for await (const device of this.store.allDevices()) this.remember(device);
+    for await (const state of this.store.allStates()) this.states.set(state.imei, state);
+  }
+
+  /** Adds new devices; returns the IMEIs another writer inserted first (those are skipped). */
+  async insertMany(devices: Device[]): Promise<Set<string>> {
+    const raced = await this.store.insertMany(devices);
+    for (const d of devices) if (!raced.has(d.imei)) this.remember(d);
+    return raced;
+  }
+
+  /** Writes one device record (the gateway's activation). */
+  async update(device: Device): Promise<void> {
+    await this.store.update(device);
+    this.remember(device);
+  }
+
+  /** Writes changed device records with their allocation log entries in one commit. */
+  async saveMany(
+    changes: { before: Device; after: Device }[],
+    log: AllocationEntry[] = [],
+  ): Promise<void> {
+    await this.store.saveMany(changes, log);
+    for (const { after } of changes) this.remember(after);
+  }
+
+  /**
+   * Writes the in-memory states of these devices in one commit (the gateway's batched
+   * flush); false when the commit did not go through.
+   */
+  saveStates(imeis: string[]): Promise<boolean> {
+    const states: DeviceState[] = [];
+    for (const imei of imeis) {
+      const state = this.states.get(imei);
+      if (state) states.push(state);
     }
-    for await (
-      const e of this.kv.list<DeviceState>({ prefix: ["devices", "state"] }, { batchSize: 1000 })
-    ) {
-      this.states.set(e.value.imei, e.value);
-    }
+    return this.store.saveStates(states);
   }
 
   get(imei: string): Device | undefined {
@@ -33,8 +63,8 @@ export class DeviceDirectory {
     return this.states.get(imei);
   }
 
-  /** Called after the store committed a device or a state. */
-  remember(device: Device): void {
+  /** Into memory only: after a write through here, or at load. */
+  private remember(device: Device): void {
     const old = this.devices.get(device.imei);
     if (old && old.userId !== device.userId) this.byOwner.get(old.userId)?.delete(device.imei);
     this.devices.set(device.imei, device);

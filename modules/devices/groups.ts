@@ -3,7 +3,7 @@ import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { DeviceDirectory } from "./directory.ts";
 import type { DeviceService } from "./service.ts";
-import type { DeviceGroup } from "./store.ts";
+import type { DeviceGroup, DeviceStore } from "./store.ts";
 import type { BulkOutcome, Device } from "./model.ts";
 import { bulkOutcome } from "./bulk.ts";
 
@@ -18,6 +18,7 @@ export const DEFAULT_GROUP = "0";
 export class GroupService {
   constructor(
     private readonly directory: DeviceDirectory,
+    private readonly store: DeviceStore,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
   ) {}
@@ -25,7 +26,7 @@ export class GroupService {
   /** The account's groups with device counts: default first, then pinned, then by name. */
   async list(session: Session, userId: string) {
     const owner = await this.access.visibleAccount(session, userId);
-    const groups = await this.directory.store.groups(owner.id);
+    const groups = await this.store.groups(owner.id);
     const counts = new Map<string, number>();
     const ids = new Set(groups.map((g) => g.id));
     for (const d of this.directory.ownedBy(owner.id)) {
@@ -53,20 +54,20 @@ export class GroupService {
     if (owner.virtual) throw new BizError("superiorInvalid");
     await this.assertNameFree(owner.id, name, null);
     const g: DeviceGroup = {
-      id: await this.directory.store.newGroupId(),
+      id: await this.store.newGroupId(),
       userId: owner.id,
       name,
       topAt: null,
       createdAt: new Date().toISOString(),
     };
-    await this.directory.store.saveGroup(g);
+    await this.store.saveGroup(g);
     return g;
   }
 
   async rename(session: Session, userId: string, groupId: string, name: string) {
     const g = await this.editable(session, userId, groupId);
     await this.assertNameFree(g.userId, name, g.id);
-    await this.directory.store.saveGroup({ ...g, name });
+    await this.store.saveGroup({ ...g, name });
   }
 
   async remove(session: Session, userId: string, groupId: string) {
@@ -74,13 +75,13 @@ export class GroupService {
     if (this.directory.ownedBy(g.userId).some((d) => d.groupId === g.id)) {
       throw new BizError("groupHasDevices");
     }
-    await this.directory.store.deleteGroup(g);
+    await this.store.deleteGroup(g);
   }
 
   /** Pins a group on top of the account's list (pinning again unpins). */
   async top(session: Session, userId: string, groupId: string) {
     const g = await this.editable(session, userId, groupId);
-    await this.directory.store.saveGroup({
+    await this.store.saveGroup({
       ...g,
       topAt: g.topAt ? null : new Date().toISOString(),
     });
@@ -118,7 +119,7 @@ export class GroupService {
   /** The account (among the devices' owners) that has the group; none: groupNotExists. */
   private async groupOwner(owners: string[], groupId: string): Promise<string> {
     for (const id of owners) {
-      if (await this.directory.store.getGroup(id, groupId)) return id;
+      if (await this.store.getGroup(id, groupId)) return id;
     }
     // A group id of another account names a group these devices cannot share.
     throw new BizError("groupNotExists");
@@ -128,14 +129,14 @@ export class GroupService {
     await this.devices.assertCanEdit(session);
     const owner = await this.access.visibleAccount(session, userId);
     if (groupId === DEFAULT_GROUP) throw new BizError("deviceDefaultGroupLocked");
-    const g = await this.directory.store.getGroup(owner.id, groupId);
+    const g = await this.store.getGroup(owner.id, groupId);
     if (!g) throw new BizError("groupNotExists");
     return g;
   }
 
   private async assertNameFree(userId: string, name: string, except: string | null) {
     const lower = name.toLowerCase();
-    const taken = (await this.directory.store.groups(userId)).some((g) =>
+    const taken = (await this.store.groups(userId)).some((g) =>
       g.id !== except && g.name.toLowerCase() === lower
     );
     if (taken || DEFAULT_NAMES.has(lower)) throw new BizError("groupNameExists");

@@ -220,7 +220,7 @@ Deno.test("device management API", async (t) => {
       assert.equal(stale.activationTime, null);
       await activate(5); // the gateway activates it after `stale` was read
       await app.services.devices.save([{ before: stale, after: { ...stale, enabled: false } }]);
-      const now = await app.services.directory.store.get(imeiOf(5));
+      const now = await app.services.deviceStore.get(imeiOf(5));
       assert.ok(now?.activationTime, "activation kept");
       assert.equal(now?.enabled, false);
       assert.deepEqual(app.services.directory.get(imeiOf(5)), now);
@@ -597,8 +597,8 @@ Deno.test("device management API", async (t) => {
         assert.equal(log[0].fromAccount, "mg_dist");
         assert.equal(log[0].toAccount, "mg_user");
         // The account store agrees with the directory.
-        assert.equal((await app.services.directory.store.get(imeiOf(3)))?.userId, ids.user);
-        assert.ok(await app.services.directory.store.hasDevices(ids.user));
+        assert.equal((await app.services.deviceStore.get(imeiOf(3)))?.userId, ids.user);
+        assert.ok(await app.services.deviceStore.hasDevices(ids.user));
         // The lock is released after the transfer.
         assert.ok(await app.services.accountStore.acquireTransferLock("check"));
         await app.services.accountStore.releaseTransferLock();
@@ -826,7 +826,7 @@ Deno.test("device management API", async (t) => {
           ok: false,
           error: "fileTypeInvalid",
         }));
-        await app.services.directory.store.addImageTasks(distId, extra, 15);
+        await app.services.deviceStore.addImageTasks(distId, extra, 15);
         const capped = ok(await tasks(tokens.dist));
         assert.equal(capped.total, 15);
         assert.equal(capped.list[0].name, "extra3.png");

@@ -11,6 +11,7 @@ import {
   emptyDetail,
 } from "./detail.ts";
 import type { DeviceDirectory } from "./directory.ts";
+import type { DeviceStore } from "./store.ts";
 import { activationState, type BulkOutcome, type Device } from "./model.ts";
 import { bulkOutcome } from "./bulk.ts";
 import { DEVICE_MODELS, findModel } from "./models.ts";
@@ -29,6 +30,7 @@ export const MAX_PLATFORM_YEARS = 10;
 export class DeviceOperations {
   constructor(
     private readonly directory: DeviceDirectory,
+    private readonly store: DeviceStore,
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
@@ -40,7 +42,7 @@ export class DeviceOperations {
     const d = await this.devices.visibleDevice(session, imei);
     const detail = await this.loadDetail(imei);
     const owner = await this.accounts.get(d.userId);
-    const aliases = await this.directory.store.modelAliases(session.accountId);
+    const aliases = await this.store.modelAliases(session.accountId);
     const model = findModel(d.mcType);
     const hidden = await this.devices.hidesPlatformExpiry(session);
     return {
@@ -92,21 +94,21 @@ export class DeviceOperations {
     const detail = await this.loadDetail(d.imei);
     const customer = { ...input.customer, carFrame: input.customer.carFrame.toUpperCase() };
     if (d.bindUserAccount) fillAppIds(customer);
-    await this.directory.store.setDetail(d.imei, { ...detail, customer });
+    await this.store.setDetail(d.imei, { ...detail, customer });
   }
 
   async updateAlerts(session: Session, input: z.infer<typeof alertsBody>) {
     const d = await this.editable(session, input.imei);
     checkAlerts(input.alerts);
     const detail = await this.loadDetail(d.imei);
-    await this.directory.store.setDetail(d.imei, { ...detail, alerts: input.alerts });
+    await this.store.setDetail(d.imei, { ...detail, alerts: input.alerts });
   }
 
   async updateSensors(session: Session, input: z.infer<typeof sensorsBody>) {
     const d = await this.editable(session, input.imei);
     const sensors = checkSensors(input.sensors);
     const detail = await this.loadDetail(d.imei);
-    await this.directory.store.setDetail(d.imei, { ...detail, sensors });
+    await this.store.setDetail(d.imei, { ...detail, sensors });
     return sensors;
   }
 
@@ -137,7 +139,7 @@ export class DeviceOperations {
   /** Follow marks are per logged-in user (a virtual user has its own). */
   async follow(session: Session, imeis: string[], on: boolean) {
     await this.devices.visibleDevices(session, imeis);
-    await this.directory.store.setFollow(session.accountId, imeis, on);
+    await this.store.setFollow(session.accountId, imeis, on);
   }
 
   /**
@@ -196,7 +198,7 @@ export class DeviceOperations {
     }
     const detail = await this.loadDetail(d.imei);
     fillAppIds(detail.customer);
-    await this.directory.store.setDetail(d.imei, detail);
+    await this.store.setDetail(d.imei, detail);
     await this.devices.save([{ before: d, after: { ...d, bindUserAccount: target.account } }]);
   }
 
@@ -215,7 +217,7 @@ export class DeviceOperations {
   async showPlatformExpiry(session: Session, userId: string) {
     const target = await this.access.visibleAccount(session, userId);
     const chain = target.fullParentId.split(",").filter(Boolean);
-    const hidden = await this.directory.store.expiryHidden([target.id, ...chain]);
+    const hidden = await this.store.expiryHidden([target.id, ...chain]);
     return {
       show: hidden.has(target.id) ? 0 : 1,
       inheritedHidden: chain.some((id) => hidden.has(id)),
@@ -227,7 +229,7 @@ export class DeviceOperations {
     await this.devices.assertCanEdit(session);
     const target = await this.access.visibleAccount(session, userId, { strictlyBelow: true });
     if (target.virtual) throw new BizError("superiorInvalid");
-    await this.directory.store.setExpiryHidden(target.id, show === 0);
+    await this.store.setExpiryHidden(target.id, show === 0);
   }
 
   async unbindApp(session: Session, imei: string) {
@@ -238,7 +240,7 @@ export class DeviceOperations {
   /** Counts for the page header: online states, activation states, enabled, followed. */
   async statistics(session: Session, input: z.infer<typeof statsBody>) {
     const rows = await this.devices.select(session, { userId: input.userId });
-    const followed = await this.directory.store.followed(session.accountId);
+    const followed = await this.store.followed(session.accountId);
     const now = Date.now();
     const out = {
       total: rows.length,
@@ -281,29 +283,29 @@ export class DeviceOperations {
   }
 
   async modelAliases(session: Session) {
-    const aliases = await this.directory.store.modelAliases(session.accountId);
+    const aliases = await this.store.modelAliases(session.accountId);
     return DEVICE_MODELS.map((m) => ({ ...m, alias: aliases[m.mcType] ?? "" }));
   }
 
   /** Per-user display names of models; an empty alias removes it. */
   async setModelAliases(session: Session, aliases: Record<string, string>) {
-    const next = await this.directory.store.modelAliases(session.accountId);
+    const next = await this.store.modelAliases(session.accountId);
     for (const [mcType, alias] of Object.entries(aliases)) {
       if (!findModel(mcType)) throw new BizError("modelNotExists");
       if (alias) next[mcType] = alias;
       else delete next[mcType];
     }
-    await this.directory.store.setModelAliases(session.accountId, next);
+    await this.store.setModelAliases(session.accountId, next);
   }
 
   /** Stores the customer tab of a device already checked by the caller. */
   async saveCustomer(imei: string, customer: DeviceDetail["customer"]) {
     const detail = await this.loadDetail(imei);
-    await this.directory.store.setDetail(imei, { ...detail, customer });
+    await this.store.setDetail(imei, { ...detail, customer });
   }
 
   async loadDetail(imei: string): Promise<DeviceDetail> {
-    return { ...emptyDetail(), ...await this.directory.store.getDetail<DeviceDetail>(imei) };
+    return { ...emptyDetail(), ...await this.store.getDetail<DeviceDetail>(imei) };
   }
 
   private async editable(session: Session, imei: string): Promise<Device> {

@@ -4,7 +4,7 @@ import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountStore } from "../accounts/store.ts";
 import type { DeviceDirectory } from "./directory.ts";
-import type { AllocationEntry } from "./store.ts";
+import type { AllocationEntry, DeviceGroup, DeviceStore } from "./store.ts";
 import {
   activationState,
   deriveStatus,
@@ -47,6 +47,8 @@ export interface ImportFailure {
 export class DeviceService {
   constructor(
     private readonly directory: DeviceDirectory,
+    /** Device records besides the directory's: groups, follows, details, allocations. */
+    private readonly store: DeviceStore,
     private readonly accounts: AccountStore,
     private readonly access: AccessGuard,
     private readonly offlineMs: number,
@@ -71,7 +73,7 @@ export class DeviceService {
     if (owner.virtual) throw new BizError("superiorInvalid");
     if (!findModel(input.mcType)) throw new BizError("modelNotExists");
     const groupId = input.groupId && input.groupId !== "0" ? input.groupId : null;
-    if (groupId && !await this.directory.store.getGroup(owner.id, groupId)) {
+    if (groupId && !await this.store.getGroup(owner.id, groupId)) {
       throw new BizError("groupNotExists");
     }
     const failed: ImportFailure[] = [];
@@ -107,11 +109,8 @@ export class DeviceService {
         });
       }
     }
-    const raced = await this.directory.store.insertMany(fresh);
-    for (const d of fresh) {
-      if (raced.has(d.imei)) fail(d.imei, "imeiExists");
-      else this.directory.remember(d);
-    }
+    const raced = await this.directory.insertMany(fresh);
+    for (const d of fresh) if (raced.has(d.imei)) fail(d.imei, "imeiExists");
     await this.events.deliver({
       type: "devicesImported",
       userId: owner.id,
@@ -134,7 +133,7 @@ export class DeviceService {
     const wanted = input.status ? new Set<DeviceStatus>(STATUS_FILTERS[input.status]) : null;
     const followed = input.followed === undefined
       ? null
-      : await this.directory.store.followed(session.accountId);
+      : await this.store.followed(session.accountId);
     const exact = input.imeis?.length ? new Set(input.imeis) : null;
     const rows: Row[] = [];
     for (const userId of owners) {
@@ -162,7 +161,7 @@ export class DeviceService {
     const { owner } = await this.access.caller(session);
     if (!owner.parentId) return false;
     const chain = [owner.id, ...owner.fullParentId.split(",").filter(Boolean)];
-    return (await this.directory.store.expiryHidden(chain)).size > 0;
+    return (await this.store.expiryHidden(chain)).size > 0;
   }
 
   /** One page of the device list with live state, owner account and follow mark. */
@@ -185,7 +184,7 @@ export class DeviceService {
   /** Table rows for devices: state, status, activation state, owner account, group, follow. */
   async present(session: Session, rows: Row[]) {
     const now = Date.now();
-    const followed = await this.directory.store.followed(session.accountId);
+    const followed = await this.store.followed(session.accountId);
     const hidden = await this.hidesPlatformExpiry(session);
     const names = new Map<string, string>();
     const groups = new Map<string, Map<string, string>>();
@@ -195,7 +194,7 @@ export class DeviceService {
         names.set(d.userId, (await this.accounts.get(d.userId))?.account ?? "");
         groups.set(
           d.userId,
-          new Map((await this.directory.store.groups(d.userId)).map((g) => [g.id, g.name])),
+          new Map((await this.store.groups(d.userId)).map((g) => [g.id, g.name])),
         );
       }
       const p = state?.position ?? null;
@@ -287,12 +286,21 @@ export class DeviceService {
       const changed = Object.entries(after).filter(([k, v]) => before[k as keyof Device] !== v);
       return { before: latest, after: { ...latest, ...Object.fromEntries(changed) } as Device };
     });
-    await this.directory.store.saveMany(merged, log);
-    for (const { after } of merged) this.directory.remember(after);
+    await this.directory.saveMany(merged, log);
+  }
+
+  /** The IMEIs an account follows (the monitor marks them). */
+  followed(accountId: string): Promise<Set<string>> {
+    return this.store.followed(accountId);
+  }
+
+  /** An account's device groups (the monitor names them). */
+  groups(userId: string): Promise<DeviceGroup[]> {
+    return this.store.groups(userId);
   }
 
   allocations(limit: number): Promise<AllocationEntry[]> {
-    return this.directory.store.allocations(limit);
+    return this.store.allocations(limit);
   }
 
   /** A device the caller may see; refused the same way whether missing or outside the subtree. */

@@ -301,8 +301,22 @@ export class DeviceStore {
     return (await this.kv.get<DeviceState>(K.state(imei))).value;
   }
 
-  /** Key of a device's state, for the gateway's group commit. */
-  stateKey(imei: string): Deno.KvKey {
-    return K.state(imei);
+  /** Writes device states in one commit; false when it did not go through. */
+  async saveStates(states: DeviceState[]): Promise<boolean> {
+    const op = this.kv.atomic();
+    for (const state of states) op.set(K.state(state.imei), state);
+    return (await op.commit()).ok;
+  }
+
+  /** Every device (start-up: the directory loads them all). */
+  async *allDevices(): AsyncGenerator<Device> {
+    const iter = this.kv.list<Device>({ prefix: ["devices", "imei"] }, { batchSize: 1000 });
+    for await (const e of iter) yield e.value;
+  }
+
+  /** Every device state (start-up). */
+  async *allStates(): AsyncGenerator<DeviceState> {
+    const iter = this.kv.list<DeviceState>({ prefix: ["devices", "state"] }, { batchSize: 1000 });
+    for await (const e of iter) yield e.value;
   }
 }

@@ -6,7 +6,7 @@ import type { Device } from "../devices/model.ts";
 import type { DeviceService } from "../devices/service.ts";
 import { collectObjects, devicesOf } from "./objects.ts";
 import { ShareService } from "./share.ts";
-import { MonitorStore } from "./store.ts";
+import type { MonitorStore } from "./store.ts";
 import { LiveStreams } from "./stream.ts";
 import { VisibleAccounts } from "./visibility.ts";
 
@@ -17,7 +17,7 @@ export class MonitorService {
   readonly shares: ShareService;
 
   constructor(
-    kv: Deno.Kv,
+    store: MonitorStore,
     access: AccessGuard,
     accounts: AccountStore,
     private readonly directory: DeviceDirectory,
@@ -26,7 +26,7 @@ export class MonitorService {
   ) {
     this.visible = new VisibleAccounts(access, accounts);
     this.streams = new LiveStreams(directory, offlineMs);
-    this.shares = new ShareService(new MonitorStore(kv), devices);
+    this.shares = new ShareService(store, devices);
   }
 
   /** Every device of the caller's subtree, or one device when `imei` is given. */
@@ -35,7 +35,7 @@ export class MonitorService {
       ? [await this.devices.visibleDevice(session, imei)]
       : [...devicesOf(this.directory, await this.visible.of(session))];
     return collectObjects(this.directory, devices, this.offlineMs, {
-      followed: await this.directory.store.followed(session.accountId),
+      followed: await this.devices.followed(session.accountId),
       groupName: await this.groupNames(devices),
       facts: !!imei,
     });
@@ -47,7 +47,7 @@ export class MonitorService {
     for (const d of devices) if (d.groupId) owners.add(d.userId);
     const names = new Map<string, string>();
     for (const owner of owners) {
-      for (const g of await this.directory.store.groups(owner)) {
+      for (const g of await this.devices.groups(owner)) {
         names.set(`${owner}/${g.id}`, g.name);
       }
     }

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { addAccount, assertCode, assertOk, PASSWORD, request } from "../accounts/test_support.ts";
 import { CodeStore } from "./codes.ts";
+import { CodeRecords } from "./store.ts";
 
 const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
 
@@ -13,7 +14,7 @@ async function withStore(fn: (codes: CodeStore) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "tp-codes-" });
   const kv = await Deno.openKv(`${dir}/codes.kv`);
   try {
-    await fn(new CodeStore(kv));
+    await fn(new CodeStore(new CodeRecords(kv)));
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });

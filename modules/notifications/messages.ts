@@ -1,3 +1,5 @@
+import type { MessageRecords } from "./store.ts";
+
 /**
  * Message center (spec §3 message types): 1 device expired, 2 offline, 4 account move,
  * 5 device allocation, 6 balance reminder, 7 licence soon expires, 8 insurance soon expires,
@@ -29,16 +31,12 @@ export interface PlatformMessage {
   createdAt: number;
 }
 
-const MESSAGE_TTL_MS = 180 * 86_400_000;
-const ONCE_TTL_MS = 400 * 86_400_000;
-
 /**
- * Keys: ["messages", userId, createdAt, id] PlatformMessage (kept 180 days);
- * ["messageOnce", ...key] id of the message a once-only reminder posted (kept 400 days);
- * ["messagePrefs", userId] MessagePrefs.
+ * The message center: what areas post for an account, read and marked on its page. Kept in
+ * MessageRecords (store.ts).
  */
 export class MessageStore {
-  constructor(private readonly kv: Deno.Kv) {}
+  constructor(private readonly records: MessageRecords) {}
 
   /** Any area posts a message for an account through here. */
   async post(
@@ -48,7 +46,7 @@ export class MessageStore {
     imei: string | null = null,
   ): Promise<PlatformMessage> {
     const m = this.make(userId, type, params, imei);
-    await this.kv.set(["messages", userId, m.createdAt, m.id], m, { expireIn: MESSAGE_TTL_MS });
+    await this.records.save(m);
     return m;
   }
 
@@ -64,32 +62,24 @@ export class MessageStore {
   /**
    * Posts unless a message with the same `once` key was posted before (kept a year): daily
    * checks and retried events never post a reminder twice. Returns null when it had been.
-   * Key: ["messageOnce", ...once].
    */
   async postOnce(
-    once: Deno.KvKeyPart[],
+    once: (string | number)[],
     userId: string,
     type: MessageType,
     params: Record<string, string | number>,
     imei: string | null = null,
   ): Promise<PlatformMessage | null> {
     const m = this.make(userId, type, params, imei);
-    const key = ["messageOnce", ...once];
-    const r = await this.kv.atomic()
-      .check({ key, versionstamp: null })
-      .set(key, m.id, { expireIn: ONCE_TTL_MS })
-      .set(["messages", userId, m.createdAt, m.id], m, { expireIn: MESSAGE_TTL_MS })
-      .commit();
-    return r.ok ? m : null;
+    return await this.records.saveOnce(once, m) ? m : null;
   }
 
   async prefs(userId: string): Promise<MessagePrefs> {
-    const e = await this.kv.get<MessagePrefs>(["messagePrefs", userId]);
-    return { ...DEFAULT_PREFS, ...e.value };
+    return { ...DEFAULT_PREFS, ...await this.records.prefs(userId) };
   }
 
   async savePrefs(userId: string, prefs: MessagePrefs): Promise<void> {
-    await this.kv.set(["messagePrefs", userId], prefs);
+    await this.records.savePrefs(userId, prefs);
   }
 
   async list(
@@ -98,13 +88,11 @@ export class MessageStore {
   ): Promise<{ total: number; unread: number; list: PlatformMessage[] }> {
     const all: PlatformMessage[] = [];
     let unread = 0;
-    for await (
-      const e of this.kv.list<PlatformMessage>({ prefix: ["messages", userId] }, { reverse: true })
-    ) {
-      if (e.value.read === -1) unread++;
-      if (q.type && e.value.type !== q.type) continue;
-      if (q.read !== "all" && e.value.read !== q.read) continue;
-      all.push(e.value);
+    for await (const m of this.records.list(userId)) {
+      if (m.read === -1) unread++;
+      if (q.type && m.type !== q.type) continue;
+      if (q.read !== "all" && m.read !== q.read) continue;
+      all.push(m);
     }
     const start = (q.pageNum - 1) * q.pageSize;
     return { total: all.length, unread, list: all.slice(start, start + q.pageSize) };
@@ -114,9 +102,9 @@ export class MessageStore {
   async mark(userId: string, read: 0 | -1, ids?: string[]): Promise<number> {
     const wanted = ids && new Set(ids);
     let n = 0;
-    for await (const e of this.kv.list<PlatformMessage>({ prefix: ["messages", userId] })) {
-      if ((wanted && !wanted.has(e.value.id)) || e.value.read === read) continue;
-      await this.kv.set(e.key, { ...e.value, read }, { expireIn: MESSAGE_TTL_MS });
+    for await (const m of this.records.list(userId, false)) {
+      if ((wanted && !wanted.has(m.id)) || m.read === read) continue;
+      await this.records.save({ ...m, read });
       n++;
     }
     return n;

@@ -1,7 +1,6 @@
 import { BizError } from "../../lib/errors.ts";
 import { normalizeLang, translator } from "../../lib/i18n/i18n.ts";
-import type { AccountStore } from "../accounts/store.ts";
-import { hashPassword } from "../auth/password.ts";
+import type { AccountService } from "../accounts/service.ts";
 import type { CodeStore } from "./codes.ts";
 import type { Mailer } from "./mailer.ts";
 
@@ -16,17 +15,15 @@ const PURPOSE = "passwordRecovery";
 export class PasswordRecovery {
   constructor(
     private readonly d: {
-      accounts: AccountStore;
+      /** Finds the account and sets its password (the password rule, sessions ended). */
+      accounts: Pick<AccountService, "byLogin" | "recoverPassword">;
       codes: CodeStore;
       mailer: Mailer;
-      /** Ends the account's sessions after the change. */
-      forceLogout: (accountId: string) => Promise<unknown>;
     },
   ) {}
 
   async sendCode(login: string): Promise<{ email: string }> {
-    const id = await this.d.accounts.findIdByLogin(login);
-    const account = id ? await this.d.accounts.get(id) : null;
+    const account = await this.d.accounts.byLogin(login);
     if (!account || !account.email || account.virtual) throw new BizError("emailNotSet");
     const code = await this.d.codes.issue(PURPOSE, account.id, account.email);
     const t = translator(normalizeLang(account.language));
@@ -39,17 +36,12 @@ export class PasswordRecovery {
   }
 
   async reset(login: string, code: string, password: string): Promise<void> {
-    const id = await this.d.accounts.findIdByLogin(login);
-    const account = id ? await this.d.accounts.get(id) : null;
+    const account = await this.d.accounts.byLogin(login);
     if (!account || !account.email) throw new BizError("verificationCodeNotSent");
     if (!await this.d.codes.check(PURPOSE, account.id, account.email, code)) {
       throw new BizError("verificationCodeError");
     }
-    account.passwordHash = await hashPassword(password);
-    account.sessionVersion += 1;
-    account.updatedAt = new Date().toISOString();
-    await this.d.accounts.update(account);
-    await this.d.forceLogout(account.id);
+    await this.d.accounts.recoverPassword(account, password);
   }
 }
 

@@ -5,8 +5,7 @@ import { pageFields, password } from "../accounts/schemas.ts";
 import { BALANCE_REMINDERS, MESSAGE_TYPES, type MessageType } from "./messages.ts";
 import { PasswordRecovery } from "./recovery.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
-import type { AuthService } from "../auth/service.ts";
+import type { AccountService } from "../accounts/service.ts";
 import type { CodeStore } from "./codes.ts";
 import type { Mailer } from "./mailer.ts";
 import type { MessageStore } from "./messages.ts";
@@ -14,8 +13,7 @@ import type { MessageStore } from "./messages.ts";
 /** The services these routes use (the composition root passes them). */
 export interface NotificationRouteDeps {
   access: AccessGuard;
-  accountStore: AccountStore;
-  auth: AuthService;
+  accounts: AccountService;
   codes: CodeStore;
   mailer: Mailer;
   messages: MessageStore;
@@ -24,10 +22,9 @@ export interface NotificationRouteDeps {
 export function registerNotificationRoutes(api: ApiRegistry, s: NotificationRouteDeps) {
   const tag = "Messages";
   const recovery = new PasswordRecovery({
-    accounts: s.accountStore,
+    accounts: s.accounts,
     codes: s.codes,
     mailer: s.mailer,
-    forceLogout: (id) => s.auth.forceLogout(id),
   });
   const self = async (session: Parameters<typeof s.access.caller>[0]) =>
     (await s.access.caller(session)).self.id;

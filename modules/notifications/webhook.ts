@@ -1,10 +1,10 @@
 import { BizError } from "../../lib/errors.ts";
 import { addressClass, resolveHost } from "../../lib/net/public_address.ts";
+import type { WebhookLogStore } from "./webhook_store.ts";
 
 /** Retries after the first attempt; the delay doubles each time (base, 2×, 4×). */
 export const WEBHOOK_RETRIES = 3;
 const TIMEOUT_MS = 10_000;
-const LOG_TTL_MS = 30 * 86_400_000;
 
 export interface DeliveryAttempt {
   at: number;
@@ -50,13 +50,12 @@ export function newSecret(): string {
  * `X-Webhook-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>`; a non-2xx
  * answer or a network error is retried with exponential back-off, and every attempt lands in
  * the delivery log (kept 30 days).
- * Keys: ["notifications", "webhookLog", userId, createdAt, id] DeliveryLog.
  */
 export class WebhookSender {
   private inflight = new Set<Promise<DeliveryLog>>();
 
   constructor(
-    private readonly kv: Deno.Kv,
+    private readonly store: WebhookLogStore,
     private readonly retryBaseMs: number,
     /** WEBHOOK_ALLOW_PRIVATE=on: loopback and internal addresses may be called. */
     private readonly allowPrivate = false,
@@ -141,9 +140,7 @@ export class WebhookSender {
         entry.error = (e as Error).message.slice(0, 200);
       }
       log.attempts.push(entry);
-      await this.kv.set(["notifications", "webhookLog", userId, log.createdAt, log.id], log, {
-        expireIn: LOG_TTL_MS,
-      });
+      await this.store.save(log);
       if (refused) break; // a refused address is not retried
     }
     return log;
@@ -158,14 +155,8 @@ export class WebhookSender {
     return { url: u, address: addresses[0] };
   }
 
-  async logs(userId: string, limit = 50): Promise<DeliveryLog[]> {
-    const out: DeliveryLog[] = [];
-    const iter = this.kv.list<DeliveryLog>({ prefix: ["notifications", "webhookLog", userId] }, {
-      reverse: true,
-      limit,
-    });
-    for await (const e of iter) out.push(e.value);
-    return out;
+  logs(userId: string, limit = 50): Promise<DeliveryLog[]> {
+    return this.store.list(userId, limit);
   }
 }
 

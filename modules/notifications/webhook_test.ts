@@ -9,6 +9,7 @@ import { loadConfig } from "../../lib/config.ts";
 import { addressClass } from "../../lib/net/public_address.ts";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { WebhookSender } from "./webhook.ts";
+import { WebhookLogStore } from "./webhook_store.ts";
 
 /** One address of every refused class, as a URL would carry it. */
 const REFUSED: [string, string][] = [
@@ -120,7 +121,7 @@ Deno.test("delivery to an internal address is refused unless allowed, and never 
   try {
     const url = `http://127.0.0.1:${receiver.addr.port}/hook`;
     const named = `http://localhost:${receiver.addr.port}/hook`;
-    const closed = new WebhookSender(kv, 5, false);
+    const closed = new WebhookSender(new WebhookLogStore(kv), 5, false);
     for (const target of [url, named]) {
       const log = await closed.deliver("u1", target, "s", "alert", { n: 1 });
       assert.equal(log.ok, false);
@@ -135,7 +136,7 @@ Deno.test("delivery to an internal address is refused unless allowed, and never 
     assert.equal(stored.length, 2);
 
     // Allowed: the same receiver is called through the checked address and answers.
-    const open = new WebhookSender(kv, 5, true);
+    const open = new WebhookSender(new WebhookLogStore(kv), 5, true);
     const log = await open.deliver("u1", url, "s", "alert", { n: 2 });
     assert.equal(log.ok, true, JSON.stringify(log.attempts));
     assert.equal(log.attempts[0].status, 200);

@@ -72,6 +72,14 @@ export class PositionStore {
   constructor(private readonly kv: Deno.Kv) {}
 
   /**
+   * Opens the ingest's group commit: one KV commit the stores fill (journal chunks here,
+   * alert records through AlertStore.addTo), so a batch of positions stays one write.
+   */
+  openCommit(): Deno.AtomicOperation {
+    return this.kv.atomic();
+  }
+
+  /**
    * Adds a commit's positions to the operation as journal chunks. Call `journaled` with the
    * result after the commit succeeded, so reads find the points.
    */

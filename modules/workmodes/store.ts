@@ -1,4 +1,4 @@
-import { OwnedRecords } from "../commands/owned_records.ts";
+import { OwnedRecords } from "../../lib/kv/owned_records.ts";
 import type { TaskState, WorkModeTask, WorkModeTemplate } from "./model.ts";
 
 /**

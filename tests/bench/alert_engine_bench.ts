@@ -6,6 +6,7 @@
  */
 import { AlertEngine } from "../../modules/alerts/engine.ts";
 import { AlertSettingsStore } from "../../modules/alerts/settings.ts";
+import { AlertSettingsRecords } from "../../modules/alerts/settings_store.ts";
 import { AlertStore } from "../../modules/alerts/store.ts";
 import type { DeviceDirectory } from "../../modules/devices/directory.ts";
 import type { StoredPosition } from "../../modules/devices/model.ts";
@@ -16,12 +17,13 @@ import type { Zone } from "../../modules/geofences/model.ts";
 import type { GeofenceService, IndexedZone } from "../../modules/geofences/service.ts";
 import type { AccountStore } from "../../modules/accounts/store.ts";
 import { MessageStore } from "../../modules/notifications/messages.ts";
+import { MessageRecords } from "../../modules/notifications/store.ts";
 import { PlatformNotices } from "../../modules/notifications/notices.ts";
 
 const DEVICES = 10_000, FENCES = 20, ROUNDS = 20;
 const dir = await Deno.makeTempDir({ prefix: "tp-engine-bench-" });
 const kv = await Deno.openKv(`${dir}/bench.kv`);
-const settings = new AlertSettingsStore(kv);
+const settings = new AlertSettingsStore(new AlertSettingsRecords(kv));
 const imeis = Array.from({ length: DEVICES }, (_, i) => String(861000000000000 + i));
 for (const imei of imeis) {
   await settings.saveDevice({
@@ -130,7 +132,7 @@ console.log(
 
 // The message center counts every stored position too (the "fewer than 50 reports" check).
 const notices = new PlatformNotices({
-  messages: new MessageStore(kv),
+  messages: new MessageStore(new MessageRecords(kv)),
   accounts: {} as AccountStore,
   directory: {} as DeviceDirectory,
   deviceSettings: () => [],

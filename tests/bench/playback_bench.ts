@@ -35,7 +35,7 @@ let monthBlocks: ReturnType<typeof packBlock>[] = [];
   );
   await ensureAdministrator(services.accountStore, PASSWORD);
   const adminId = (await services.accountStore.findIdByLogin("admin"))!;
-  await services.directory.store.insertMany([IMEI, WARM_UP_IMEI].map((imei) => ({
+  await services.deviceStore.insertMany([IMEI, WARM_UP_IMEI].map((imei) => ({
     imei,
     mcType: "GT06N",
     userId: adminId,
