@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
 import { useDebounced, useLatest } from "./hooks.ts";

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useEffect, useId, useRef } from "react";
 
 export interface MenuItem {
   /** Also the item's `data-action`. */

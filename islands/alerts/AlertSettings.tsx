@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
