@@ -3,7 +3,7 @@ import type { TFunction } from "i18next";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
-import type { Group } from "../../islands/geofences/Editor.tsx";
+import type { Group } from "./editor_state.ts";
 
 /** Add, rename, stick on top and delete zone groups (the default group is fixed). */
 export function GroupManager(

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { TFunction } from "i18next";
 import { Modal } from "../ui/Modal.tsx";
-import type { Group } from "../../islands/geofences/Editor.tsx";
+import type { Group } from "./editor_state.ts";
 
 interface ImportResult {
   index: number;

@@ -4,7 +4,7 @@ import { api, ApiError } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { Field } from "../ui/Field.tsx";
 import type { Zone } from "../../modules/geofences/model.ts";
-import type { Group } from "../../islands/geofences/Editor.tsx";
+import type { Group } from "./editor_state.ts";
 import { FenceDevicePicker } from "./DevicePicker.tsx";
 
 /** Most devices one fence binds (the API's limit). */
