@@ -114,7 +114,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   app.get("/health", async (c) => {
     const started = performance.now();
     try {
-      await s.kv.get(["health"]);
+      await s.systemStore.ping();
       return c.json({
         status: "ok",
         store: { state: "ok", latencyMs: +(performance.now() - started).toFixed(2) },

@@ -10,11 +10,13 @@ import { AccountService } from "../modules/accounts/service.ts";
 import { AccountStore } from "../modules/accounts/store.ts";
 import { AlertStore } from "../modules/alerts/store.ts";
 import { AlertSettingsStore } from "../modules/alerts/settings.ts";
+import { AlertSettingsRecords, BroadcastRecords } from "../modules/alerts/settings_store.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
 import { AuthService } from "../modules/auth/service.ts";
 import { AuthStore } from "../modules/auth/store.ts";
 import { PasswordChecks } from "../modules/auth/confirm.ts";
 import { CaptchaService } from "../modules/auth/captcha.ts";
+import { CaptchaStore } from "../modules/auth/captcha_store.ts";
 import { CommandService } from "../modules/commands/service.ts";
 import { CommandStore, TemplateStore } from "../modules/commands/store.ts";
 import { BatchSender } from "../modules/commands/batch.ts";
@@ -39,12 +41,16 @@ import { GatewayStore } from "../modules/gateway/link/store.ts";
 import { GeofenceService } from "../modules/geofences/service.ts";
 import { GeofenceStore } from "../modules/geofences/store.ts";
 import { PositionStore } from "../modules/positions/store.ts";
+import { SystemStore } from "../modules/system/store.ts";
 import { MonitorService } from "../modules/monitor/service.ts";
+import { MonitorStore } from "../modules/monitor/store.ts";
 import { CodeStore } from "../modules/notifications/codes.ts";
 import { Mailer } from "../modules/notifications/mailer.ts";
 import { MessageStore } from "../modules/notifications/messages.ts";
 import { PlatformNotices } from "../modules/notifications/notices.ts";
+import { CodeRecords, MessageRecords } from "../modules/notifications/store.ts";
 import { WebhookSender } from "../modules/notifications/webhook.ts";
+import { WebhookLogStore } from "../modules/notifications/webhook_store.ts";
 import { Geocoder } from "../modules/geocoder/service.ts";
 import { GeocoderStore } from "../modules/geocoder/store.ts";
 import { StreetGeocoder } from "../modules/geocoder/street.ts";
@@ -59,8 +65,11 @@ import { type AppMetrics, createMetrics } from "./metrics.ts";
  * the page registrars and the tests.
  */
 export interface Services extends AlertingServices {
+  /** The opened store (tests read it; modules get their own store objects). */
   kv: Deno.Kv;
   config: Config;
+  /** What GET /health reads. */
+  systemStore: SystemStore;
   /** The domain event bus (app/events.ts lists its events). */
   bus: AppBus;
   /** The metrics registry and each area's series (GET /metrics, app/metrics.ts). */
@@ -77,6 +86,8 @@ export interface Services extends AlertingServices {
   domains: DomainStore;
   // devices and wallet
   directory: DeviceDirectory;
+  /** The device records (tests read them; the directory writes through to it). */
+  deviceStore: DeviceStore;
   devices: DeviceService;
   deviceGroups: GroupService;
   deviceOps: DeviceOperations;
@@ -123,14 +134,14 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const access = new AccessGuard(accountStore);
   const authStore = new AuthStore(kv);
   const passwordChecks = new PasswordChecks(authStore);
-  const captcha = new CaptchaService(kv);
+  const captcha = new CaptchaService(new CaptchaStore(kv));
   const auth = new AuthService(authStore, accountStore, captcha, config);
 
   // Devices and the wallet.
   const deviceStore = new DeviceStore(kv);
-  const directory = new DeviceDirectory(deviceStore, kv);
+  const directory = new DeviceDirectory(deviceStore);
   await directory.load();
-  const devices = new DeviceService(directory, accountStore, access, offlineMs, bus);
+  const devices = new DeviceService(directory, deviceStore, accountStore, access, offlineMs, bus);
   const wallet = new WalletService(new WalletStore(kv), accountStore, access, bus);
   const accounts = new AccountService(accountStore, access, passwordChecks, {
     sessions: auth,
@@ -165,18 +176,18 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const geofences = new GeofenceService(geofenceStore, access, directory, ruleCommands);
   await geofences.load();
   const alertSettings = new AlertSettingsStore(
-    kv,
-    (imei) => directory.store.getDetail<DeviceDetail>(imei),
+    new AlertSettingsRecords(kv),
+    (imei) => deviceStore.getDetail<DeviceDetail>(imei),
   );
   await alertSettings.load();
   const mailer = new Mailer(config);
-  const codes = new CodeStore(kv);
+  const codes = new CodeStore(new CodeRecords(kv));
   const webhooks = new WebhookSender(
-    kv,
+    new WebhookLogStore(kv),
     config.WEBHOOK_RETRY_MS,
     config.WEBHOOK_ALLOW_PRIVATE === "on",
   );
-  const messages = new MessageStore(kv);
+  const messages = new MessageStore(new MessageRecords(kv));
   const notices = new PlatformNotices({
     messages,
     accounts: accountStore,
@@ -197,7 +208,6 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
 
   // Ingest (steps 1-2 of the position pipeline), then the alerts area (steps 3-5).
   const ingestor = new Ingestor(
-    kv,
     directory,
     positions,
     alerts,
@@ -207,7 +217,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     metrics.gateway.ingest,
   );
   await ingestor.recover();
-  const alerting = await createAlerting(kv, config, {
+  const alerting = await createAlerting(config, {
+    broadcastRules: new BroadcastRecords(kv),
     access,
     accountStore,
     directory,
@@ -225,7 +236,14 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     addressOf: alertAddresses.addressNow,
     metrics: metrics.alerts,
   });
-  const monitor = new MonitorService(kv, access, accountStore, directory, devices, offlineMs);
+  const monitor = new MonitorService(
+    new MonitorStore(kv),
+    access,
+    accountStore,
+    directory,
+    devices,
+    offlineMs,
+  );
 
   metrics.registry.gaugeFn(
     "tp_live_stream_clients",
@@ -245,6 +263,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...alerting,
     kv,
     config,
+    systemStore: new SystemStore(kv),
     bus,
     metrics,
     accountStore,
@@ -256,9 +275,17 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     captcha,
     domains: new DomainStore(kv),
     directory,
+    deviceStore,
     devices,
-    deviceGroups: new GroupService(directory, access, devices),
-    deviceOps: new DeviceOperations(directory, accountStore, access, devices, connections),
+    deviceGroups: new GroupService(directory, deviceStore, access, devices),
+    deviceOps: new DeviceOperations(
+      directory,
+      deviceStore,
+      accountStore,
+      access,
+      devices,
+      connections,
+    ),
     deviceTransfer: new DeviceTransfer(accountStore, access, devices, bus),
     deviceFiles: new DeviceFiles(config.DATA_DIR, devices, deviceStore),
     deviceRenewal: new DeviceRenewal(

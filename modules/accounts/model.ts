@@ -121,3 +121,35 @@ export function isDescendantOrSelf(
 export function childPath(parent: Pick<Account, "id" | "fullParentId">): string {
   return `${parent.fullParentId || ","}${parent.id},`;
 }
+
+/** Summary kept in the subtree index so searches need not load every record. */
+export interface AccountSummary {
+  account: string;
+  nickName: string;
+  accountType: number;
+  parentId: string;
+  nodeId: number;
+}
+
+/**
+ * What other modules read of accounts (a port: AccountStore implements it, so no module
+ * imports the accounts store itself).
+ */
+export interface AccountLookup {
+  get(id: string): Promise<Account | null>;
+  getMany(ids: string[]): Promise<Account[]>;
+  findIdByLogin(login: string): Promise<string | null>;
+  /** Every account below one, with its summary. */
+  subtree(ancestorId: string): AsyncGenerator<{ id: string; summary: AccountSummary }>;
+  virtualIds(masterId: string): Promise<string[]>;
+}
+
+/**
+ * The writes other modules make to account records: the wallet keeps the balance copy an
+ * account carries, device transfers hold the transfer lock accounts moves also take.
+ */
+export interface AccountRecords extends AccountLookup {
+  update(a: Account): Promise<boolean>;
+  acquireTransferLock(owner: string, ttlMs?: number): Promise<boolean>;
+  releaseTransferLock(): Promise<void>;
+}

@@ -1,5 +1,5 @@
 import { nextSequence } from "../../lib/kv/open.ts";
-import { type Account, childPath } from "./model.ts";
+import { type Account, type AccountRecords, type AccountSummary, childPath } from "./model.ts";
 
 /**
  * All KV keys of the accounts area. Indexes:
@@ -23,14 +23,7 @@ const K = {
   transferLock: ["accounts", "transferLock"],
 };
 
-/** Summary kept in the subtree index so searches need not load every record. */
-export interface AccountSummary {
-  account: string;
-  nickName: string;
-  accountType: number;
-  parentId: string;
-  nodeId: number;
-}
+export type { AccountSummary };
 
 /** Deno KV refuses commits over 100 checks or 1000 mutations; stay a little below. */
 const MAX_CHECKS = 90;
@@ -45,7 +38,7 @@ const summaryOf = (a: Account): AccountSummary => ({
   nodeId: a.nodeId,
 });
 
-export class AccountStore {
+export class AccountStore implements AccountRecords {
   constructor(private readonly kv: Deno.Kv) {}
 
   newId(): Promise<string> {

@@ -1,4 +1,4 @@
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { GeofenceStore } from "../geofences/store.ts";
 import type { Mailer } from "../notifications/mailer.ts";
@@ -58,7 +58,7 @@ export class AlertDelivery {
       gate: PushGate;
       mailer: Mailer;
       webhooks: WebhookSender;
-      accounts: AccountStore;
+      accounts: AccountLookup;
       directory: DeviceDirectory;
       zones: GeofenceStore;
       messages: MessageStore;

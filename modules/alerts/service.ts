@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { CodeStore } from "../notifications/codes.ts";
@@ -30,7 +30,7 @@ export class AlertService {
       alerts: AlertStore;
       settings: AlertSettingsStore;
       access: AccessGuard;
-      accounts: AccountStore;
+      accounts: AccountLookup;
       devices: DeviceService;
       directory: DeviceDirectory;
       codes: CodeStore;

@@ -1,7 +1,7 @@
 import type { Config } from "../../lib/config.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { RuleCommands } from "../commands/rule_commands.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
@@ -19,6 +19,7 @@ import type { AlertRaised } from "./events.ts";
 import { PushGate } from "./push.ts";
 import { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
+import type { BroadcastRecords } from "./settings_store.ts";
 import type { AlertStore } from "./store.ts";
 
 const alertLog = log.area("alerts");
@@ -37,15 +38,16 @@ export interface AlertingServices {
  * events.
  */
 export async function createAlerting(
-  kv: Deno.Kv,
   config: Pick<Config, "ALERT_ENGINE">,
   d: {
     access: AccessGuard;
-    accountStore: AccountStore;
+    accountStore: AccountLookup;
     directory: DeviceDirectory;
     devices: DeviceService;
     alerts: AlertStore;
     alertSettings: AlertSettingsStore;
+    /** Where auto broadcast rules are kept. */
+    broadcastRules: BroadcastRecords;
     /** Where raised alerts are announced (the bus). */
     events: Publisher<AlertRaised>;
     geofences: GeofenceService;
@@ -93,7 +95,7 @@ export async function createAlerting(
   if (config.ALERT_ENGINE === "on") alertEngine.start();
   // Auto broadcast rules count every stored alert (device alarms and engine alerts).
   const autoBroadcast = new AutoBroadcast(
-    kv,
+    d.broadcastRules,
     (device, rule) =>
       d.ruleCommands.fire(
         { ownerId: rule.userId, label: `broadcast:${rule.name}` },

@@ -7,7 +7,7 @@ import { currentUserInfo } from "../accounts/current.ts";
 import { loginBody } from "../accounts/schemas.ts";
 import type { Config } from "../../lib/config.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { AlertSettingsStore } from "../alerts/settings.ts";
 import type { CaptchaService } from "./captcha.ts";
 import type { AuthService } from "./service.ts";
@@ -16,7 +16,7 @@ import type { AuthStore } from "./store.ts";
 /** The services these routes use (the composition root passes them). */
 export interface AuthRouteDeps {
   access: AccessGuard;
-  accountStore: AccountStore;
+  accountStore: AccountLookup;
   alertSettings: AlertSettingsStore;
   auth: AuthService;
   authStore: AuthStore;

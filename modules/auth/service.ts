@@ -3,7 +3,7 @@ import type { Config } from "../../lib/config.ts";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { RateLimiter } from "../../lib/http/rate_limiter.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { Account } from "../accounts/model.ts";
 import type { CaptchaService } from "./captcha.ts";
 import { dummyPasswordHash, verifyPassword } from "./password.ts";
@@ -61,7 +61,7 @@ export class AuthService {
 
   constructor(
     private readonly store: AuthStore,
-    private readonly accounts: AccountStore,
+    private readonly accounts: AccountLookup,
     private readonly captcha: CaptchaService,
     private readonly config: Pick<Config, "CAPTCHA" | "SESSION_HOURS">,
   ) {}

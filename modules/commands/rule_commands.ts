@@ -10,7 +10,7 @@ import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import { zodRefusal } from "../../lib/http/validation.ts";
 import type { Account } from "../accounts/model.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { PasswordChecks } from "../auth/confirm.ts";
 import type { Device } from "../devices/model.ts";
 import { buildInstruction, type InstructionCode, INSTRUCTIONS } from "./catalogue/index.ts";
@@ -85,7 +85,7 @@ export interface RuleCommandInput {
 export class RuleCommands {
   constructor(
     private readonly d: {
-      accounts: AccountStore;
+      accounts: AccountLookup;
       commands: CommandService;
       store: CommandStore;
       passwordChecks: PasswordChecks;

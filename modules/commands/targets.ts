@@ -1,13 +1,13 @@
 import type { Session } from "../../lib/http/env.ts";
 import type { Device } from "../devices/model.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface TargetDeps {
   access: AccessGuard;
-  accountStore: AccountStore;
+  accountStore: AccountLookup;
   directory: DeviceDirectory;
 }
 

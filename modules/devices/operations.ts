@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import {
   checkAlerts,
   checkCustomer,
@@ -31,7 +31,7 @@ export class DeviceOperations {
   constructor(
     private readonly directory: DeviceDirectory,
     private readonly store: DeviceStore,
-    private readonly accounts: AccountStore,
+    private readonly accounts: AccountLookup,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
     /** Live gateway connections: a disabled device is cut off at once. */

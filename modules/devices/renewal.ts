@@ -2,7 +2,7 @@ import { BizError, CATALOGUE, type ErrorName } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { Account } from "../accounts/model.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import {
   CARD_OF_TERM,
   type CardType,
@@ -70,7 +70,7 @@ export class DeviceRenewal {
 
   constructor(
     private readonly directory: DeviceDirectory,
-    private readonly accounts: AccountStore,
+    private readonly accounts: AccountLookup,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
     private readonly wallet: WalletService,

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BizError, CATALOGUE, type ErrorName } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "./directory.ts";
 import type { AllocationEntry, DeviceGroup, DeviceStore } from "./store.ts";
 import {
@@ -49,7 +49,7 @@ export class DeviceService {
     private readonly directory: DeviceDirectory,
     /** Device records besides the directory's: groups, follows, details, allocations. */
     private readonly store: DeviceStore,
-    private readonly accounts: AccountStore,
+    private readonly accounts: AccountLookup,
     private readonly access: AccessGuard,
     private readonly offlineMs: number,
     /** Told after devices were imported (the message center, the gateway's auth codes). */

@@ -1,7 +1,7 @@
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountRecords } from "../accounts/model.ts";
 import type { Device } from "./model.ts";
 import type { DeviceService } from "./service.ts";
 import type { AllocationEntry } from "./store.ts";
@@ -16,7 +16,7 @@ import type { DevicesTransferred } from "./events.ts";
  */
 export class DeviceTransfer {
   constructor(
-    private readonly accounts: AccountStore,
+    private readonly accounts: AccountRecords,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
     /** Told after devices moved to an account (the message center posts "device allocation"). */

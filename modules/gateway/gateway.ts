@@ -6,7 +6,7 @@ import type { GatewayEvent } from "./events.ts";
 import type { CommandDesk } from "./types.ts";
 import type { ConnectionRegistry } from "./link/connections.ts";
 import { DeviceIdentity } from "./link/device_identity.ts";
-import { GatewayStore } from "./link/store.ts";
+import type { GatewayStore } from "./link/store.ts";
 import type { Ingestor } from "./ingest/ingest.ts";
 import { createOsmAndHandler } from "./transport/osmand_server.ts";
 import { portError } from "./transport/listeners.ts";
@@ -29,8 +29,8 @@ export interface GatewayDeps {
     | "GATEWAY_WORKERS"
     | "GATEWAY_IO"
   >;
-  /** The store (the gateway's own keys: JT/T 808 auth codes). */
-  kv: Deno.Kv;
+  /** The gateway's own keys (JT/T 808 auth codes). */
+  gatewayStore: GatewayStore;
   directory: DeviceDirectory;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
@@ -75,7 +75,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     ingestor: deps.ingestor,
     connections: deps.connections,
     identity: new DeviceIdentity(
-      new GatewayStore(deps.kv),
+      deps.gatewayStore,
       deps.config.JT808_AUTH,
       deps.config.DEVICE_TAKEOVER_SECONDS * 1000,
     ),

@@ -5,7 +5,7 @@
  * while the dataset was still loading, in a language not yet known, or — with GEOCODER_URL —
  * the street address, which takes a rate-limited request and is written once it arrives.
  */
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { AlertRecord, AlertStore } from "../alerts/store.ts";
 import type { AlertRaised } from "../alerts/events.ts";
 import { type Lang, normalizeLang } from "../../lib/i18n/i18n.ts";
@@ -29,7 +29,7 @@ export class AlertAddresses {
     private readonly d: {
       alerts: AlertStore;
       geocoder: Geocoder;
-      accounts: AccountStore;
+      accounts: AccountLookup;
     },
   ) {}
 

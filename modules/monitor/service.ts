@@ -1,6 +1,6 @@
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Device } from "../devices/model.ts";
 import type { DeviceService } from "../devices/service.ts";
@@ -19,7 +19,7 @@ export class MonitorService {
   constructor(
     store: MonitorStore,
     access: AccessGuard,
-    accounts: AccountStore,
+    accounts: AccountLookup,
     private readonly directory: DeviceDirectory,
     private readonly devices: DeviceService,
     private readonly offlineMs: number,

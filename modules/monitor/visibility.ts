@@ -1,6 +1,6 @@
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 
 /** How long a subtree listing is reused; new sub-accounts appear within this time. */
 export const VISIBLE_TTL_MS = 15_000;
@@ -14,7 +14,7 @@ export const VISIBLE_TTL_MS = 15_000;
 export class VisibleAccounts {
   private cache = new Map<string, { at: number; ids: Set<string> }>();
 
-  constructor(private readonly access: AccessGuard, private readonly accounts: AccountStore) {}
+  constructor(private readonly access: AccessGuard, private readonly accounts: AccountLookup) {}
 
   async of(session: Session): Promise<Set<string>> {
     const { owner } = await this.access.caller(session);

@@ -1,5 +1,5 @@
 import type { Account } from "../accounts/model.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceAlertSettings } from "../alerts/schemas.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { activationState, type Device, effectiveExpiry } from "../devices/model.ts";
@@ -48,7 +48,7 @@ export class PlatformNotices {
   constructor(
     private readonly d: {
       messages: MessageStore;
-      accounts: AccountStore;
+      accounts: AccountLookup;
       directory: DeviceDirectory;
       deviceSettings: () => Iterable<DeviceAlertSettings>;
     },

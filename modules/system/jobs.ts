@@ -2,7 +2,7 @@ import { deriveStatus } from "../devices/model.ts";
 import { log } from "../../lib/log.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { AlertDelivery } from "../alerts/delivery.ts";
 import type { AlertEngine } from "../alerts/engine.ts";
 import type { CommandService } from "../commands/service.ts";
@@ -17,7 +17,7 @@ import type { DeviceStatusChanged } from "../gateway/events.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface JobDeps {
-  accountStore: AccountStore;
+  accountStore: AccountLookup;
   alertDelivery: AlertDelivery;
   alertEngine: AlertEngine;
   bus: Publisher<DeviceStatusChanged>;

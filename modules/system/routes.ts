@@ -4,13 +4,13 @@ import type { ApiRegistry } from "../../lib/http/api.ts";
 import { LANGUAGES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, RESOURCES } from "../../lib/i18n/i18n.ts";
 import { COUNTRIES } from "./countries.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountLookup } from "../accounts/model.ts";
 import type { WalletService } from "../wallet/service.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface SystemRouteDeps {
   access: AccessGuard;
-  accountStore: AccountStore;
+  accountStore: AccountLookup;
   wallet: WalletService;
 }
 

@@ -2,7 +2,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { Account } from "../accounts/model.ts";
-import type { AccountStore } from "../accounts/store.ts";
+import type { AccountRecords } from "../accounts/model.ts";
 import { DEVICE_MODELS, findModel } from "../devices/models.ts";
 import {
   type Balance,
@@ -37,7 +37,7 @@ const present = (b: Balance, unlimited: boolean) => ({
 export class WalletService {
   constructor(
     private readonly store: WalletStore,
-    private readonly accounts: AccountStore,
+    private readonly accounts: AccountRecords,
     private readonly access: AccessGuard,
     /** Told after balances changed (the message center posts "card consumption"). */
     private readonly events: Publisher<BalancesChanged>,

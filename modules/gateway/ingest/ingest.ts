@@ -78,7 +78,6 @@ export class Ingestor {
   /** Devices whose first implausible fix time was logged. */
   private flaggedDevices = new Set<string>();
   constructor(
-    private readonly kv: Deno.Kv,
     private readonly directory: DeviceDirectory,
     private readonly positions: PositionStore,
     private readonly alerts: AlertStore,
@@ -167,7 +166,7 @@ export class Ingestor {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const op = this.kv.atomic();
+    const op = this.positions.openCommit();
     const devices = new Map<string, CommitDevice>();
     // Published once the commit succeeded (plain events: no closure per position).
     const events: GatewayEvent[] = [];
@@ -249,12 +248,8 @@ export class Ingestor {
       const imeis = [...this.unsavedStates];
       this.unsavedStates.clear();
       for (let i = 0; i < imeis.length; i += STATE_FLUSH_BATCH) {
-        const op = this.kv.atomic();
-        for (const imei of imeis.slice(i, i + STATE_FLUSH_BATCH)) {
-          const state = this.directory.state(imei);
-          if (state) op.set(this.directory.store.stateKey(imei), state);
-        }
-        if (!(await op.commit()).ok) {
+        // One commit per STATE_FLUSH_BATCH states, written through the directory.
+        if (!(await this.directory.saveStates(imeis.slice(i, i + STATE_FLUSH_BATCH)))) {
           for (const imei of imeis.slice(i)) this.unsavedStates.add(imei);
           throw new Error("state write failed");
         }
@@ -298,8 +293,7 @@ export class Ingestor {
     // Spec §4: a device imported "awaiting permission" stays inactive until allow-activation.
     if (device.activationMode === "permission" && !device.activationAllowed) return;
     const updated = { ...device, activationTime: new Date().toISOString() };
-    await this.directory.store.update(updated);
-    this.directory.remember(updated);
+    await this.directory.update(updated);
   }
 
   /**
