@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import type { PageContext } from "../app/pages/context.ts";
-import ShellActions from "../islands/ShellActions.tsx";
+import ShellActions from "../islands/shell/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
-import NavDrawer from "../islands/NavDrawer.tsx";
-import TableCues from "../islands/TableCues.tsx";
+import NavDrawer from "../islands/shell/NavDrawer.tsx";
+import TableCues from "../islands/shell/TableCues.tsx";
 import { isActive, sectionsFor, SETTINGS_GROUPS } from "./shell_nav.ts";
 
 export function Shell({ ctx, children }: { ctx: PageContext; children: ReactNode }) {

@@ -5,7 +5,7 @@ import Editor from "../islands/geofences/Editor.tsx";
 import AlertCenter from "../islands/alerts/AlertCenter.tsx";
 import AlertSettings from "../islands/alerts/AlertSettings.tsx";
 import MessageCenter from "../islands/alerts/MessageCenter.tsx";
-import ForgotPassword from "../islands/alerts/ForgotPassword.tsx";
+import ForgotPassword from "../islands/auth/ForgotPassword.tsx";
 
 /**
  * Pages of geofences, alerts and the message center. The spec names /settingAlert and

@@ -1,9 +1,9 @@
 import type { PageKit } from "./mount.tsx";
 import { SettingsLayout, Shell } from "../components/Shell.tsx";
-import AccountManager from "../islands/AccountManager.tsx";
-import DomainEditor from "../islands/DomainEditor.tsx";
-import ProfileForm from "../islands/ProfileForm.tsx";
-import ChangePasswordForm from "../islands/ChangePasswordForm.tsx";
+import AccountManager from "../islands/accounts/AccountManager.tsx";
+import DomainEditor from "../islands/domains/DomainEditor.tsx";
+import ProfileForm from "../islands/accounts/ProfileForm.tsx";
+import ChangePasswordForm from "../islands/auth/ChangePasswordForm.tsx";
 import { NoPermissionPage } from "./status.tsx";
 import { LoginLogPage } from "./login_logs.tsx";
 import { RELEASES } from "../app/pages/releases.ts";

@@ -1,6 +1,6 @@
 import type { PageKit } from "./mount.tsx";
 import { isOldBrowser, type PageContext } from "../app/pages/context.ts";
-import LoginForm from "../islands/LoginForm.tsx";
+import LoginForm from "../islands/auth/LoginForm.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
 import { safeRedirect } from "../modules/auth/redirect.ts";
 

@@ -1,6 +1,6 @@
 import type { PageContext } from "../app/pages/context.ts";
 import { Shell } from "../components/Shell.tsx";
-import BackLink from "../islands/BackLink.tsx";
+import BackLink from "../islands/shell/BackLink.tsx";
 
 /** The shared layout of the status pages: a big code, a title, a text, back and home. */
 function StatusPage(

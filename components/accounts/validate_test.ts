@@ -220,8 +220,8 @@ Deno.test({
   fn: async () => {
     const known = new Set(keysOf(RESOURCES.en));
     const files = [
-      "../../islands/AccountManager.tsx",
-      "../../islands/DomainEditor.tsx",
+      "../../islands/accounts/AccountManager.tsx",
+      "../../islands/domains/DomainEditor.tsx",
       ...["accounts", "domains"].flatMap((dir) =>
         [...Deno.readDirSync(new URL(`../${dir}/`, import.meta.url))]
           .filter((e) => e.name.endsWith(".tsx")).map((e) => `../${dir}/${e.name}`)

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { api, ApiError } from "../lib/client/api.ts";
-import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
-import { Field } from "../components/ui/Field.tsx";
-import { safeRedirect } from "../modules/auth/redirect.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError } from "../../lib/client/api.ts";
+import { type Lang, LANGUAGES, translator } from "../../lib/i18n/i18n.ts";
+import { Field } from "../../components/ui/Field.tsx";
+import { safeRedirect } from "../../modules/auth/redirect.ts";
 
 interface Props {
   lang: Lang;
@@ -139,4 +139,4 @@ function LoginForm({ lang, captchaEnabled, redirect }: Props) {
   );
 }
 
-export default island("LoginForm", LoginForm);
+export default island("auth/LoginForm", LoginForm);

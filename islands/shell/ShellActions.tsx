@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { logout, switchLanguage } from "../lib/client/session.ts";
-import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
-import { Modal } from "../components/ui/Modal.tsx";
-import { CURRENT_RELEASE, RELEASES } from "../app/pages/releases.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { logout, switchLanguage } from "../../lib/client/session.ts";
+import { type Lang, LANGUAGES, translator } from "../../lib/i18n/i18n.ts";
+import { Modal } from "../../components/ui/Modal.tsx";
+import { CURRENT_RELEASE, RELEASES } from "../../app/pages/releases.ts";
 
 interface Props {
   lang: Lang;
@@ -64,4 +64,4 @@ function ShellActions({ lang, nickName, account }: Props) {
   );
 }
 
-export default island("ShellActions", ShellActions);
+export default island("shell/ShellActions", ShellActions);

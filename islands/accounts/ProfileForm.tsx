@@ -1,10 +1,10 @@
 import { useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { api, ApiError, refusedField } from "../lib/client/api.ts";
-import { type Lang, translator } from "../lib/i18n/i18n.ts";
-import { Field } from "../components/ui/Field.tsx";
-import { toast, Toasts } from "../components/ui/Toast.tsx";
-import type { CurrentUser } from "../app/pages/context.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError, refusedField } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { Field } from "../../components/ui/Field.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import type { CurrentUser } from "../../app/pages/context.ts";
 
 type Form = {
   nickName: string;
@@ -220,4 +220,4 @@ function ProfileForm({ lang, user }: { lang: Lang; user: CurrentUser }) {
   );
 }
 
-export default island("ProfileForm", ProfileForm);
+export default island("accounts/ProfileForm", ProfileForm);

@@ -3,7 +3,7 @@ import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Field } from "../../components/ui/Field.tsx";
-import { passwordProblem } from "../ChangePasswordForm.tsx";
+import { passwordProblem } from "./ChangePasswordForm.tsx";
 
 /** Password recovery: a code mailed to the account's email, then a new password. */
 function ForgotPassword({ lang }: { lang: Lang }) {
@@ -114,4 +114,4 @@ function ForgotPassword({ lang }: { lang: Lang }) {
   );
 }
 
-export default island("alerts/ForgotPassword", ForgotPassword);
+export default island("auth/ForgotPassword", ForgotPassword);

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef, useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { type Lang, LANGUAGES, translator } from "../lib/i18n/i18n.ts";
-import { logout, switchLanguage } from "../lib/client/session.ts";
-import { isActive, MONITOR_NAV, sectionsFor, SETTINGS_GROUPS } from "../components/shell_nav.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { type Lang, LANGUAGES, translator } from "../../lib/i18n/i18n.ts";
+import { logout, switchLanguage } from "../../lib/client/session.ts";
+import { isActive, MONITOR_NAV, sectionsFor, SETTINGS_GROUPS } from "../../components/shell_nav.ts";
 
 interface Props {
   lang: Lang;
@@ -179,4 +179,4 @@ function NavDrawer({ lang, path, accountType, nickName, account }: Props) {
   );
 }
 
-export default island("NavDrawer", NavDrawer);
+export default island("shell/NavDrawer", NavDrawer);

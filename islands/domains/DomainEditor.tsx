@@ -1,13 +1,13 @@
 import { useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { api } from "../lib/client/api.ts";
-import { type Lang, translator } from "../lib/i18n/i18n.ts";
-import { toast, Toasts } from "../components/ui/Toast.tsx";
-import { useLatest } from "../components/accounts/hooks.ts";
-import { DeleteDialog } from "../components/accounts/DeleteDialog.tsx";
-import { DomainList } from "../components/domains/DomainList.tsx";
-import { DomainForm } from "../components/domains/DomainForm.tsx";
-import { DEFAULT_DOMAIN, type DomainConfig, toValues } from "../components/domains/types.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { api } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { useLatest } from "../../components/accounts/hooks.ts";
+import { DeleteDialog } from "../../components/accounts/DeleteDialog.tsx";
+import { DomainList } from "../../components/domains/DomainList.tsx";
+import { DomainForm } from "../../components/domains/DomainForm.tsx";
+import { DEFAULT_DOMAIN, type DomainConfig, toValues } from "../../components/domains/types.ts";
 
 interface Props {
   lang: Lang;
@@ -96,4 +96,4 @@ function DomainEditor({ lang }: Props) {
   );
 }
 
-export default island("DomainEditor", DomainEditor);
+export default island("domains/DomainEditor", DomainEditor);

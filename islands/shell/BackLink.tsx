@@ -1,5 +1,5 @@
-import { island } from "../lib/islands/island.tsx";
-import { type Lang, translator } from "../lib/i18n/i18n.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 
 /** "Back to previous page": history needs the browser, so this one button is an island. */
 function BackLink({ lang }: { lang: Lang }) {
@@ -15,4 +15,4 @@ function BackLink({ lang }: { lang: Lang }) {
   );
 }
 
-export default island("BackLink", BackLink);
+export default island("shell/BackLink", BackLink);

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { island } from "../lib/islands/island.tsx";
+import { island } from "../../lib/islands/island.tsx";
 
 /** The columns before a table's first content column that stick with it (selection, follow). */
 const LEAD = /\b(col-check|col-follow)\b/;
@@ -80,4 +80,4 @@ function mark(wrap: HTMLElement) {
   }
 }
 
-export default island("TableCues", TableCues);
+export default island("shell/TableCues", TableCues);

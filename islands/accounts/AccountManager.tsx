@@ -1,17 +1,17 @@
 import { useEffect, useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { api } from "../lib/client/api.ts";
-import { type Lang, translator } from "../lib/i18n/i18n.ts";
-import { FIRST_PAGE, PagerFor, type PageState } from "../components/ui/Pagination.tsx";
-import { toast, Toasts } from "../components/ui/Toast.tsx";
-import { AccountTree } from "../components/accounts/AccountTree.tsx";
-import { AccountTable, type RowAction } from "../components/accounts/AccountTable.tsx";
-import { AddAccountDialog, EditAccountDialog } from "../components/accounts/AccountDialog.tsx";
-import { PasswordDialog } from "../components/accounts/PasswordDialog.tsx";
-import { MoveDialog } from "../components/accounts/MoveDialog.tsx";
-import { DeleteDialog } from "../components/accounts/DeleteDialog.tsx";
-import { VirtualDialog } from "../components/accounts/VirtualDialog.tsx";
-import { useDebounced, useLatest } from "../components/accounts/hooks.ts";
+import { island } from "../../lib/islands/island.tsx";
+import { api } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
+import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { AccountTree } from "../../components/accounts/AccountTree.tsx";
+import { AccountTable, type RowAction } from "../../components/accounts/AccountTable.tsx";
+import { AddAccountDialog, EditAccountDialog } from "../../components/accounts/AccountDialog.tsx";
+import { PasswordDialog } from "../../components/accounts/PasswordDialog.tsx";
+import { MoveDialog } from "../../components/accounts/MoveDialog.tsx";
+import { DeleteDialog } from "../../components/accounts/DeleteDialog.tsx";
+import { VirtualDialog } from "../../components/accounts/VirtualDialog.tsx";
+import { useDebounced, useLatest } from "../../components/accounts/hooks.ts";
 import {
   type AccountRef,
   type AccountRow,
@@ -20,7 +20,7 @@ import {
   type Me,
   type Page,
   TYPE_ORDER,
-} from "../components/accounts/types.ts";
+} from "../../components/accounts/types.ts";
 
 interface Props {
   lang: Lang;
@@ -235,4 +235,4 @@ function AccountManager({ lang, me }: Props) {
   );
 }
 
-export default island("AccountManager", AccountManager);
+export default island("accounts/AccountManager", AccountManager);

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { island } from "../lib/islands/island.tsx";
-import { api, ApiError } from "../lib/client/api.ts";
-import { type Lang, translator } from "../lib/i18n/i18n.ts";
-import { Field } from "../components/ui/Field.tsx";
+import { island } from "../../lib/islands/island.tsx";
+import { api, ApiError } from "../../lib/client/api.ts";
+import { type Lang, translator } from "../../lib/i18n/i18n.ts";
+import { Field } from "../../components/ui/Field.tsx";
 
 /** Same rule as the server (docs/decisions.md): 8-50 characters with letters and digits. */
 export function passwordProblem(pw: string): "tooShort" | "tooLong" | "passwordForm" | null {
@@ -96,4 +96,4 @@ function ChangePasswordForm({ lang, isVirtual }: { lang: Lang; isVirtual: boolea
   );
 }
 
-export default island("ChangePasswordForm", ChangePasswordForm);
+export default island("auth/ChangePasswordForm", ChangePasswordForm);
