@@ -21,6 +21,10 @@ import { CommandService } from "../modules/commands/service.ts";
 import { CommandStore, TemplateStore } from "../modules/commands/store.ts";
 import { BatchSender } from "../modules/commands/batch.ts";
 import { RuleCommands } from "../modules/commands/rule_commands.ts";
+import { OperationLog } from "../modules/commands/oplog.ts";
+import { CommandRequests } from "../modules/commands/requests.ts";
+import { CommandTemplates } from "../modules/commands/templates.ts";
+import { WorkModeRequests } from "../modules/workmodes/requests.ts";
 import { WorkModeService } from "../modules/workmodes/service.ts";
 import { WorkModeStore } from "../modules/workmodes/store.ts";
 import type { DeviceDetail } from "../modules/devices/detail.ts";
@@ -103,10 +107,13 @@ export interface Services extends AlertingServices {
   commandStore: CommandStore;
   commands: CommandService;
   batches: BatchSender;
-  commandTemplates: TemplateStore;
+  /** The command API's requests (permissions, passwords, the operation log). */
+  commandRequests: CommandRequests;
+  commandTemplates: CommandTemplates;
   ruleCommands: RuleCommands;
   workModeStore: WorkModeStore;
   workModes: WorkModeService;
+  workModeRequests: WorkModeRequests;
   // geofences, alerts, notifications
   geofenceStore: GeofenceStore;
   geofences: GeofenceService;
@@ -163,6 +170,27 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const batches = new BatchSender(commandStore, commands);
   const workModeStore = new WorkModeStore(kv);
   const workModes = new WorkModeService(workModeStore, commands, batches, directory);
+  const oplog = new OperationLog(commandStore);
+  const commandRequests = new CommandRequests({
+    access,
+    accountStore,
+    directory,
+    devices,
+    passwordChecks,
+    commands,
+    batches,
+    store: commandStore,
+    oplog,
+  });
+  const commandTemplates = new CommandTemplates(new TemplateStore(kv), access, oplog);
+  const workModeRequests = new WorkModeRequests({
+    access,
+    accountStore,
+    directory,
+    store: workModeStore,
+    workModes,
+    oplog,
+  });
   // Fence and broadcast commands: the send policy when saved, the owner's rights when fired.
   const ruleCommands = new RuleCommands({
     accounts: accountStore,
@@ -304,10 +332,12 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     commandStore,
     commands,
     batches,
-    commandTemplates: new TemplateStore(kv),
+    commandRequests,
+    commandTemplates,
     ruleCommands,
     workModeStore,
     workModes,
+    workModeRequests,
     geofenceStore,
     geofences,
     alerts,

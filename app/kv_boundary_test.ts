@@ -125,9 +125,6 @@ const KNOWN_STORE_IMPORTS: string[] = [
   "modules/gateway/ingest/ingest.ts: imports modules/positions/store.ts",
   "modules/geocoder/alert_addresses.ts: imports modules/alerts/store.ts",
   "modules/system/jobs.ts: imports modules/positions/store.ts",
-  "modules/workmodes/encode.ts: imports modules/commands/store.ts",
-  "modules/workmodes/routes.ts: imports modules/commands/store.ts",
-  "modules/workmodes/service.ts: imports modules/commands/store.ts",
 ];
 
 Deno.test("KV is touched only in stores, lib/kv/ and the composition root", async () => {

@@ -1,80 +1,17 @@
 import { nextSequence } from "../../lib/kv/open.ts";
 import { OwnedRecords } from "../../lib/kv/owned_records.ts";
-import type { Encoding, InstructionCode } from "./catalogue/index.ts";
 import { COMMAND_STATUSES, type CommandStatus } from "./statuses.ts";
+import type { BatchRecord, CommandRecord, CommandTemplate, OperationLogEntry } from "./types.ts";
 
 export { COMMAND_STATUSES };
+export type {
+  BatchRecord,
+  CommandPhase,
+  CommandRecord,
+  CommandTemplate,
+  OperationLogEntry,
+} from "./types.ts";
 export type { CommandStatus };
-
-/** One step of a command's life, shown as its phases on the status page. */
-export interface CommandPhase {
-  status: CommandStatus;
-  at: number;
-}
-
-export interface CommandRecord {
-  id: string;
-  imei: string;
-  /** Owner account of the device (for subtree checks). */
-  userId: string;
-  senderId: string;
-  senderAccount: string;
-  /** The account whose command log lists this command (the sender's, or its master's for a virtual user). */
-  ownerId?: string;
-  /** Instruction code from the catalogue; absent for raw text sent through the API. */
-  name?: InstructionCode | "workMode" | null;
-  content: string;
-  /** A JT/T 808 frame other than text (0x8105, 0x8103, 0x8201); text commands leave it out. */
-  native?: Exclude<Encoding, { kind: "text" }> | null;
-  sendType: "online" | "offline";
-  status: CommandStatus;
-  /** Reference the device echoes back (GT06 server flag, JT/T 808 serial, H02 time). */
-  ref: number;
-  platform: "web" | "api";
-  batchNo: string | null;
-  createdAt: number;
-  sentAt: number | null;
-  repliedAt: number | null;
-  reply: string | null;
-  phases?: CommandPhase[];
-}
-
-/** A batch of one command (or one work mode) sent to many devices. */
-export interface BatchRecord {
-  batchNo: string;
-  category: "command" | "workMode";
-  /** Instruction code, or the work-mode template name. */
-  name: string;
-  content: string;
-  deviceCount: number;
-  senderId: string;
-  senderAccount: string;
-  ownerId: string;
-  sendType: "online" | "offline";
-  createdAt: number;
-}
-
-/** Command and operation log entry: who did what, when, and the result. */
-export interface OperationLog {
-  id: string;
-  at: number;
-  actorId: string;
-  actorAccount: string;
-  action:
-    | "send"
-    | "batchSend"
-    | "cancel"
-    | "cancelAll"
-    | "templateSave"
-    | "templateDelete"
-    | "workModeSave"
-    | "workModeDelete"
-    | "workModeApply";
-  /** IMEI, batch number or template name. */
-  target: string;
-  detail: string;
-  result: "ok" | "failed";
-}
 
 /**
  * Keys: id → record; device, createdAt, id (history per device); owner, createdAt, id
@@ -274,7 +211,7 @@ export class CommandStore {
     return { total: all.length, list: all.slice((pageNum - 1) * pageSize, pageNum * pageSize) };
   }
 
-  async log(ownerId: string, entry: Omit<OperationLog, "id">): Promise<void> {
+  async log(ownerId: string, entry: Omit<OperationLogEntry, "id">): Promise<void> {
     const id = crypto.randomUUID();
     await this.kv.set(K.oplog(ownerId, entry.at, id), { ...entry, id });
   }
@@ -283,25 +220,17 @@ export class CommandStore {
     ownerId: string,
     pageNum: number,
     pageSize: number,
-  ): Promise<{ total: number; list: OperationLog[] }> {
-    const all: OperationLog[] = [];
+  ): Promise<{ total: number; list: OperationLogEntry[] }> {
+    const all: OperationLogEntry[] = [];
     for await (
-      const e of this.kv.list<OperationLog>({ prefix: K.oplogPrefix(ownerId) }, { reverse: true })
+      const e of this.kv.list<OperationLogEntry>({ prefix: K.oplogPrefix(ownerId) }, {
+        reverse: true,
+      })
     ) {
       all.push(e.value);
     }
     return { total: all.length, list: all.slice((pageNum - 1) * pageSize, pageNum * pageSize) };
   }
-}
-
-/** A saved instruction with its parameters (spec: command template, ≤ 5 per account). */
-export interface CommandTemplate {
-  id: string;
-  ownerId: string;
-  name: string;
-  code: string;
-  params: Record<string, unknown>;
-  createdAt: number;
 }
 
 /** Keys: template, ownerId, id. */

@@ -10,7 +10,7 @@
  * H02 only knows a periodic interval (S71,22,<seconds>): normal mode only.
  */
 import { BizError } from "../../lib/errors.ts";
-import type { CommandRecord } from "../commands/store.ts";
+import type { CommandRecord } from "../commands/types.ts";
 import { findModel } from "../devices/models.ts";
 import type { Cycle } from "./schemas.ts";
 

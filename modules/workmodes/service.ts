@@ -1,7 +1,7 @@
 import { BizError } from "../../lib/errors.ts";
 import type { BatchSender } from "../commands/batch.ts";
 import type { CommandService, Sender } from "../commands/service.ts";
-import type { CommandRecord } from "../commands/store.ts";
+import type { CommandRecord } from "../commands/types.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Device } from "../devices/model.ts";
 import { encodeCycle } from "./encode.ts";
