@@ -39,6 +39,9 @@ import { DeviceRenewal } from "../modules/devices/renewal.ts";
 import { WalletService } from "../modules/wallet/service.ts";
 import { WalletStore } from "../modules/wallet/store.ts";
 import { DomainStore } from "../modules/domains/store.ts";
+import { DomainImages } from "../modules/domains/images.ts";
+import { DomainService } from "../modules/domains/service.ts";
+import { Playback } from "../modules/positions/playback.ts";
 import { ConnectionRegistry } from "../modules/gateway/link/connections.ts";
 import { Ingestor } from "../modules/gateway/ingest/ingest.ts";
 import { GatewayStore } from "../modules/gateway/link/store.ts";
@@ -87,7 +90,10 @@ export interface Services extends AlertingServices {
   /** Counted checks of a signed-in account's password (change password, command password). */
   passwordChecks: PasswordChecks;
   captcha: CaptchaService;
+  /** The host configurations (pages read them; tests read the image records). */
   domains: DomainStore;
+  /** White-label changes and images (administrator only). */
+  domainService: DomainService;
   // devices and wallet
   directory: DeviceDirectory;
   /** The device records (tests read them; the directory writes through to it). */
@@ -101,6 +107,8 @@ export interface Services extends AlertingServices {
   wallet: WalletService;
   // gateway, positions, commands, work modes
   positions: PositionStore;
+  /** Tracks for the playback page (range rules, visibility). */
+  playback: Playback;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
   gatewayStore: GatewayStore;
@@ -159,6 +167,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ],
     events: bus,
   });
+
+  const domains = new DomainStore(kv);
 
   // Gateway, positions and commands.
   const positions = new PositionStore(kv);
@@ -301,7 +311,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     auth,
     passwordChecks,
     captcha,
-    domains: new DomainStore(kv),
+    domains,
+    domainService: new DomainService(domains, access, new DomainImages(config.DATA_DIR, domains)),
     directory,
     deviceStore,
     devices,
@@ -326,6 +337,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ),
     wallet,
     positions,
+    playback: new Playback(positions, devices),
     ingestor,
     connections,
     gatewayStore,

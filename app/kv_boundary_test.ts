@@ -149,6 +149,37 @@ Deno.test("no module imports another module's store", async () => {
   assert.deepEqual(gone, [], "fixed: remove these from KNOWN_STORE_IMPORTS");
 });
 
+/**
+ * Routes parse, call a service and shape the answer: a `modules/<m>/routes.ts` imports no
+ * store file at all, not even its own module's (rules and records are the services').
+ */
+export function routeStoreImports(path: string, text: string): string[] {
+  if (!/^modules\/[^/]+\/routes\.ts$/.test(path)) return [];
+  return imports(code(text)).map((spec) => resolve(path, spec))
+    .filter((target): target is string => !!target && isStore(target))
+    .map((target) => `${path}: imports ${target}`);
+}
+
+Deno.test("routes import no store", async () => {
+  const offences: string[] = [];
+  for (const path of await allSources()) {
+    offences.push(...routeStoreImports(path, await Deno.readTextFile(new URL(path, REPO))));
+  }
+  assert.deepEqual(offences, [], `routes importing a store:\n${offences.join("\n")}`);
+  // Would fail before the layers change: the working-mode routes called both stores.
+  assert.deepEqual(
+    routeStoreImports(
+      "modules/workmodes/routes.ts",
+      'import type { WorkModeStore } from "./store.ts";\nimport { x } from "./service.ts";',
+    ),
+    ["modules/workmodes/routes.ts: imports modules/workmodes/store.ts"],
+  );
+  assert.deepEqual(
+    routeStoreImports("modules/devices/service.ts", 'import { S } from "./store.ts";'),
+    [],
+  );
+});
+
 Deno.test("the boundary checks catch what they are for", () => {
   // Would fail before the layers change: the ingest wrote device states itself.
   assert.equal(

@@ -11,7 +11,6 @@ import type { AccountLookup } from "../accounts/model.ts";
 import type { AlertSettingsStore } from "../alerts/settings.ts";
 import type { CaptchaService } from "./captcha.ts";
 import type { AuthService } from "./service.ts";
-import type { AuthStore } from "./store.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface AuthRouteDeps {
@@ -19,7 +18,6 @@ export interface AuthRouteDeps {
   accountStore: AccountLookup;
   alertSettings: AlertSettingsStore;
   auth: AuthService;
-  authStore: AuthStore;
   captcha: CaptchaService;
   config: Config;
 }
@@ -103,7 +101,6 @@ export function registerAuthRoutes(api: ApiRegistry, s: AuthRouteDeps) {
       pageSize: z.number().int().min(1).max(100).default(20),
     })
       .strict(),
-    handler: ({ body, c }) =>
-      s.authStore.loginLog(c.var.session.accountId, body.pageSize, body.cursor),
+    handler: ({ body, c }) => s.auth.loginLog(c.var.session, body.pageSize, body.cursor),
   });
 }

@@ -66,6 +66,11 @@ export class AuthService {
     private readonly config: Pick<Config, "CAPTCHA" | "SESSION_HOURS">,
   ) {}
 
+  /** The caller's login log, newest first, a page at a time. */
+  loginLog(session: Session, limit: number, cursor?: string) {
+    return this.store.loginLog(session.accountId, limit, cursor);
+  }
+
   async login(
     input: LoginInput,
     meta: ClientMeta,

@@ -2,9 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { AppEnv, Session } from "../../lib/http/env.ts";
-import { ACCOUNT_TYPES } from "../accounts/model.ts";
-import { DomainImages } from "./images.ts";
+import type { AppEnv } from "../../lib/http/env.ts";
 import {
   DEFAULT_DOMAIN,
   DOMAIN_IMAGE_TYPES,
@@ -13,15 +11,11 @@ import {
   MAX_DOMAIN_IMAGE_BYTES,
   MAX_DOMAIN_IMAGE_SIDE,
 } from "./model.ts";
-import type { Config } from "../../lib/config.ts";
-import type { AccessGuard } from "../accounts/access.ts";
-import type { DomainStore } from "./store.ts";
+import type { DomainService } from "./service.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface DomainRouteDeps {
-  access: AccessGuard;
-  config: Config;
-  domains: DomainStore;
+  domainService: DomainService;
 }
 
 /** The upload route; app/app.ts gives it a body limit above the JSON one. */
@@ -54,13 +48,7 @@ export const domainBody = z.object({
 
 export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
   const tag = "White label";
-  const images = new DomainImages(s.config.DATA_DIR, s.domains);
-  const assertAdmin = async (session: Session) => {
-    const { self, owner } = await s.access.caller(session);
-    if (self.virtual || owner.accountType !== ACCOUNT_TYPES.administrator) {
-      throw new BizError("permissionDenied");
-    }
-  };
+  const domains = s.domainService;
 
   api.add({
     method: "get",
@@ -70,7 +58,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
     summary: "The white-label configuration of the requesting host",
     access: "public",
     handler: async ({ c }) => {
-      const full = await s.domains.forHost(new URL(c.req.url).host);
+      const full = await domains.forHost(new URL(c.req.url).host);
       const { updatedAt: _u, ...config } = full;
       // Spec §3: each image field is handed out as a full address (resource domain plus a
       // path under tracker/domain), or "" when unset; without a resource domain the address
@@ -90,8 +78,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
     summary: "All host configurations (administrator)",
     body: z.object({}).strict(),
     handler: async ({ c }) => {
-      await assertAdmin(c.var.session);
-      return { defaults: DEFAULT_DOMAIN, list: await s.domains.list() };
+      return { defaults: DEFAULT_DOMAIN, list: await domains.list(c.var.session) };
     },
   });
   api.add({
@@ -102,9 +89,8 @@ export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
     summary: "Create or replace a host's configuration (administrator); host '*' is the fallback",
     body: domainBody,
     handler: async ({ body, c }) => {
-      await assertAdmin(c.var.session);
-      await s.domains.save({ ...DEFAULT_DOMAIN, ...body, updatedAt: new Date().toISOString() });
-      await images.prune();
+      const config = { ...DEFAULT_DOMAIN, ...body, updatedAt: new Date().toISOString() };
+      await domains.save(c.var.session, config);
       return null;
     },
   });
@@ -121,17 +107,15 @@ export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
         .describe("The image; its type is read from the content, never from the name"),
     }),
     handler: async ({ c }) => {
-      await assertAdmin(c.var.session);
+      // Refused before the form is read, whatever it holds.
+      await domains.assertAdmin(c.var.session);
       const form = await c.req.formData();
       const field = z.enum(IMAGE_FIELDS).safeParse(form.get("field"));
       if (!field.success) throw badField("field", "validation.invalid");
       const file = form.get("file");
       if (!(file instanceof File) || file.size === 0) throw badField("file", "validation.required");
-      const image = await images.add(
-        new Uint8Array(await file.arrayBuffer()),
-        file.name,
-        c.var.session.accountId,
-      );
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const image = await domains.addImage(c.var.session, bytes, file.name);
       const config = { ...DEFAULT_DOMAIN, [field.data]: image.name };
       return {
         field: field.data,
@@ -152,9 +136,7 @@ export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
     summary: "Remove a host's configuration (administrator)",
     body: z.object({ host: domainBody.shape.host }).strict(),
     handler: async ({ body, c }) => {
-      await assertAdmin(c.var.session);
-      await s.domains.remove(body.host);
-      await images.prune();
+      await domains.remove(c.var.session, body.host);
       return null;
     },
   });
@@ -166,10 +148,9 @@ export function registerDomainRoutes(api: ApiRegistry, s: DomainRouteDeps) {
  * show them before anyone logs in.
  */
 export function domainImageRoutes(s: DomainRouteDeps): Hono<AppEnv> {
-  const images = new DomainImages(s.config.DATA_DIR, s.domains);
   const routes = new Hono<AppEnv>();
   const serve = async (c: Context<AppEnv>) =>
-    await images.serve(c.req.param("name") ?? "") ?? c.notFound();
+    await s.domainService.serveImage(c.req.param("name") ?? "") ?? c.notFound();
   routes.get("/tracker/domain/:name", serve);
   routes.get("/tracker/domain/background/:name", serve);
   return routes;

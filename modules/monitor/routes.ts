@@ -8,7 +8,7 @@ import {
   streamQuery,
 } from "./schemas.ts";
 import { sseResponse } from "./stream.ts";
-import type { ShareLink } from "./store.ts";
+import type { ShareLink } from "./share.ts";
 import type { ObjectsPayload } from "./objects.ts";
 import type { Lang } from "../../lib/i18n/i18n.ts";
 import type { AccessGuard } from "../accounts/access.ts";

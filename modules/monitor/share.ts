@@ -3,6 +3,8 @@ import type { Session } from "../../lib/http/env.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { MonitorStore, ShareLink } from "./store.ts";
 
+export type { ShareLink };
+
 /** Spec: a share link is valid for a whole number of hours from 1 to 720. */
 export const SHARE_MIN_HOURS = 1;
 export const SHARE_MAX_HOURS = 720;
