@@ -265,7 +265,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     alertSettings,
     events: bus,
     geofences,
-    geofenceStore,
+    zones: geofenceStore,
     ruleCommands,
     mailer,
     codes,

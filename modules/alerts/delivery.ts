@@ -1,6 +1,6 @@
 import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
-import type { GeofenceStore } from "../geofences/store.ts";
+import type { ZoneLookup } from "../geofences/model.ts";
 import type { Mailer } from "../notifications/mailer.ts";
 import type { MessageStore } from "../notifications/messages.ts";
 import type { WebhookSender } from "../notifications/webhook.ts";
@@ -60,7 +60,7 @@ export class AlertDelivery {
       webhooks: WebhookSender;
       accounts: AccountLookup;
       directory: DeviceDirectory;
-      zones: GeofenceStore;
+      zones: ZoneLookup;
       messages: MessageStore;
       metrics?: DeliveryCounters;
     },

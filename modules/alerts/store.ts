@@ -1,36 +1,6 @@
-import type { AlertType } from "./types.ts";
+import type { AlertRecord, AlertRecordWriter } from "./types.ts";
 
-/** A device alarm recorded by the gateway; the alerts issue builds the alert centre on these. */
-export interface AlertRecord {
-  id: string;
-  imei: string;
-  userId: string;
-  type: AlertType;
-  /** Epoch ms of the alarm. */
-  time: number;
-  lat: number | null;
-  lng: number | null;
-  speed: number | null;
-  /**
-   * Spec alert `address`: where the alarm happened, worked out when it was raised (the
-   * owner's landmark or the nearest place, modules/geocoder) and kept with the alert.
-   */
-  address?: string;
-  /** Spec read filter: 0 read, -1 unread. */
-  read: 0 | -1;
-  processed: boolean;
-  createdAt: number;
-  /** Engine alerts: the fence involved and type-specific figures (speed limit, minutes…). */
-  fenceId?: string;
-  fenceName?: string;
-  detail?: Record<string, string | number>;
-  /** Processing (spec: handler ≤ 50, handling content ≤ 500). */
-  handler?: string;
-  content?: string;
-  processedAt?: number;
-  /** Whether the alert passed the push limit and silence time and was delivered. */
-  pushed?: boolean;
-}
+export type { AlertRecord };
 
 /**
  * Keys: by device and time (device history), by account and time (the account's own alerts;
@@ -42,7 +12,7 @@ export const ALERT_KEYS = {
   byUser: (userId: string, time: number, id: string) => ["alerts", "user", userId, time, id],
 };
 
-export class AlertStore {
+export class AlertStore implements AlertRecordWriter {
   constructor(private readonly kv: Deno.Kv) {}
 
   /** Adds the writes of one alert to a gateway commit. */

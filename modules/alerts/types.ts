@@ -47,3 +47,46 @@ export type AlertType = AlarmType | EngineType;
 export const ALERT_TYPES: readonly AlertType[] = [
   ...new Set<AlertType>([...ENGINE_TYPES, ...DEVICE_ALARM_TYPES, "geofenceEnter", "geofenceExit"]),
 ];
+
+/** A device alarm recorded by the gateway; the alerts issue builds the alert centre on these. */
+export interface AlertRecord {
+  id: string;
+  imei: string;
+  userId: string;
+  type: AlertType;
+  /** Epoch ms of the alarm. */
+  time: number;
+  lat: number | null;
+  lng: number | null;
+  speed: number | null;
+  /**
+   * Spec alert `address`: where the alarm happened, worked out when it was raised (the
+   * owner's landmark or the nearest place, modules/geocoder) and kept with the alert.
+   */
+  address?: string;
+  /** Spec read filter: 0 read, -1 unread. */
+  read: 0 | -1;
+  processed: boolean;
+  createdAt: number;
+  /** Engine alerts: the fence involved and type-specific figures (speed limit, minutes…). */
+  fenceId?: string;
+  fenceName?: string;
+  detail?: Record<string, string | number>;
+  /** Processing (spec: handler ≤ 50, handling content ≤ 500). */
+  handler?: string;
+  content?: string;
+  processedAt?: number;
+  /** Whether the alert passed the push limit and silence time and was delivered. */
+  pushed?: boolean;
+}
+
+/**
+ * What other modules write of alerts, implemented by AlertStore (app/compose.ts passes it):
+ * the gateway adds its alarms to its own group commit, the geocoder completes addresses.
+ */
+export interface AlertRecordWriter {
+  /** Adds the writes of one alert to a commit (the ingest's group commit). */
+  addTo(op: Deno.AtomicOperation, a: AlertRecord): void;
+  /** Writes the address of a stored alert once it is known; false when it is gone. */
+  setAddress(ref: { imei: string; time: number; id: string }, address: string): Promise<boolean>;
+}

@@ -6,7 +6,7 @@ import type { RuleCommands } from "../commands/rule_commands.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { GeofenceService } from "../geofences/service.ts";
-import type { GeofenceStore } from "../geofences/store.ts";
+import type { ZoneLookup } from "../geofences/model.ts";
 import type { CodeStore } from "../notifications/codes.ts";
 import type { Mailer } from "../notifications/mailer.ts";
 import type { MessageStore } from "../notifications/messages.ts";
@@ -51,7 +51,8 @@ export async function createAlerting(
     /** Where raised alerts are announced (the bus). */
     events: Publisher<AlertRaised>;
     geofences: GeofenceService;
-    geofenceStore: GeofenceStore;
+    /** Zones by id (the geofence store through its port). */
+    zones: ZoneLookup;
     ruleCommands: RuleCommands;
     mailer: Mailer;
     codes: CodeStore;
@@ -88,7 +89,7 @@ export async function createAlerting(
     webhooks: d.webhooks,
     accounts: d.accountStore,
     directory: d.directory,
-    zones: d.geofenceStore,
+    zones: d.zones,
     messages: d.messages,
     metrics: d.metrics,
   });

@@ -6,7 +6,7 @@
  * the street address, which takes a rate-limited request and is written once it arrives.
  */
 import type { AccountLookup } from "../accounts/model.ts";
-import type { AlertRecord, AlertStore } from "../alerts/store.ts";
+import type { AlertRecord, AlertRecordWriter } from "../alerts/types.ts";
 import type { AlertRaised } from "../alerts/events.ts";
 import { type Lang, normalizeLang } from "../../lib/i18n/i18n.ts";
 import type { Geocoder } from "./service.ts";
@@ -27,7 +27,7 @@ export class AlertAddresses {
 
   constructor(
     private readonly d: {
-      alerts: AlertStore;
+      alerts: Pick<AlertRecordWriter, "setAddress">;
       geocoder: Geocoder;
       accounts: AccountLookup;
     },

@@ -90,3 +90,8 @@ export function center(shape: Shape): LatLng {
     lng: pts.reduce((s, p) => s + p.lng, 0) / pts.length,
   };
 }
+
+/** Zones by id, implemented by GeofenceStore (app/compose.ts passes it to other modules). */
+export interface ZoneLookup {
+  get(id: string): Promise<Zone | null>;
+}

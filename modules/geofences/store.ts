@@ -1,4 +1,4 @@
-import type { Zone, ZoneGroup, ZoneKind } from "./model.ts";
+import type { Zone, ZoneGroup, ZoneKind, ZoneLookup } from "./model.ts";
 
 /**
  * Keys:
@@ -16,7 +16,7 @@ const K = {
   groupOf: (userId: string, id: string) => ["geofences", "groups", userId, id],
 };
 
-export class GeofenceStore {
+export class GeofenceStore implements ZoneLookup {
   constructor(private readonly kv: Deno.Kv) {}
 
   async all(): Promise<Zone[]> {

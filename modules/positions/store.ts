@@ -14,6 +14,9 @@ import {
   unpackJournal,
 } from "./journal.ts";
 import { blockJson, pointsJson } from "./json.ts";
+import type { JournalWrite, PositionCompaction, PositionJournal } from "./types.ts";
+
+export type { JournalWrite };
 
 /**
  * Positions in two tiers:
@@ -54,12 +57,7 @@ const REOPEN_BELOW_BYTES = 16 * 1024;
 const JSON_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** What a commit journaled; handed back to `journaled` once the commit succeeded. */
-export interface JournalWrite {
-  seqs: number[];
-  chunks: JournalChunk[];
-}
-
-export class PositionStore {
+export class PositionStore implements PositionJournal, PositionCompaction {
   private jsonCache = new Map<string, Uint8Array>();
   private jsonCacheBytes = 0;
   /** imei → seqs of the journal chunks holding its points not yet packed, ascending. */

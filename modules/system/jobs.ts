@@ -11,7 +11,7 @@ import type { DeviceRenewal } from "../devices/renewal.ts";
 import type { Ingestor } from "../gateway/ingest/ingest.ts";
 import type { MessageStore } from "../notifications/messages.ts";
 import type { PlatformNotices } from "../notifications/notices.ts";
-import type { PositionStore } from "../positions/store.ts";
+import type { PositionCompaction } from "../positions/types.ts";
 import type { WorkModeService } from "../workmodes/service.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
 
@@ -28,7 +28,7 @@ export interface JobDeps {
   ingestor: Ingestor;
   messages: MessageStore;
   notices: PlatformNotices;
-  positions: PositionStore;
+  positions: PositionCompaction;
   workModes: WorkModeService;
   /** Runs counted by job and result (app/metrics.ts). */
   metrics?: { jobs: { run(job: string, ok: boolean, seconds: number): void } };

@@ -1,4 +1,4 @@
-import type { AlertRecord, AlertStore } from "../../alerts/store.ts";
+import type { AlertRecord, AlertRecordWriter } from "../../alerts/types.ts";
 import type { DeviceDirectory } from "../../devices/directory.ts";
 import {
   deriveStatus,
@@ -9,7 +9,7 @@ import {
 } from "../../devices/model.ts";
 import type { DevicePoints, JournalChunk, Readings } from "../../positions/journal.ts";
 import { summarizeJournal } from "../../positions/journal.ts";
-import type { PositionStore } from "../../positions/store.ts";
+import type { PositionJournal } from "../../positions/types.ts";
 import type { Publisher } from "../../../lib/events/bus.ts";
 import type { GatewayEvent } from "../events.ts";
 import { hasLocation, toStored } from "./convert.ts";
@@ -79,8 +79,8 @@ export class Ingestor {
   private flaggedDevices = new Set<string>();
   constructor(
     private readonly directory: DeviceDirectory,
-    private readonly positions: PositionStore,
-    private readonly alerts: AlertStore,
+    private readonly positions: PositionJournal,
+    private readonly alerts: Pick<AlertRecordWriter, "addTo">,
     /** Where what was stored goes next: the position pipeline (app/position_pipeline.ts). */
     private readonly bus: Publisher<GatewayEvent>,
     private readonly offlineMs: number,

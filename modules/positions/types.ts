@@ -1,0 +1,27 @@
+/**
+ * What other modules use of the position store, implemented by PositionStore (app/compose.ts
+ * passes it): the ingest's journal inside its one group commit, and the compaction job.
+ */
+import type { DevicePoints, JournalChunk } from "./journal.ts";
+
+/** Journal chunks added to a commit, to index once it succeeded. */
+export interface JournalWrite {
+  seqs: number[];
+  chunks: JournalChunk[];
+}
+
+export interface PositionJournal {
+  /** Opens the ingest's group commit, which the stores fill (journal, alert records). */
+  openCommit(): Deno.AtomicOperation;
+  /** Adds a commit's positions to it as journal chunks. */
+  addJournal(op: Deno.AtomicOperation, entries: DevicePoints[], at: number): JournalWrite;
+  /** After the commit succeeded: reads find the points. */
+  journaled(w: JournalWrite): void;
+  /** Reads the journal back at start (each chunk to `onChunk`); how many chunks. */
+  loadJournal(onChunk?: (chunk: JournalChunk) => void): Promise<number>;
+}
+
+export interface PositionCompaction {
+  /** Packs journal chunks older than the cutoff into per-device blocks; how many points. */
+  compactAll(cutoff?: number): Promise<number>;
+}
