@@ -64,7 +64,7 @@ const SESSION_FAULTS: Record<
   { checksum?: string; decode?: string; malformed?: string }
 > = {
   gt06: { checksum: "badCrc", decode: "decodeErrors", malformed: "truncated" },
-  jt808: { checksum: "jt808BadChecksums", decode: "decodeErrors" },
+  jt808: { checksum: "jt808BadChecksums", decode: "decodeErrors", malformed: "truncated" },
   h02: { decode: "decodeErrors" },
 };
 

@@ -210,3 +210,20 @@ Deno.test("h02 decoder: truncated and random frames never throw", () => {
     h02.decode(bytes, session);
   }
 });
+
+Deno.test("h02: an exception inside the decoder is counted as decodeErrors (for /metrics)", () => {
+  const session = newSession();
+  // No bytes at all where a frame belongs: the decoder throws; the guard drops the frame,
+  // keeps the link and counts it (before, it was swallowed without a trace).
+  const broken = undefined as unknown as Uint8Array;
+  assert.deepEqual(h02.decode(broken, session), { messages: [], replies: [] });
+  assert.equal(session.extra.decodeErrors, 1);
+  h02.decode(broken, session);
+  assert.equal(session.extra.decodeErrors, 2);
+  // A well-formed frame counts nothing.
+  h02.decode(
+    text("*HQ,123456789012345,V1,120000,A,3000.0000,N,12000.0000,E,0.00,0,010326,FFFFFBFF#"),
+    session,
+  );
+  assert.equal(session.extra.decodeErrors, 2);
+});

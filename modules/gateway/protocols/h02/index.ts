@@ -15,6 +15,9 @@ export const h02: TcpProtocol = {
       // The decoders validate every field and are fuzz-tested; this guard only upholds the
       // contract ("never throws on hostile input") should a malformed frame slip through.
       if (error instanceof FrameError) throw error;
+      // Counted in the session; the gateway link turns it into tp_gateway_decode_errors_total.
+      const n = session.extra.decodeErrors;
+      session.extra.decodeErrors = (typeof n === "number" ? n : 0) + 1;
       return { messages: [], replies: [] };
     }
   },

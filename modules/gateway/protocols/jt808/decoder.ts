@@ -28,7 +28,7 @@
  * - Unknown message ids get 0x8001 "not supported" as well.
  */
 import type { DecodeResult, DeviceMessage, ProtocolSession } from "../types.ts";
-import { ByteReader } from "./bytes.ts";
+import { ByteReader, Truncated } from "./bytes.ts";
 import { xorChecksum } from "./checksum.ts";
 import { MsgId, Result } from "./constants.ts";
 import { FLAG } from "./escape.ts";
@@ -60,6 +60,9 @@ export function decodeFrame(
     if (frame.length > 0 && frame[0] === SENTENCE_OPEN) return decodeAscii(frame, session, now);
     return decodeBinary(frame, session, now);
   } catch (error) {
+    // Truncated content is expected from hostile or broken devices; anything else is a
+    // decoder bug. Both are counted (as gt06 does) and the frame dropped, the link kept.
+    count(session, error instanceof Truncated ? "truncated" : "decodeErrors");
     options.onError?.(error);
     return { messages: [], replies: [] };
   }

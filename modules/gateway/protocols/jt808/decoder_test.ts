@@ -380,3 +380,19 @@ Deno.test("malformed input never throws and yields an empty result", () => {
   const truncated = frame({ msgId: 0x0200, body: "00000000 00000003" });
   assert.deepEqual(decodeFrame(truncated, newSession()), { messages: [], replies: [] });
 });
+
+Deno.test("jt808 decoder: dropped frames are counted for /metrics (truncated, decodeErrors)", () => {
+  const session = newSession();
+  // A header with a truncated location body: dropped, and counted as truncated (a refused,
+  // malformed frame in tp_gateway_refused_total) — before, nothing counted it.
+  const truncated = frame({ msgId: 0x0200, body: "00000000 00000003" });
+  assert.deepEqual(decodeFrame(truncated, session), { messages: [], replies: [] });
+  assert.equal(session.extra.truncated, 1);
+  assert.equal(session.extra.decodeErrors, undefined);
+  // Any other exception inside the decoder (here: no bytes at all where a frame belongs) is a
+  // decoder bug: dropped, the link kept, and counted as decodeErrors.
+  const broken = undefined as unknown as Uint8Array;
+  assert.deepEqual(decodeFrame(broken, session), { messages: [], replies: [] });
+  assert.equal(session.extra.decodeErrors, 1);
+  assert.equal(session.extra.truncated, 1);
+});

@@ -30,7 +30,15 @@ export function rememberedTerminal(session: ProtocolSession): TerminalAddress | 
   return { version: typeof version === "number" ? version : null, terminal: fromHex(hex) };
 }
 
-export type Counter = "jt808BadChecksums" | "jt808LengthMismatches";
+/**
+ * Session counters the gateway link reads after each read (device_link.ts SESSION_FAULTS):
+ * frames dropped as truncated and decoder exceptions become /metrics series.
+ */
+export type Counter =
+  | "jt808BadChecksums"
+  | "jt808LengthMismatches"
+  | "truncated"
+  | "decodeErrors";
 
 export function count(session: ProtocolSession, key: Counter): void {
   const current = session.extra[key];
