@@ -15,6 +15,18 @@ import { refusal } from "../lib/http/respond.ts";
 
 const API_BODY_LIMIT = 1024 * 1024;
 
+/** A bare app for mounting an ApiRegistry: English, refusals as envelopes, anything else 500. */
+function englishApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    c.set("lang", "en");
+    c.set("t", translator("en"));
+    await next();
+  });
+  app.onError((err, c) => (err instanceof BizError ? refusal(c, err) : c.text("boom", 500)));
+  return app;
+}
+
 type JsonSchema = {
   type?: string;
   properties?: Record<string, unknown>;
@@ -270,13 +282,7 @@ Deno.test("API registry and middleware", async (s) => {
 });
 
 Deno.test("ApiRegistry.mount: envelope, null data, Response pass-through, session gate", async () => {
-  const app = new Hono<AppEnv>();
-  app.use("*", async (c, next) => {
-    c.set("lang", "en");
-    c.set("t", translator("en"));
-    await next();
-  });
-  app.onError((err, c) => (err instanceof BizError ? refusal(c, err) : c.text("boom", 500)));
+  const app = englishApp();
   const api = new ApiRegistry();
   api.add({
     method: "post",
@@ -365,13 +371,7 @@ Deno.test("ApiRegistry: every route declares a need; the guard sees it before pa
     body: z.object({ n: z.number() }).strict(),
     handler: () => "changed",
   });
-  const app = new Hono<AppEnv>();
-  app.use("*", async (c, next) => {
-    c.set("lang", "en");
-    c.set("t", translator("en"));
-    await next();
-  });
-  app.onError((err, c) => (err instanceof BizError ? refusal(c, err) : c.text("boom", 500)));
+  const app = englishApp();
   const asked: string[] = [];
   api.mount(app, () => Promise.resolve(), (_c, need) => {
     asked.push(need);

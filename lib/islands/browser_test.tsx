@@ -4,20 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Hono } from "hono";
 import type { Browser } from "playwright-core";
 import { chromiumPath, launchBrowser } from "../../tests/helpers/browser.ts";
 import Counter from "../../islands/_test/Counter.tsx";
 import Outer from "../../islands/_test/Outer.tsx";
 import Payload from "../../islands/_test/Payload.tsx";
 import SignalCounter from "../../islands/_test/SignalCounter.tsx";
-import { buildIslands } from "../../scripts/build.ts";
-import { assetRoutes } from "./assets.ts";
-import { loadManifest } from "./manifest.ts";
 import { renderPage } from "./render.tsx";
+import { type IslandsSite, serveIslandsPage } from "./test_site.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const XSS = "</script><script>window.__xss=1</script>";
 const WHEN = new Date("2024-02-29T12:34:56.789Z");
 
@@ -30,26 +25,11 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const outDir = await Deno.makeTempDir({ prefix: "tp-islands-" });
-    let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+    let site: IslandsSite | undefined;
     let browser: Browser | undefined;
     try {
-      await buildIslands({ root: ROOT, outDir, includeTest: true });
-      const manifest = await loadManifest(outDir);
-
-      // Hashed names: entries get -<8 hex>, esbuild chunks chunk-<HASH>.
-      const files = [...Deno.readDirSync(join(outDir, "assets"))].map((e) => e.name);
-      assert.ok(files.some((f) => f.startsWith("chunk-")), files.join());
-      for (const f of files) assert.match(f, /^(?:[\w]+-[0-9a-f]{8}|chunk-[A-Z0-9]{8})\.js$/);
-      for (const url of [manifest.boot, ...Object.values(manifest.islands)]) {
-        assert.match(url, /^\/assets\/[\w]+-[0-9a-f]{8}\.js$/);
-      }
-
-      const app = new Hono();
-      app.route("/", assetRoutes(outDir));
-      app.get("/favicon.ico", (c) => c.body(null, 204));
-      app.get("/", (c) =>
-        c.html(renderPage(
+      site = await serveIslandsPage("tp-islands-", (manifest) =>
+        renderPage(
           <main>
             <div id="pair">
               <Counter start={5} label="hook" />
@@ -59,9 +39,16 @@ Deno.test({
             <Payload text={XSS} when={WHEN} />
           </main>,
           { title: "islands", lang: "en", manifest, nonce: "n0nce" },
-        )));
-      server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, app.fetch);
-      const base = `http://127.0.0.1:${server.addr.port}`;
+        ));
+      const { base, manifest, outDir } = site;
+
+      // Hashed names: entries get -<8 hex>, esbuild chunks chunk-<HASH>.
+      const files = [...Deno.readDirSync(join(outDir, "assets"))].map((e) => e.name);
+      assert.ok(files.some((f) => f.startsWith("chunk-")), files.join());
+      for (const f of files) assert.match(f, /^(?:[\w]+-[0-9a-f]{8}|chunk-[A-Z0-9]{8})\.js$/);
+      for (const url of [manifest.boot, ...Object.values(manifest.islands)]) {
+        assert.match(url, /^\/assets\/[\w]+-[0-9a-f]{8}\.js$/);
+      }
 
       const asset = await fetch(base + manifest.boot);
       assert.equal(asset.status, 200);
@@ -114,8 +101,7 @@ Deno.test({
       assert.deepEqual(errors, []);
     } finally {
       await browser?.close();
-      await server?.shutdown();
-      await Deno.remove(outDir, { recursive: true });
+      await site?.close();
     }
   },
 });

@@ -4,19 +4,13 @@
  * Needs -A (spawns `deno bundle` and Chromium). Skipped when Chromium is missing.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { Hono } from "hono";
 import type { Browser, Page } from "playwright-core";
 import { chromiumPath, launchBrowser } from "../../tests/helpers/browser.ts";
 import Counter from "../../islands/_test/Counter.tsx";
 import Panel from "../../islands/_test/Panel.tsx";
 import VirtualRows from "../../islands/_test/VirtualRows.tsx";
-import { buildIslands } from "../../scripts/build.ts";
-import { assetRoutes } from "./assets.ts";
-import { loadManifest } from "./manifest.ts";
 import { renderPage } from "./render.tsx";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { type IslandsSite, serveIslandsPage } from "./test_site.ts";
 
 /** Says where it was rendered: slot content the client re-rendered would read "browser". */
 function Where({ id }: { id: string }) {
@@ -42,21 +36,13 @@ function SlotsPage() {
 }
 
 async function withPage(fn: (page: Page, base: string) => Promise<void>): Promise<void> {
-  const outDir = await Deno.makeTempDir({ prefix: "tp-slots-" });
-  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let site: IslandsSite | undefined;
   let browser: Browser | undefined;
   try {
-    await buildIslands({ root: ROOT, outDir, includeTest: true });
-    const manifest = await loadManifest(outDir);
-    const app = new Hono();
-    app.route("/", assetRoutes(outDir));
-    app.get("/favicon.ico", (c) => c.body(null, 204));
-    app.get(
-      "/",
-      (c) => c.html(renderPage(<SlotsPage />, { title: "slots", lang: "en", manifest })),
+    site = await serveIslandsPage(
+      "tp-slots-",
+      (manifest) => renderPage(<SlotsPage />, { title: "slots", lang: "en", manifest }),
     );
-    server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, app.fetch);
-    const base = `http://127.0.0.1:${server.addr.port}`;
     browser = await launchBrowser();
     const page = await browser.newPage();
     page.setDefaultTimeout(10000);
@@ -65,12 +51,11 @@ async function withPage(fn: (page: Page, base: string) => Promise<void>): Promis
     page.on("console", (msg) => {
       if (msg.type() === "error" || msg.type() === "warning") errors.push(msg.text());
     });
-    await fn(page, base);
+    await fn(page, site.base);
     assert.deepEqual(errors, []);
   } finally {
     await browser?.close();
-    await server?.shutdown();
-    await Deno.remove(outDir, { recursive: true });
+    await site?.close();
   }
 }
 

@@ -28,21 +28,20 @@ async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** A PNG's signature and IHDR chunk: 8-bit RGB of the given size. */
+function pngStart(width: number, height: number): number[] {
+  const ihdr = new Uint8Array([...u32(width), ...u32(height), 8, 2, 0, 0, 0]);
+  return [...PNG_SIGNATURE, ...chunk("IHDR", ihdr)];
+}
+
 /** A solid-colour RGB PNG of the given size that any decoder reads. */
 export async function png(width: number, height: number, rgb = [59, 122, 255]) {
   const row = [0, ...Array.from({ length: width }, () => rgb).flat()];
   const raw = new Uint8Array(Array.from({ length: height }, () => row).flat());
-  const ihdr = new Uint8Array([...u32(width), ...u32(height), 8, 2, 0, 0, 0]);
   return new Uint8Array([
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    ...chunk("IHDR", ihdr),
+    ...pngStart(width, height),
     ...chunk("IDAT", await deflate(raw)),
     ...chunk("IEND", new Uint8Array()),
   ]);
@@ -50,17 +49,7 @@ export async function png(width: number, height: number, rgb = [59, 122, 255]) {
 
 /** A PNG signature and header claiming a size, padded to `total` bytes. */
 export function pngHeader(width: number, height: number, total = 64): Uint8Array {
-  const head = [
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    ...chunk("IHDR", new Uint8Array([...u32(width), ...u32(height), 8, 2, 0, 0, 0])),
-  ];
+  const head = pngStart(width, height);
   const out = new Uint8Array(Math.max(total, head.length));
   out.set(head);
   return out;

@@ -1,11 +1,25 @@
 /**
  * Shared steps of the gateway tests against a real server process: the device ports it
- * announced, devices imported through the API, a device's track, and the gateway's counters
- * in /health.
+ * announced, devices imported through the API, a device's track, the gateway's counters
+ * in /health, and a GT06 test track.
  */
 import assert from "node:assert/strict";
 import { ApiClient } from "./api_client.ts";
+import { gt06Location } from "./gt06_frames.ts";
 import type { ServerProcess } from "./server.ts";
+
+/** The test track's first fix time: on a whole second (GT06 resolution), an hour ago. */
+export const TRACK_BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+
+/** The test track's `i`-th GT06 location, a second and about 11 m north of the one before. */
+export const trackLocation = (i: number): Uint8Array =>
+  gt06Location({
+    time: new Date(TRACK_BASE + i * 1000),
+    lat: 22.5 + i * 1e-4,
+    lng: 114.05,
+    speedKmh: 36,
+    course: 90,
+  }, 10 + i);
 
 export interface DevicePorts {
   gt06: number;

@@ -12,6 +12,7 @@ import {
   gatewayCounters,
   importDevices,
   playback,
+  TRACK_BASE as BASE,
   waitConnections,
 } from "../helpers/gateway.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
@@ -35,7 +36,6 @@ const GT06_A = "359710049000033";
 const JT_A = "359710049000044";
 const JT_B = "359710049000055";
 const OSMAND_A = "359710049000066";
-const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
 
 const setup = (server: ServerProcess) =>
   importDevices(server, ADMIN_PASSWORD, [GT06_A, JT_A, JT_B, OSMAND_A]);

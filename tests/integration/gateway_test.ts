@@ -7,12 +7,14 @@ import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
 import { epollSupported } from "../../lib/net/libc.ts";
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
-import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
+import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
 import {
   devicePorts as ports,
   gatewayCounters,
   importDevices,
   playback,
+  TRACK_BASE as BASE,
+  trackLocation as location,
   waitConnections,
 } from "../helpers/gateway.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
@@ -35,17 +37,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const setup = (server: ServerProcess) =>
   importDevices(server, ADMIN_PASSWORD, [DEVICE_A, DEVICE_B]);
-
-/** Fix times on whole seconds (GT06 resolution), an hour ago. */
-const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
-const location = (i: number) =>
-  gt06Location({
-    time: new Date(BASE + i * 1000),
-    lat: 22.5 + i * 1e-4,
-    lng: 114.05,
-    speedKmh: 36,
-    course: 90,
-  }, 10 + i);
 
 /**
  * Device sockets served on the main thread by each transport (libc epoll, Deno's sockets),

@@ -5,8 +5,8 @@
  * checked in-process, where the client address can be set.
  */
 import assert from "node:assert/strict";
-import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
-import { devicePorts, importDevices } from "../helpers/gateway.ts";
+import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
+import { devicePorts, importDevices, trackLocation as location } from "../helpers/gateway.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
 import { startServer } from "../helpers/server.ts";
 import { parseMetrics, type Scrape } from "../helpers/prometheus.ts";
@@ -17,17 +17,6 @@ const ADMIN_PASSWORD = "Admin12345";
 const DEVICES = ["359710049100001", "359710049100002", "359710049100003"];
 const UNKNOWN = "359710049199999";
 const ROUNDS = 4;
-const BASE = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
-
-const location = (i: number) =>
-  gt06Location({
-    time: new Date(BASE + i * 1000),
-    lat: 22.5 + i * 1e-4,
-    lng: 114.05,
-    speedKmh: 36,
-    course: 90,
-  }, 10 + i);
-
 /** A location frame whose CRC is wrong (GT06 keeps such frames, and counts them). */
 function badCrc(frame: Uint8Array): Uint8Array {
   const copy = frame.slice();
