@@ -9,6 +9,7 @@ import { Buffer } from "node:buffer";
 import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
+import { formLogin } from "../helpers/e2e_pages.ts";
 import { startServer } from "../helpers/server.ts";
 import { asAdmin, login, post } from "./devices_fixture.ts";
 
@@ -42,12 +43,7 @@ async function rows(page: Page): Promise<string[]> {
 
 /** Logs in and opens /devices, dismissing the first visit's notice when it shows. */
 async function openDevices(page: Page, base: string, account: string) {
-  await page.goto(`${base}/login`);
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.fill("input[name=account]", account);
-  await page.fill("input[name=password]", PASSWORD);
-  await page.click("#login-submit");
-  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+  await formLogin(page, base, account, PASSWORD);
   await page.goto(`${base}/devices`);
   await page.waitForSelector("html[data-islands='hydrated']");
   await page.locator(".modal .modal-foot .btn-primary").click({ timeout: 2000 }).catch(() => {});

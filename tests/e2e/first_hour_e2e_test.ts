@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
+import { formLogin } from "../helpers/e2e_pages.ts";
 import { startServer } from "../helpers/server.ts";
 import { asAdmin, login, post } from "./devices_fixture.ts";
 
@@ -16,15 +17,6 @@ const SHOT = (name: string) => `/tmp/first_hour_${name}.png`;
 const IMEI = "359710049600001";
 const PHONE_UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
-
-async function logIn(page: Page, base: string, account: string) {
-  await page.goto(`${base}/login`);
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.fill("input[name=account]", account);
-  await page.fill("input[name=password]", PASSWORD);
-  await page.click("#login-submit");
-  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
-}
 
 /** The pop-up's text is dark on a light card: luminance of text and card differ widely. */
 async function assertReadable(page: Page) {
@@ -48,7 +40,7 @@ async function popup(browser: Browser, base: string, phone: boolean) {
       : { viewport: { width: 1440, height: 900 } },
   );
   const page = await context.newPage();
-  await logIn(page, base, "polish_dist");
+  await formLogin(page, base, "polish_dist", PASSWORD);
   await assertReadable(page);
   const items = await page.locator("#release-popup li").allInnerTexts();
   assert.ok(items.some((i) => /Addresses instead of coordinates/.test(i)), items.join("\n"));
@@ -81,7 +73,7 @@ Deno.test({
 
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       page = await context.newPage();
-      await logIn(page, base, "polish_dist");
+      await formLogin(page, base, "polish_dist", PASSWORD);
       await page.locator("#release-popup").waitFor();
       await page.locator(".modal .modal-foot .btn-primary").click();
 

@@ -7,8 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
+import { formLogin, phoneContext } from "../helpers/e2e_pages.ts";
 import { freePort, startServer } from "../helpers/server.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
@@ -17,9 +18,6 @@ import { png } from "../../modules/domains/test_images.ts";
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const ADMIN_PASSWORD = "Admin12345";
 const LAPTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 " +
-  "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 /** Three vehicles around Futian, Shenzhen (the spec's default centre is Chongqing). */
 const FLEET = [
   { imei: "359710049500001", name: "Van 1", lat: 22.541, lng: 114.051 },
@@ -56,23 +54,14 @@ async function hydrated(page: Page, url: string) {
   if (await notes.count()) await notes.first().click();
 }
 
-async function login(page: Page, base: string) {
-  await page.goto(`${base}/login`);
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.fill("input[name=account]", "admin");
-  await page.fill("input[name=password]", ADMIN_PASSWORD);
-  await page.click("#login-submit");
-  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
-}
-
-async function phoneContext(browser: Browser): Promise<BrowserContext> {
-  return await browser.newContext({
-    viewport: PHONE,
-    userAgent: PHONE_UA,
-    isMobile: true,
-    hasTouch: true,
-    deviceScaleFactor: 1,
-  });
+/** A laptop-sized page logged in as the administrator on `path`, and its uncaught errors. */
+async function adminPage(browser: Browser, base: string, path: string) {
+  const page = await browser.newPage({ viewport: LAPTOP });
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await formLogin(page, base, "admin", ADMIN_PASSWORD);
+  await hydrated(page, `${base}${path}`);
+  return { page, errors };
 }
 
 const centreOf = (page: Page) =>
@@ -147,11 +136,7 @@ Deno.test({
 
       const browser = await launchBrowser();
       try {
-        const page = await browser.newPage({ viewport: LAPTOP });
-        const errors: string[] = [];
-        page.on("pageerror", (e) => errors.push(String(e)));
-        await login(page, server.url);
-        await hydrated(page, `${server.url}/geofence`);
+        const { page, errors } = await adminPage(browser, server.url, "/geofence");
 
         // Opens on the vehicles: three markers, the view around Futian, not Chongqing.
         await page.waitForSelector("#gf-vehicles .badge");
@@ -232,7 +217,7 @@ Deno.test({
         // The phone: the map still opens on the fleet; the edit dialog's picker shows the two.
         const phone = await phoneContext(browser);
         const p = await phone.newPage();
-        await login(p, server.url);
+        await formLogin(p, server.url, "admin", ADMIN_PASSWORD);
         await hydrated(p, `${server.url}/geofence`);
         await p.waitForSelector("#gf-vehicles .badge");
         await p.waitForTimeout(500);
@@ -263,11 +248,7 @@ Deno.test({
     await withServer(async (server) => {
       const browser = await launchBrowser();
       try {
-        const page = await browser.newPage({ viewport: LAPTOP });
-        const errors: string[] = [];
-        page.on("pageerror", (e) => errors.push(String(e)));
-        await login(page, server.url);
-        await hydrated(page, `${server.url}/addDomain`);
+        const { page, errors } = await adminPage(browser, server.url, "/addDomain");
         await page.fill("input[name=host]", "*");
         await page.fill("input[name=domainTitle]", "Fleet One");
 
@@ -330,7 +311,7 @@ Deno.test({
             ?.naturalWidth === 160
         );
         await p.screenshot({ path: `${SHOTS}domain_login_390.png` });
-        await login(p, server.url);
+        await formLogin(p, server.url, "admin", ADMIN_PASSWORD);
         await hydrated(p, `${server.url}/addDomain`);
         await p.click("button[data-action=edit]");
         await p.waitForSelector(".domain-image[data-field=domainLogin] .domain-thumb img");

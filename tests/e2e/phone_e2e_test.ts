@@ -9,15 +9,13 @@
  * column. Screenshots: tests/screenshots/phone-*.png and desktop-*.png.
  */
 import assert from "node:assert/strict";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
+import { PHONE, phoneContext } from "../helpers/e2e_pages.ts";
 import { ADMIN_PASSWORD, startFleet } from "./monitor_fixture.ts";
 import { pageRoutes } from "../../routes/mount.tsx";
 
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
-const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 " +
-  "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
-const PHONE = { width: 390, height: 844 };
 const DEVICES = 6;
 /** Smallest touch target (issue 15), with half a pixel for sub-pixel layout. */
 const TOUCH = 39.5;
@@ -120,16 +118,6 @@ async function assertDialogFits(page: Page, what: string) {
       box.y + box.height <= vp.height + 0.5,
     `${what}: dialog ${JSON.stringify(box)} fits ${vp.width}×${vp.height}`,
   );
-}
-
-async function phoneContext(browser: Browser): Promise<BrowserContext> {
-  return await browser.newContext({
-    viewport: PHONE,
-    userAgent: PHONE_UA,
-    isMobile: true,
-    hasTouch: true,
-    deviceScaleFactor: 1,
-  });
 }
 
 async function login(page: Page, base: string) {
