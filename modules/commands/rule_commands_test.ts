@@ -35,38 +35,31 @@ Deno.test("text sends: a protected instruction typed as text needs the password"
   try {
     const IMEI = "359710049710009";
     const a = await accountWithDevices(app, "rc_direct", [IMEI]);
-    const send = (content: string, password?: string) =>
-      app.call("/v3/new/command/send", {
-        imei: IMEI,
-        content,
-        sendType: "offline",
-        replace: true,
-        ...(password ? { password } : {}),
-      }, a.token);
-    const custom = (text: string, password?: string) =>
-      app.call("/v3/new/command/sendInstruction", {
-        imei: IMEI,
-        code: "custom",
-        params: { text },
-        sendType: "offline",
-        replace: true,
-        ...(password ? { password } : {}),
-      }, a.token);
+    /** A sender of text through one of the three send paths: queued offline, password if given. */
+    const through =
+      (path: string, body: (text: string) => Record<string, unknown>) =>
+      (text: string, password?: string) =>
+        app.call(path, {
+          ...body(text),
+          sendType: "offline",
+          replace: true,
+          ...(password ? { password } : {}),
+        }, a.token);
+    const send = through("/v3/new/command/send", (content) => ({ imei: IMEI, content }));
+    const custom = through(
+      "/v3/new/command/sendInstruction",
+      (text) => ({ imei: IMEI, code: "custom", params: { text } }),
+    );
     // A batch of one device with the same custom text.
     const flags = await app.call("/v3/new/account/update", {
       id: a.id,
       permissions: { isBatchSendIns: 1 },
     }, a.admin);
     assert.equal(flags.json.code, 10000, JSON.stringify(flags.json));
-    const batch = (text: string, password?: string) =>
-      app.call("/v3/new/command/batchSend", {
-        imeis: [IMEI],
-        code: "custom",
-        params: { text },
-        sendType: "offline",
-        replace: true,
-        ...(password ? { password } : {}),
-      }, a.token);
+    const batch = through(
+      "/v3/new/command/batchSend",
+      (text) => ({ imeis: [IMEI], code: "custom", params: { text } }),
+    );
     for (const attempt of [send, custom, batch]) {
       for (const password of [undefined, "Wrong1234"]) {
         const r = await attempt("dyd,000000#", password);
