@@ -3,6 +3,7 @@
  * tests, screenshots and the benchmark.
  */
 import type { Page } from "playwright-core";
+import { formLogin } from "../helpers/e2e_pages.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
 import { MODEL_FOR, PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
@@ -74,12 +75,7 @@ export async function startFleet(
 }
 
 export async function login(page: Page, base: string, account: string, password: string) {
-  await page.goto(`${base}/login`);
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.fill("input[name=account]", account);
-  await page.fill("input[name=password]", password);
-  await page.click("#login-submit");
-  await page.waitForURL(/\/monitorObject/, { timeout: 15_000 });
+  await formLogin(page, base, account, password);
   await page.waitForSelector("html[data-islands='hydrated']");
   const notes = page.locator(".modal .modal-foot .btn-primary");
   if (await notes.count()) await notes.first().click();
