@@ -69,7 +69,8 @@ export function createPlaybackState(
     devices: signal([]),
     imei: signal(imei),
     from: signal(toLocalInput(now - 24 * 3600_000, settings.timeZone)),
-    to: signal(toLocalInput(now, settings.timeZone)),
+    // The input shows minutes: round up, so fixes of the current minute are inside the range.
+    to: signal(toLocalInput(Math.ceil(now / 60_000) * 60_000, settings.timeZone)),
     errors: signal({}),
     loading: signal(false),
     track: signal<Track | null>(null),
