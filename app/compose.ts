@@ -139,20 +139,120 @@ export interface Services extends AlertingServices {
   alertAddresses: AlertAddresses;
 }
 
-export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
-  const offlineMs = config.OFFLINE_MINUTES * 60_000;
-  const bus = createBus();
-  const metrics = createMetrics();
+/** What every area is built from: the store, the settings, the bus and the metrics. */
+interface Core {
+  kv: Deno.Kv;
+  config: Config;
+  bus: AppBus;
+  metrics: AppMetrics;
+  /** How long a silent device stays online (OFFLINE_MINUTES). */
+  offlineMs: number;
+}
 
-  // Accounts and sign-in (the account service comes after the areas that guard deletions).
+/** Each area's handle: the services it built, by their names in Services. */
+type SignInArea = Pick<
+  Services,
+  "accountStore" | "access" | "authStore" | "auth" | "passwordChecks" | "captcha"
+>;
+type DevicesArea = Pick<Services, "deviceStore" | "directory" | "devices" | "wallet" | "accounts">;
+type GatewayArea = Pick<Services, "positions" | "alerts" | "connections" | "gatewayStore">;
+type CommandsArea = Pick<
+  Services,
+  | "commandStore"
+  | "commands"
+  | "batches"
+  | "workModeStore"
+  | "workModes"
+  | "commandRequests"
+  | "commandTemplates"
+  | "workModeRequests"
+  | "ruleCommands"
+>;
+type GeofencesArea = Pick<Services, "geofenceStore" | "geofences" | "alertSettings">;
+type NotificationsArea = Pick<Services, "mailer" | "codes" | "webhooks" | "messages" | "notices">;
+type AddressesArea = Pick<Services, "geocoder" | "alertAddresses">;
+type AlertingArea = AlertingServices & Pick<Services, "ingestor">;
+type DeviceRequestsArea = Pick<
+  Services,
+  "deviceGroups" | "deviceOps" | "deviceTransfer" | "deviceFiles" | "deviceRenewal" | "playback"
+>;
+
+export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
+  const core: Core = {
+    kv,
+    config,
+    bus: createBus(),
+    metrics: createMetrics(),
+    offlineMs: config.OFFLINE_MINUTES * 60_000,
+  };
+  const signIn = buildSignIn(core);
+  const devices = await buildDevices(core, signIn);
+  const domains = new DomainStore(kv);
+  const gateway = buildGateway(core);
+  const commands = buildCommands(core, signIn, devices, gateway);
+  const geofences = await buildGeofences(core, signIn, devices, commands);
+  const notifications = buildNotifications(core, signIn, devices, geofences);
+  const addresses = buildAddresses(core, signIn, gateway, geofences);
+  const alerting = await buildAlerting(core, {
+    ...signIn,
+    ...devices,
+    ...gateway,
+    ...commands,
+    ...geofences,
+    ...notifications,
+    ...addresses,
+  });
+  const monitor = buildMonitor(core, signIn, devices);
+  connectAreas(core, alerting, {
+    alertAddresses: addresses.alertAddresses,
+    notices: notifications.notices,
+    streams: monitor.streams,
+    accountStore: signIn.accountStore,
+    gatewayStore: gateway.gatewayStore,
+    workModes: commands.workModes,
+  });
+
+  return {
+    ...alerting,
+    kv,
+    config,
+    systemStore: new SystemStore(kv),
+    bus: core.bus,
+    metrics: core.metrics,
+    ...signIn,
+    ...devices,
+    domains,
+    domainService: new DomainService(
+      domains,
+      signIn.access,
+      new DomainImages(config.DATA_DIR, domains),
+    ),
+    ...buildDeviceRequests(core, signIn, devices, gateway),
+    ...gateway,
+    ...commands,
+    ...geofences,
+    ...notifications,
+    monitor,
+    ...addresses,
+  };
+}
+
+/** Accounts and sign-in (the account service comes with the devices that guard deletions). */
+function buildSignIn({ kv, config }: Core): SignInArea {
   const accountStore = new AccountStore(kv);
   const access = new AccessGuard(accountStore);
   const authStore = new AuthStore(kv);
   const passwordChecks = new PasswordChecks(authStore);
   const captcha = new CaptchaService(new CaptchaStore(kv));
   const auth = new AuthService(authStore, accountStore, captcha, config);
+  return { accountStore, access, authStore, auth, passwordChecks, captcha };
+}
 
-  // Devices and the wallet.
+/** Devices, the wallet, and the account service whose deletions they guard. */
+async function buildDevices(
+  { kv, bus, offlineMs }: Core,
+  { accountStore, access, passwordChecks, auth }: SignInArea,
+): Promise<DevicesArea> {
   const deviceStore = new DeviceStore(kv);
   const directory = new DeviceDirectory(deviceStore);
   await directory.load();
@@ -167,14 +267,26 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ],
     events: bus,
   });
+  return { deviceStore, directory, devices, wallet, accounts };
+}
 
-  const domains = new DomainStore(kv);
+/** The gateway's stores and live connections, and the positions and alerts it writes. */
+function buildGateway({ kv }: Core): GatewayArea {
+  return {
+    positions: new PositionStore(kv),
+    alerts: new AlertStore(kv),
+    connections: new ConnectionRegistry(),
+    gatewayStore: new GatewayStore(kv),
+  };
+}
 
-  // Gateway, positions and commands.
-  const positions = new PositionStore(kv);
-  const alerts = new AlertStore(kv);
-  const connections = new ConnectionRegistry();
-  const gatewayStore = new GatewayStore(kv);
+/** Commands, work modes, and their API requests. */
+function buildCommands(
+  { kv, bus }: Core,
+  { access, accountStore, passwordChecks }: SignInArea,
+  { directory, devices }: DevicesArea,
+  { connections }: GatewayArea,
+): CommandsArea {
   const commandStore = new CommandStore(kv);
   const commands = new CommandService(commandStore, connections, undefined, bus);
   const batches = new BatchSender(commandStore, commands);
@@ -208,8 +320,26 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     store: commandStore,
     passwordChecks,
   });
+  return {
+    commandStore,
+    commands,
+    batches,
+    workModeStore,
+    workModes,
+    commandRequests,
+    commandTemplates,
+    workModeRequests,
+    ruleCommands,
+  };
+}
 
-  // Geofences, alert settings (the message center reads them too), notifications.
+/** Geofences and alert settings (the message center reads them too), both loaded. */
+async function buildGeofences(
+  { kv }: Core,
+  { access }: SignInArea,
+  { directory, deviceStore }: DevicesArea,
+  { ruleCommands }: CommandsArea,
+): Promise<GeofencesArea> {
   const geofenceStore = new GeofenceStore(kv);
   const geofences = new GeofenceService(geofenceStore, access, directory, ruleCommands);
   await geofences.load();
@@ -218,6 +348,16 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     (imei) => deviceStore.getDetail<DeviceDetail>(imei),
   );
   await alertSettings.load();
+  return { geofenceStore, geofences, alertSettings };
+}
+
+/** Mail, codes, webhooks, the message center and platform notices. */
+function buildNotifications(
+  { kv, config }: Core,
+  { accountStore }: SignInArea,
+  { directory }: DevicesArea,
+  { alertSettings }: GeofencesArea,
+): NotificationsArea {
   const mailer = new Mailer(config);
   const codes = new CodeStore(new CodeRecords(kv));
   const webhooks = new WebhookSender(
@@ -232,8 +372,16 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     directory,
     deviceSettings: () => alertSettings.allOwn(),
   });
+  return { mailer, codes, webhooks, messages, notices };
+}
 
-  // Addresses: alerts carry the address of where they happened, written when raised.
+/** Addresses: alerts carry the address of where they happened, written when raised. */
+function buildAddresses(
+  { kv, config }: Core,
+  { accountStore }: SignInArea,
+  { alerts }: GatewayArea,
+  { geofences }: GeofencesArea,
+): AddressesArea {
   const geocoder = new Geocoder({
     landmarks: geofences,
     street: config.GEOCODER_URL
@@ -243,37 +391,59 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       : null,
   });
   const alertAddresses = new AlertAddresses({ alerts, geocoder, accounts: accountStore });
+  return { geocoder, alertAddresses };
+}
 
-  // Ingest (steps 1-2 of the position pipeline), then the alerts area (steps 3-5).
+/** Ingest (steps 1-2 of the position pipeline, recovered), then the alerts area (steps 3-5). */
+async function buildAlerting(
+  { kv, config, bus, metrics, offlineMs }: Core,
+  a:
+    & SignInArea
+    & DevicesArea
+    & GatewayArea
+    & CommandsArea
+    & GeofencesArea
+    & NotificationsArea
+    & AddressesArea,
+): Promise<AlertingArea> {
   const ingestor = new Ingestor(
-    directory,
-    positions,
-    alerts,
+    a.directory,
+    a.positions,
+    a.alerts,
     bus,
     offlineMs,
-    alertAddresses.addressNow,
+    a.alertAddresses.addressNow,
     metrics.gateway.ingest,
   );
   await ingestor.recover();
   const alerting = await createAlerting(config, {
     broadcastRules: new BroadcastRecords(kv),
-    access,
-    accountStore,
-    directory,
-    devices,
-    alerts,
-    alertSettings,
+    access: a.access,
+    accountStore: a.accountStore,
+    directory: a.directory,
+    devices: a.devices,
+    alerts: a.alerts,
+    alertSettings: a.alertSettings,
     events: bus,
-    geofences,
-    zones: geofenceStore,
-    ruleCommands,
-    mailer,
-    codes,
-    webhooks,
-    messages,
-    addressOf: alertAddresses.addressNow,
+    geofences: a.geofences,
+    zones: a.geofenceStore,
+    ruleCommands: a.ruleCommands,
+    mailer: a.mailer,
+    codes: a.codes,
+    webhooks: a.webhooks,
+    messages: a.messages,
+    addressOf: a.alertAddresses.addressNow,
     metrics: metrics.alerts,
   });
+  return { ...alerting, ingestor };
+}
+
+/** The monitor pages' service, and the gauge of their live-stream clients. */
+function buildMonitor(
+  { kv, metrics, offlineMs }: Core,
+  { access, accountStore }: SignInArea,
+  { directory, devices }: DevicesArea,
+): MonitorService {
   const monitor = new MonitorService(
     new MonitorStore(kv),
     access,
@@ -282,40 +452,36 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     devices,
     offlineMs,
   );
-
   metrics.registry.gaugeFn(
     "tp_live_stream_clients",
     "Open live-stream (SSE) clients of the map pages",
     [],
     (emit) => emit(monitor.streams.open),
   );
+  return monitor;
+}
 
-  connectPipeline(
-    bus,
-    positionPipeline({ ...alerting, alertAddresses, notices, streams: monitor.streams }),
-  );
+/** The position pipeline and the reactions to domain events; the address writer starts. */
+function connectAreas(
+  { bus }: Core,
+  alerting: AlertingArea,
+  { alertAddresses, notices, streams, accountStore, gatewayStore, workModes }:
+    & Pick<Services, "alertAddresses" | "notices" | "accountStore" | "gatewayStore" | "workModes">
+    & { streams: MonitorService["streams"] },
+): void {
+  connectPipeline(bus, positionPipeline({ ...alerting, alertAddresses, notices, streams }));
   connectReactions(bus, { notices, accountStore, gatewayStore, workModes });
   alertAddresses.start();
+}
 
+/** The devices API's services (groups, operations, transfer, files, renewal, playback). */
+function buildDeviceRequests(
+  { config, bus }: Core,
+  { accountStore, access }: SignInArea,
+  { directory, deviceStore, devices, wallet }: DevicesArea,
+  { connections, positions }: GatewayArea,
+): DeviceRequestsArea {
   return {
-    ...alerting,
-    kv,
-    config,
-    systemStore: new SystemStore(kv),
-    bus,
-    metrics,
-    accountStore,
-    accounts,
-    access,
-    authStore,
-    auth,
-    passwordChecks,
-    captcha,
-    domains,
-    domainService: new DomainService(domains, access, new DomainImages(config.DATA_DIR, domains)),
-    directory,
-    deviceStore,
-    devices,
     deviceGroups: new GroupService(directory, deviceStore, access, devices),
     deviceOps: new DeviceOperations(
       directory,
@@ -335,32 +501,6 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       wallet,
       (session) => devices.hidesPlatformExpiry(session),
     ),
-    wallet,
-    positions,
     playback: new Playback(positions, devices),
-    ingestor,
-    connections,
-    gatewayStore,
-    commandStore,
-    commands,
-    batches,
-    commandRequests,
-    commandTemplates,
-    ruleCommands,
-    workModeStore,
-    workModes,
-    workModeRequests,
-    geofenceStore,
-    geofences,
-    alerts,
-    alertSettings,
-    mailer,
-    codes,
-    webhooks,
-    messages,
-    notices,
-    monitor,
-    geocoder,
-    alertAddresses,
   };
 }
