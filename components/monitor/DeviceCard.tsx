@@ -49,14 +49,15 @@ export function spanText(ms: number, t: T): string {
 
 /**
  * How long the device has been in its state: stopped or idling since it last moved (or since
- * its first fix), offline since its last message; never-heard-from stock says so.
+ * its first fix), offline since its last message; never-heard-from stock says so. Nothing
+ * for a moving device: its status chip says it all.
  */
 export function sinceText(d: DeviceCardData, t: T, now = Date.now()): string {
   switch (d.status) {
     case "inactive":
       return t("monitor.card.neverReported");
     case "moving":
-      return t("monitor.card.movingFor");
+      return ""; // the status chip beside it already says "Moving"
     case "stopped":
     case "idling": {
       const from = d.facts?.lastMovingAt ?? d.gpsTime;
