@@ -12,7 +12,6 @@ import { KMH_PER_KNOT, sampleFix } from "../fix.ts";
 import { jt808TerminalNumber } from "../imei.ts";
 import {
   escapeJt808,
-  jt808Auth,
   jt808Batch,
   jt808GeneralReply,
   jt808Heartbeat,
