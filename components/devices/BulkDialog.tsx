@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { ResultCounts } from "./ResultCounts.tsx";
 import { useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
@@ -77,14 +78,7 @@ export function BulkLines({ t, lines }: {
   const good = lines.filter((l) => l.ok).length;
   return (
     <div id={result ? "bulk-result" : "bulk-devices"}>
-      {result && (
-        <p class="result-counts">
-          <span class="pill ok">{t("devices.bulk.okCount", { count: good })}</span>
-          <span class={`pill ${lines.length - good ? "bad" : "muted"}`}>
-            {t("devices.import.failed", { count: lines.length - good })}
-          </span>
-        </p>
-      )}
+      {result && <ResultCounts t={t} okKey="devices.bulk.okCount" ok={good} total={lines.length} />}
       <div class="table-wrap result-wrap">
         <table class="data">
           <thead>

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { ResultCounts } from "./ResultCounts.tsx";
 import { useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
@@ -174,14 +175,7 @@ function RenewLines({ t, lines, hidden, result }: {
   const date = (d: string | null) => (hidden || !d ? "—" : d);
   return (
     <div id={result ? "renew-result" : "renew-quote"}>
-      {result && (
-        <p class="result-counts">
-          <span class="pill ok">{t("devices.renew.okCount", { count: ok })}</span>
-          <span class={`pill ${lines.length - ok ? "bad" : "muted"}`}>
-            {t("devices.import.failed", { count: lines.length - ok })}
-          </span>
-        </p>
-      )}
+      {result && <ResultCounts t={t} okKey="devices.renew.okCount" ok={ok} total={lines.length} />}
       <table class="data">
         <thead>
           <tr>

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { ResultCounts } from "./ResultCounts.tsx";
 import { useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
@@ -24,12 +25,7 @@ export function ResultTable({ t, results }: { t: TFunction; results: RowResult[]
   const ok = results.filter((r) => r.ok).length;
   return (
     <div class="import-result" id="import-result">
-      <p class="result-counts">
-        <span class="pill ok">{t("devices.import.succeeded", { count: ok })}</span>
-        <span class={`pill ${results.length - ok ? "bad" : "muted"}`}>
-          {t("devices.import.failed", { count: results.length - ok })}
-        </span>
-      </p>
+      <ResultCounts t={t} okKey="devices.import.succeeded" ok={ok} total={results.length} />
       <div class="table-wrap result-wrap">
         <table class="data">
           <thead>
