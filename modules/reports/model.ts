@@ -1,0 +1,242 @@
+/**
+ * The report area's shared vocabulary: report names (the API's `/v3/new/report/{name}`),
+ * limits (spec business §5 "Reports and queries", §9), and each report's columns — used by
+ * the API (modules/reports), the export (xlsx/csv/pdf, task centre) and the pages (islands).
+ * Browser code may import this file.
+ */
+
+/** Reports with a `/v3/new/report/{name}` API and a `/new/{name}` page. */
+export const REPORT_NAMES = [
+  "trips",
+  "parking",
+  "idling",
+  "mileage",
+  "overspeed",
+  "ignition",
+  "online",
+  "offline",
+  "geoRegion",
+  "alertDetails",
+  "alertStatistics",
+  "trackDetails",
+  "vehicleStatus",
+] as const;
+export type ReportName = typeof REPORT_NAMES[number];
+
+export const OVERVIEW_NAMES = ["device", "moving", "alert"] as const;
+export type OverviewName = typeof OVERVIEW_NAMES[number];
+
+/** Devices one report query may name (spec §5). */
+export const REPORT_MAX_DEVICES = 200;
+/** Above this many devices the page advises an export instead of a query (spec §5). */
+export const EXPORT_ADVISED_ABOVE_DEVICES = 50;
+/** An export answers the file directly up to this many devices and rows; else a task. */
+export const EXPORT_DIRECT_MAX_DEVICES = 200;
+export const EXPORT_DIRECT_MAX_ROWS = 5_000;
+/** Devices one export may name (spec §5). */
+export const EXPORT_MAX_DEVICES = 1_000;
+/** Rows one export holds (spec §5, console §9): 30,000 when the user's map is OpenStreetMap. */
+export const EXPORT_MAX_ROWS = 5_000;
+export const EXPORT_MAX_ROWS_OSM = 30_000;
+/** Export files are kept this long in the task centre. */
+export const EXPORT_KEEP_DAYS = 7;
+/** How far back a report's range may start (spec §5: look-back default 6 months). */
+export const REPORT_LOOKBACK_DAYS = 183;
+
+/**
+ * Longest range of one query, per report (spec §5: "7 days, 1 month, 30 days and 60 days
+ * apply depending on report; trips 3 months"); the choices are in docs/decisions.md.
+ */
+export const REPORT_RANGE_DAYS: Record<ReportName, number> = {
+  trips: 92,
+  parking: 31,
+  idling: 31,
+  mileage: 92,
+  overspeed: 31,
+  ignition: 31,
+  online: 31,
+  offline: 31,
+  geoRegion: 31,
+  alertDetails: 31,
+  alertStatistics: 60,
+  trackDetails: 7,
+  vehicleStatus: 31,
+};
+
+export const EXPORT_FORMATS = ["xlsx", "csv", "pdf"] as const;
+export type ExportFormat = typeof EXPORT_FORMATS[number];
+
+/** Spec enumeration "Export type": 0 grouped by account, 1 direct. */
+export const EXPORT_TYPES = { byAccount: 0, direct: 1 } as const;
+
+export const TASK_STATUSES = ["running", "done", "failed"] as const;
+export type TaskStatus = typeof TASK_STATUSES[number];
+
+/** One row of POST /v3/new/task/list. */
+export interface TaskRow {
+  id: string;
+  name: string;
+  /** What produced it, e.g. "report". */
+  type: string;
+  status: TaskStatus;
+  /** 0-100. */
+  progress: number;
+  fileName: string | null;
+  /** ISO-8601 UTC. */
+  createdAt: string;
+}
+
+/**
+ * How a column's API value is shown: converted to the user's units and time zone by the pages
+ * and the export. Values in the API are km, km/h, seconds and ISO-8601 UTC.
+ */
+export type ColumnKind =
+  | "text"
+  | "time"
+  | "date"
+  | "distance"
+  | "speed"
+  | "duration"
+  | "number"
+  | "coordinate"
+  | "volume"
+  | "boolean";
+
+export interface ReportColumn {
+  /** The row field. */
+  key: string;
+  kind: ColumnKind;
+  /** Summed in the totals row. */
+  total?: boolean;
+}
+
+const c = (key: string, kind: ColumnKind, total = false): ReportColumn =>
+  total ? { key, kind, total } : { key, kind };
+
+const DEVICE = [c("deviceName", "text"), c("imei", "text")];
+const INTERVAL = [c("startTime", "time"), c("endTime", "time"), c("duration", "duration", true)];
+
+/** Each report's columns in display order (labels: locales reports.columns.{key}). */
+export const REPORT_COLUMNS: Record<ReportName, ReportColumn[]> = {
+  trips: [
+    ...DEVICE,
+    c("startTime", "time"),
+    c("startAddress", "text"),
+    c("endTime", "time"),
+    c("endAddress", "text"),
+    c("distance", "distance", true),
+    c("duration", "duration", true),
+    c("avgSpeed", "speed"),
+    c("maxSpeed", "speed"),
+    c("fuelUsed", "volume", true),
+    c("harshAcceleration", "number", true),
+    c("harshBraking", "number", true),
+  ],
+  parking: [...DEVICE, ...INTERVAL, c("address", "text")],
+  idling: [...DEVICE, ...INTERVAL, c("address", "text")],
+  mileage: [
+    ...DEVICE,
+    c("date", "date"),
+    c("distance", "distance", true),
+    c("drivingTime", "duration", true),
+    c("maxSpeed", "speed"),
+  ],
+  overspeed: [
+    ...DEVICE,
+    ...INTERVAL,
+    c("maxSpeed", "speed"),
+    c("avgSpeed", "speed"),
+    c(
+      "address",
+      "text",
+    ),
+  ],
+  ignition: [...DEVICE, c("state", "text"), ...INTERVAL, c("address", "text")],
+  online: [...DEVICE, ...INTERVAL],
+  offline: [...DEVICE, ...INTERVAL],
+  geoRegion: [
+    ...DEVICE,
+    c("fenceName", "text"),
+    c("enterTime", "time"),
+    c(
+      "exitTime",
+      "time",
+    ),
+    c("duration", "duration", true),
+  ],
+  alertDetails: [
+    ...DEVICE,
+    c("alertType", "text"),
+    c("alertTime", "time"),
+    c("speed", "speed"),
+    c("address", "text"),
+    c("read", "boolean"),
+  ],
+  alertStatistics: [...DEVICE, c("alertType", "text"), c("count", "number", true)],
+  trackDetails: [
+    ...DEVICE,
+    c("time", "time"),
+    c("lat", "coordinate"),
+    c("lng", "coordinate"),
+    c("speed", "speed"),
+    c("course", "number"),
+    c("posType", "text"),
+    c("address", "text"),
+  ],
+  vehicleStatus: [
+    ...DEVICE,
+    c("status", "text"),
+    c("distance", "distance", true),
+    c("drivingTime", "duration", true),
+    c("idlingTime", "duration", true),
+    c("parkingTime", "duration", true),
+    c("maxSpeed", "speed"),
+    c("lastTime", "time"),
+    c("address", "text"),
+  ],
+};
+
+/**
+ * The new-version report groups of the spec (business §2 "New report groups") and the pages
+ * of each that exist; the others are listed on /reportList as coming with issue 21.
+ */
+export const REPORT_GROUPS: { key: string; reports: string[] }[] = [
+  {
+    key: "dailyActivity",
+    reports: [
+      "trackDetails",
+      "trips",
+      "mileage",
+      "vehicleStatus",
+      "canData",
+      "obdTrip",
+      "online",
+      "offline",
+      "parking",
+      "idling",
+      "ignition",
+      "clockIn",
+      "bluetoothClockIn",
+    ],
+  },
+  {
+    key: "transportScene",
+    reports: [
+      "fuelConsumption",
+      "currentFuel",
+      "refueling",
+      "temperature",
+      "logistics",
+      "internalBattery",
+      "externalBattery",
+      "positioningBattery",
+      "carriageMileage",
+      "sensorData",
+    ],
+  },
+  {
+    key: "vehicleDriving",
+    reports: ["alertDetails", "alertStatistics", "drivingBehavior", "overspeed"],
+  },
+  { key: "roadSign", reports: ["geoRegion"] },
+];
