@@ -21,6 +21,7 @@ import en_alerts from "../../locales/en/alerts.json" with { type: "json" };
 import en_geofences from "../../locales/en/geofences.json" with { type: "json" };
 import en_commands from "../../locales/en/commands.json" with { type: "json" };
 import en_geocoder from "../../locales/en/geocoder.json" with { type: "json" };
+import en_reports from "../../locales/en/reports.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -39,6 +40,7 @@ import zh_alerts from "../../locales/zh/alerts.json" with { type: "json" };
 import zh_geofences from "../../locales/zh/geofences.json" with { type: "json" };
 import zh_commands from "../../locales/zh/commands.json" with { type: "json" };
 import zh_geocoder from "../../locales/zh/geocoder.json" with { type: "json" };
+import zh_reports from "../../locales/zh/reports.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -60,6 +62,7 @@ export const RESOURCES = {
     geofences: en_geofences,
     commands: en_commands,
     geocoder: en_geocoder,
+    reports: en_reports,
   },
   zh: {
     common: zh_common,
@@ -80,5 +83,6 @@ export const RESOURCES = {
     geofences: zh_geofences,
     commands: zh_commands,
     geocoder: zh_geocoder,
+    reports: zh_reports,
   },
 };
