@@ -1,0 +1,102 @@
+/**
+ * One report value as the export shows it: API values (km, km/h, seconds, litres, ISO-8601
+ * UTC) in the requesting user's units and time zone. Numbers stay numbers (xlsx sums them).
+ */
+import {
+  convertDistance,
+  convertSpeed,
+  type DistanceUnit,
+  type SpeedUnit,
+} from "../../monitor/units.ts";
+import { safeZone } from "../../monitor/time.ts";
+import type { ColumnKind } from "../model.ts";
+
+export type Cell = string | number;
+
+export type VolumeUnit = "L" | "GAL";
+const LITRES_PER_GALLON = 3.785411784;
+
+/** The user's settings an export is written in. */
+export interface ExportPrefs {
+  distance: DistanceUnit;
+  speed: SpeedUnit;
+  volume: VolumeUnit;
+  /** IANA zone. */
+  timeZone: string;
+  yes: string;
+  no: string;
+}
+
+const round = (v: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};
+
+/** "H:MM:SS" (hours may pass 24): sorts and reads the same in every language. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  return `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
+}
+
+/** Formats instants in one zone as "YYYY-MM-DD HH:mm:ss" (one Intl formatter, reused). */
+export function timeFormatter(zone: string): (iso: string | number) => string {
+  const fmt = new Intl.DateTimeFormat("en-CA", {
+    timeZone: safeZone(zone),
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  });
+  return (value) => {
+    const ms = typeof value === "number" ? value : Date.parse(value);
+    if (!Number.isFinite(ms)) return "";
+    const p: Record<string, string> = {};
+    for (const part of fmt.formatToParts(ms)) p[part.type] = part.value;
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+}
+
+/** The unit a column's header names, or null. */
+export function unitOf(kind: ColumnKind, prefs: ExportPrefs): string | null {
+  return kind === "distance"
+    ? prefs.distance
+    : kind === "speed"
+    ? prefs.speed
+    : kind === "volume"
+    ? prefs.volume
+    : null;
+}
+
+/** Converts one value for the file; null and missing values are empty. */
+export function cellConverter(
+  prefs: ExportPrefs,
+): (kind: ColumnKind, value: unknown) => Cell {
+  const time = timeFormatter(prefs.timeZone);
+  return (kind, value) => {
+    if (value === null || value === undefined || value === "") return "";
+    switch (kind) {
+      case "time":
+        return typeof value === "string" || typeof value === "number" ? time(value) : "";
+      case "distance":
+        return round(convertDistance(Number(value), prefs.distance), 2);
+      case "speed":
+        return round(convertSpeed(Number(value), prefs.speed), 1);
+      case "volume":
+        return round(prefs.volume === "GAL" ? Number(value) / LITRES_PER_GALLON : Number(value), 2);
+      case "duration":
+        return formatDuration(Number(value));
+      case "coordinate":
+        return round(Number(value), 6);
+      case "number":
+        return Number.isFinite(Number(value)) ? Number(value) : String(value);
+      case "boolean":
+        return value === true || value === 1 || value === "1" ? prefs.yes : prefs.no;
+      default:
+        return String(value);
+    }
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * An export's content before it becomes a file: headers in the user's language and units,
+ * converted rows, an optional group header per owning account (exportType 0), a totals line
+ * and the note saying where the export cut. The writers (xlsx, csv, pdf) only lay it out.
+ */
+import { REPORT_COLUMNS, type ReportName } from "../model.ts";
+import { type Cell, cellConverter, type ExportPrefs, formatDuration, unitOf } from "./cells.ts";
+
+export type TableLine =
+  | { kind: "row"; cells: Cell[] }
+  | { kind: "group"; label: string };
+
+export interface ExportTable {
+  title: string;
+  /** A line under the title (period, who, when); shown by the pdf. */
+  subtitle: string;
+  headers: string[];
+  /** Relative widths for the pdf (text columns wider). */
+  widths: number[];
+  lines: TableLine[];
+  /** The totals line (first cell the "Total" label), or null when no column totals. */
+  totals: Cell[] | null;
+  /** "… first N rows of M" when the export cut, else null. */
+  note: string | null;
+}
+
+export interface TableInput {
+  report: ReportName;
+  rows: Record<string, unknown>[];
+  /** Rows the report had in all (more than rows.length when cut). */
+  total: number;
+  prefs: ExportPrefs;
+  t: (key: string, params?: Record<string, unknown>) => string;
+  /** exportType 0: each row's owning account label (by IMEI); absent: listed directly. */
+  accountOf?: (imei: string) => string;
+  subtitle: string;
+}
+
+const WIDE = new Set(["text"]);
+
+export function buildTable(input: TableInput): ExportTable {
+  const { report, prefs, t } = input;
+  const columns = REPORT_COLUMNS[report];
+  const headers = columns.map((col) => {
+    const label = t(`reports.columns.${col.key}`);
+    const unit = unitOf(col.kind, prefs);
+    return unit ? `${label} (${unit})` : label;
+  });
+  const convert = cellConverter(prefs);
+  const toCells = (row: Record<string, unknown>) =>
+    columns.map((col) => convert(col.kind, row[col.key]));
+  const lines: TableLine[] = [];
+  if (input.accountOf) {
+    const groups = new Map<string, Record<string, unknown>[]>();
+    for (const row of input.rows) {
+      const label = input.accountOf(String(row.imei ?? ""));
+      const list = groups.get(label) ?? groups.set(label, []).get(label)!;
+      list.push(row);
+    }
+    const labels = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+    for (const label of labels) {
+      const rows = groups.get(label)!;
+      lines.push({
+        kind: "group",
+        label: t("reports.export.account", { account: label, count: rows.length }),
+      });
+      for (const row of rows) lines.push({ kind: "row", cells: toCells(row) });
+    }
+  } else {
+    for (const row of input.rows) lines.push({ kind: "row", cells: toCells(row) });
+  }
+  const shown = input.rows.length;
+  return {
+    title: t(`reports.names.${report}`),
+    subtitle: input.subtitle,
+    headers,
+    widths: columns.map((col) => (col.key.endsWith("ddress") ? 3 : WIDE.has(col.kind) ? 2 : 1.4)),
+    lines,
+    totals: totalsLine(input, t("reports.export.total")),
+    note: input.total > shown
+      ? t("reports.export.cut", {
+        shown: shown.toLocaleString("en"),
+        total: input.total.toLocaleString("en"),
+      })
+      : null,
+  };
+}
+
+/** Sums of the total columns, in the file's units (durations as H:MM:SS). */
+function totalsLine(input: TableInput, label: string): Cell[] | null {
+  const columns = REPORT_COLUMNS[input.report];
+  if (!columns.some((c) => c.total) || input.rows.length === 0) return null;
+  const convert = cellConverter(input.prefs);
+  const cells: Cell[] = columns.map((col) => {
+    if (!col.total) return "";
+    let sum = 0;
+    for (const row of input.rows) sum += Number(row[col.key]) || 0;
+    return col.kind === "duration" ? formatDuration(sum) : convert(col.kind, sum);
+  });
+  cells[0] = label;
+  return cells;
+}
