@@ -174,6 +174,9 @@ export const CATALOGUE = {
   emailVerifySucceeded: 46004,
   emailVerifyFailed: 46005,
   webhookAddressRefused: 46006,
+  // Report queries (47001-47099).
+  reportStartInFuture: 47001,
+  reportBeyondLookback: 47002,
   // Report export and task centre (47100+; 47001-47099 are the report queries').
   taskNotReady: 47101,
   pdfFontMissing: 47102,
