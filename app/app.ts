@@ -30,6 +30,7 @@ import { registerAlertRoutes } from "../modules/alerts/routes.ts";
 import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
 import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
+import { registerTaskRoutes } from "../modules/tasks/routes.ts";
 
 const httpLog = log.area("http");
 
@@ -109,6 +110,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerNotificationRoutes(api, s);
   registerWorkModeRoutes(api, s);
   registerGeocoderRoutes(api, s);
+  registerTaskRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -62,6 +62,8 @@ import { Geocoder } from "../modules/geocoder/service.ts";
 import { GeocoderStore } from "../modules/geocoder/store.ts";
 import { StreetGeocoder } from "../modules/geocoder/street.ts";
 import { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
+import { TaskService } from "../modules/tasks/service.ts";
+import { TaskStore } from "../modules/tasks/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
@@ -137,6 +139,8 @@ export interface Services extends AlertingServices {
   /** Addresses of points (landmarks, GEOCODER_URL, the embedded place dataset). */
   geocoder: Geocoder;
   alertAddresses: AlertAddresses;
+  /** The task centre: background exports, their progress and files (7 days). */
+  tasks: TaskService;
 }
 
 /** What every area is built from: the store, the settings, the bus and the metrics. */
@@ -203,6 +207,9 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...addresses,
   });
   const monitor = buildMonitor(core, signIn, devices);
+  const tasks = new TaskService(new TaskStore(kv));
+  // Tasks still "running" in the store belonged to the previous process.
+  await tasks.recover();
   connectAreas(core, alerting, {
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
@@ -234,6 +241,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...notifications,
     monitor,
     ...addresses,
+    tasks,
   };
 }
 

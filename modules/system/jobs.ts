@@ -13,6 +13,7 @@ import type { MessageStore } from "../notifications/messages.ts";
 import type { PlatformNotices } from "../notifications/notices.ts";
 import type { PositionCompaction } from "../positions/types.ts";
 import type { WorkModeService } from "../workmodes/service.ts";
+import type { TaskService } from "../tasks/service.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
 
 /** The services these routes use (the composition root passes them). */
@@ -29,6 +30,7 @@ export interface JobDeps {
   messages: MessageStore;
   notices: PlatformNotices;
   positions: PositionCompaction;
+  tasks: TaskService;
   workModes: WorkModeService;
   /** Runs counted by job and result (app/metrics.ts). */
   metrics?: { jobs: { run(job: string, ok: boolean, seconds: number): void } };
@@ -98,6 +100,11 @@ export function scheduleJobs(s: JobDeps): void {
         cards: a.rechargeCards,
       });
     }
+  });
+
+  // Task centre: export files are kept EXPORT_KEEP_DAYS (7) days, then removed with their task.
+  cronJob(s, "remove old task files", "17 * * * *", async () => {
+    await s.tasks.prune();
   });
 
   // Devices go offline by silence, not by a message: announce those transitions.

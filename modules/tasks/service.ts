@@ -178,7 +178,7 @@ export class TaskService {
 /** Writes a task's progress at most every PROGRESS_WRITE_MS, in order, never going back. */
 class ProgressWriter {
   private shown: number;
-  private lastWrite = 0;
+  private lastWrite = -Infinity;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly task: TaskRecord, private readonly store: TaskStore) {
