@@ -31,6 +31,7 @@ import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
 import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
 import { registerTaskRoutes } from "../modules/tasks/routes.ts";
+import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts";
 
 const httpLog = log.area("http");
 
@@ -111,6 +112,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerWorkModeRoutes(api, s);
   registerGeocoderRoutes(api, s);
   registerTaskRoutes(api, s);
+  registerMyReportRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -62,6 +62,8 @@ import { Geocoder } from "../modules/geocoder/service.ts";
 import { GeocoderStore } from "../modules/geocoder/store.ts";
 import { StreetGeocoder } from "../modules/geocoder/street.ts";
 import { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
+import { MyReports } from "../modules/reports/my_reports.ts";
+import { MyReportsStore } from "../modules/reports/my_reports_store.ts";
 import { TaskService } from "../modules/tasks/service.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
@@ -141,6 +143,8 @@ export interface Services extends AlertingServices {
   alertAddresses: AlertAddresses;
   /** The task centre: background exports, their progress and files (7 days). */
   tasks: TaskService;
+  /** Each user's own report list (/reportList). */
+  myReports: MyReports;
 }
 
 /** What every area is built from: the store, the settings, the bus and the metrics. */
@@ -242,6 +246,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     monitor,
     ...addresses,
     tasks,
+    myReports: new MyReports(new MyReportsStore(kv)),
   };
 }
 

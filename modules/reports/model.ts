@@ -196,6 +196,16 @@ export const REPORT_COLUMNS: Record<ReportName, ReportColumn[]> = {
   ],
 };
 
+/** Mileage in the segment view (`view: "segment"`): one row per trip with its distance. */
+export const MILEAGE_SEGMENT_COLUMNS: ReportColumn[] = [
+  ...DEVICE,
+  c("startTime", "time"),
+  c("endTime", "time"),
+  c("duration", "duration", true),
+  c("distance", "distance", true),
+  c("maxSpeed", "speed"),
+];
+
 /**
  * The new-version report groups of the spec (business §2 "New report groups") and the pages
  * of each that exist; the others are listed on /reportList as coming with issue 21.

@@ -1,0 +1,81 @@
+/**
+ * Each report's own filters (beside devices and range) and how they go into its request:
+ * mileage day or segment view, overspeed speed limit, alert type and read state, track
+ * details positioning type. Pure: the form, the request and the export share it.
+ */
+import type { ReportColumn, ReportName } from "../../modules/reports/model.ts";
+import { MILEAGE_SEGMENT_COLUMNS, REPORT_COLUMNS } from "../../modules/reports/model.ts";
+
+export const POSITIONING = ["all", "gps", "lbs", "wifi", "beacon"] as const;
+export const READ_STATES = ["all", "unread", "read"] as const;
+
+export interface ReportFilters {
+  view: "day" | "segment";
+  /** Typed by the user in their speed unit; empty: the device's threshold. */
+  speedLimit: string;
+  /** An alert type, or "" for all. */
+  alertType: string;
+  read: typeof READ_STATES[number];
+  posType: typeof POSITIONING[number];
+}
+
+export const DEFAULT_FILTERS: ReportFilters = {
+  view: "day",
+  speedLimit: "",
+  alertType: "",
+  read: "all",
+  posType: "all",
+};
+
+/** Which filters a report's form shows. */
+export function filtersOf(report: ReportName): (keyof ReportFilters)[] {
+  switch (report) {
+    case "mileage":
+      return ["view"];
+    case "overspeed":
+      return ["speedLimit"];
+    case "alertDetails":
+      return ["alertType", "read"];
+    case "alertStatistics":
+      return ["alertType"];
+    case "trackDetails":
+      return ["posType"];
+    default:
+      return [];
+  }
+}
+
+/** km/h per unit of the user's speed unit. */
+const KMH_PER: Record<string, number> = { "km/h": 1, mph: 1.609344, knot: 1.852 };
+
+/**
+ * The filters as request fields (the API takes km/h). Returns an error key when the speed
+ * limit is not a number from 1 to 300 km/h.
+ */
+export function filterFields(
+  report: ReportName,
+  f: ReportFilters,
+  speedUnit: string,
+): { fields: Record<string, unknown>; error?: string } {
+  const fields: Record<string, unknown> = {};
+  for (const key of filtersOf(report)) {
+    if (key === "view") fields.view = f.view;
+    if (key === "alertType" && f.alertType) fields.alertType = f.alertType;
+    if (key === "read" && f.read !== "all") fields.read = f.read === "read";
+    if (key === "posType" && f.posType !== "all") fields.posType = f.posType;
+    if (key === "speedLimit" && f.speedLimit.trim()) {
+      const kmh = Number(f.speedLimit) * (KMH_PER[speedUnit] ?? 1);
+      if (!Number.isFinite(kmh) || kmh < 1 || kmh > 300) {
+        return { fields, error: "reports.form.badSpeedLimit" };
+      }
+      fields.speedLimit = Math.round(kmh);
+    }
+  }
+  return { fields };
+}
+
+/** The columns a report shows with its filters (mileage: the day or the segment view). */
+export function columnsFor(report: ReportName, f: Pick<ReportFilters, "view">): ReportColumn[] {
+  if (report === "mileage" && f.view === "segment") return MILEAGE_SEGMENT_COLUMNS;
+  return REPORT_COLUMNS[report];
+}
