@@ -16,9 +16,17 @@ export interface AccountRouteDeps {
 }
 
 export function registerAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
+  registerAccountChangeRoutes(api, s);
+  registerOwnAccountRoutes(api, s);
+  registerAccountQueryRoutes(api, s);
+  registerAccountSessionRoutes(api, s);
+  registerVirtualAccountRoutes(api, s);
+}
+
+/** Create, edit, delete and move sub-accounts and reset their passwords. */
+function registerAccountChangeRoutes(api: ApiRegistry, s: AccountRouteDeps) {
   const tag = "Accounts";
   const svc = s.accounts;
-
   api.add({
     method: "post",
     path: "/v3/new/account/add",
@@ -65,6 +73,12 @@ export function registerAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
     handler: ({ body, c }) =>
       svc.resetPassword(c.var.session, body.id, body.password, body.confirmPassword),
   });
+}
+
+/** The caller's own password and profile. */
+function registerOwnAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
+  const tag = "Accounts";
+  const svc = s.accounts;
   api.add({
     method: "post",
     path: "/v3/new/account/changePassword",
@@ -96,6 +110,12 @@ export function registerAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
       await svc.updateProfile(c.var.session, profile);
     },
   });
+}
+
+/** The subtree: children, tree nodes and one account. */
+function registerAccountQueryRoutes(api: ApiRegistry, s: AccountRouteDeps) {
+  const tag = "Accounts";
+  const svc = s.accounts;
   api.add({
     method: "post",
     path: "/v3/new/account/children",
@@ -123,6 +143,11 @@ export function registerAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
     query: z.object({ id: S.accountId }),
     handler: ({ query, c }) => svc.detail(c.var.session, query.id),
   });
+}
+
+/** Ending a sub-account's sessions. */
+function registerAccountSessionRoutes(api: ApiRegistry, s: AccountRouteDeps) {
+  const tag = "Accounts";
   api.add({
     method: "post",
     path: "/v3/new/account/forceLogout",
@@ -137,7 +162,12 @@ export function registerAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
       return { sessions: await s.auth.forceLogout(target.id) };
     },
   });
+}
 
+/** Virtual accounts. */
+function registerVirtualAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
+  const tag = "Accounts";
+  const svc = s.accounts;
   api.add({
     method: "post",
     path: "/v3/new/account/virtual/add",

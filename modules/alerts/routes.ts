@@ -29,6 +29,14 @@ export interface AlertRouteDeps {
 const optionalUser = { userId: z.string().max(64).optional() };
 
 export function registerAlertRoutes(api: ApiRegistry, s: AlertRouteDeps) {
+  registerAlertListRoutes(api, s);
+  registerAlertSettingRoutes(api, s);
+  registerAlertDeliveryRoutes(api, s);
+  registerBroadcastRoutes(api, s);
+}
+
+/** The alert centre list: read, mark and process alerts. */
+function registerAlertListRoutes(api: ApiRegistry, s: AlertRouteDeps) {
   const tag = "Alerts";
   const svc = s.alertCenter;
   api.add({
@@ -67,6 +75,12 @@ export function registerAlertRoutes(api: ApiRegistry, s: AlertRouteDeps) {
     body: S.alertListBody,
     handler: ({ body, c }) => svc.markAllRead(c.var.session, body),
   });
+}
+
+/** Alert settings: types, account settings, alert mail addresses and device thresholds. */
+function registerAlertSettingRoutes(api: ApiRegistry, s: AlertRouteDeps) {
+  const tag = "Alerts";
+  const svc = s.alertCenter;
   api.add({
     method: "get",
     path: "/v3/new/alarm/types",
@@ -134,6 +148,12 @@ export function registerAlertRoutes(api: ApiRegistry, s: AlertRouteDeps) {
     body: S.deviceSettingsBody,
     handler: ({ body, c }) => svc.saveDeviceSettings(c.var.session, body),
   });
+}
+
+/** Webhook logs and popups. */
+function registerAlertDeliveryRoutes(api: ApiRegistry, s: AlertRouteDeps) {
+  const tag = "Alerts";
+  const svc = s.alertCenter;
   api.add({
     method: "post",
     path: "/v3/new/alarm/webhook/logs",
@@ -168,6 +188,12 @@ export function registerAlertRoutes(api: ApiRegistry, s: AlertRouteDeps) {
       };
     },
   });
+}
+
+/** Broadcast messages. */
+function registerBroadcastRoutes(api: ApiRegistry, s: AlertRouteDeps) {
+  const tag = "Alerts";
+  const svc = s.alertCenter;
   api.add({
     method: "post",
     path: "/v3/new/alarm/broadcast/list",

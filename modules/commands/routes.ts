@@ -25,9 +25,16 @@ export interface CommandRouteDeps {
 }
 
 export function registerCommandRoutes(api: ApiRegistry, s: CommandRouteDeps) {
+  registerCommandSendRoutes(api, s);
+  registerCommandBatchRoutes(api, s);
+  registerCommandStatusRoutes(api, s);
+  registerCommandTemplateRoutes(api, s);
+}
+
+/** Send text and catalogue instructions, one device or a batch. */
+function registerCommandSendRoutes(api: ApiRegistry, s: CommandRouteDeps) {
   const tag = "Commands";
   const rq = s.commandRequests;
-
   api.add({
     method: "post",
     path: "/v3/new/command/send",
@@ -114,7 +121,12 @@ export function registerCommandRoutes(api: ApiRegistry, s: CommandRouteDeps) {
     body: batchSendBody,
     handler: ({ body, c }) => rq.batchSend(c.var.session, body),
   });
+}
 
+/** Batches and their per-device results. */
+function registerCommandBatchRoutes(api: ApiRegistry, s: CommandRouteDeps) {
+  const tag = "Commands";
+  const rq = s.commandRequests;
   api.add({
     method: "post",
     path: "/v3/new/command/batchList",
@@ -148,7 +160,12 @@ export function registerCommandRoutes(api: ApiRegistry, s: CommandRouteDeps) {
       };
     },
   });
+}
 
+/** Command status, export, per-device history, cancelling and the operation log. */
+function registerCommandStatusRoutes(api: ApiRegistry, s: CommandRouteDeps) {
+  const tag = "Commands";
+  const rq = s.commandRequests;
   api.add({
     method: "post",
     path: "/v3/new/command/status",
@@ -239,7 +256,11 @@ export function registerCommandRoutes(api: ApiRegistry, s: CommandRouteDeps) {
       };
     },
   });
+}
 
+/** Command templates. */
+function registerCommandTemplateRoutes(api: ApiRegistry, s: CommandRouteDeps) {
+  const tag = "Commands";
   api.add({
     method: "post",
     path: "/v3/new/command/template/list",

@@ -59,6 +59,34 @@ export interface DeviceRouteDeps {
 const EQ = "/v3/new/newEquipment";
 
 export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
+  const kit = deviceRouteKit(api, s);
+  registerDeviceListRoutes(kit);
+  registerDeviceGroupRoutes(kit);
+  registerDeviceDetailRoutes(kit);
+  registerDeviceStateRoutes(kit);
+  registerDeviceSheetRoutes(kit);
+  registerDeviceFileRoutes(kit);
+  registerModelAliasRoutes(kit);
+}
+
+/** What every group of device routes shares: the registry, the services and a POST shorthand. */
+interface DeviceRouteKit {
+  api: ApiRegistry;
+  s: DeviceRouteDeps;
+  tag: string;
+  sheets: DeviceSheets;
+  tr: (c: Context<AppEnv>) => Translate;
+  post: <B extends z.ZodType>(
+    name: string,
+    need: Need,
+    summary: string,
+    body: B,
+    handler: (input: { body: z.infer<B>; c: Context<AppEnv> }) => unknown,
+    extra?: { produces?: string },
+  ) => void;
+}
+
+function deviceRouteKit(api: ApiRegistry, s: DeviceRouteDeps): DeviceRouteKit {
   const tag = "Devices";
   const sheets = new DeviceSheets(s.devices, s.deviceOps);
   const tr = (c: Context<AppEnv>): Translate => (key, params) => c.var.t(key, params ?? {});
@@ -71,7 +99,11 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
     extra: { produces?: string } = {},
   ) =>
     api.add({ method: "post", path: `${EQ}/${name}`, need, tag, summary, body, handler, ...extra });
+  return { api, s, tag, sheets, tr, post };
+}
 
+/** Import, list, search, follow and count devices. */
+function registerDeviceListRoutes({ api, s, tag, post }: DeviceRouteKit) {
   post(
     "importEquipment",
     "editData",
@@ -120,8 +152,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
     statsBody,
     ({ body, c }) => s.deviceOps.statistics(c.var.session, body),
   );
+}
 
-  // Groups.
+/** Device groups of an account. */
+function registerDeviceGroupRoutes({ api, s, tag, post }: DeviceRouteKit) {
   post(
     "getGroupList",
     "read",
@@ -169,8 +203,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
       return { ...r, results: r.results.map(reasonOf(c)) };
     },
   );
+}
 
-  // Details.
+/** A device's detail tabs. */
+function registerDeviceDetailRoutes({ s, post }: DeviceRouteKit) {
   post(
     "getDeviceDetail",
     "read",
@@ -206,8 +242,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
     sensorsBody,
     ({ body, c }) => s.deviceOps.updateSensors(c.var.session, body),
   );
+}
 
-  // State changes.
+/** Enable, activation, expiry, transfer, renewal and app binding. */
+function registerDeviceStateRoutes({ s, post }: DeviceRouteKit) {
   post(
     "enableEquipment",
     "editData",
@@ -316,8 +354,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
     imeiBody,
     ({ body, c }) => s.deviceOps.unbindApp(c.var.session, body.imei),
   );
+}
 
-  // Spreadsheets.
+/** Spreadsheet import, export and batch edit. */
+function registerDeviceSheetRoutes({ api, tag, sheets, tr, post }: DeviceRouteKit) {
   api.add({
     method: "get",
     path: `${EQ}/importTemplate`,
@@ -371,8 +411,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
     handler: async ({ c }) =>
       sheets.applyEdit(c.var.session, await fileBytes(await c.req.formData()), tr(c)),
   });
+}
 
-  // Files.
+/** Install images and ringtones. */
+function registerDeviceFileRoutes({ api, s, tag, post }: DeviceRouteKit) {
   api.add({
     method: "post",
     path: `${EQ}/uploadInstallImages`,
@@ -452,8 +494,10 @@ export function registerDeviceRoutes(api: ApiRegistry, s: DeviceRouteDeps) {
       return s.deviceFiles.uploadRingtone(c.var.session, parsed.data, file);
     },
   });
+}
 
-  // Model aliases (per user, /modelNameAlias).
+/** Model aliases (per user, /modelNameAlias). */
+function registerModelAliasRoutes({ api, s, tag }: DeviceRouteKit) {
   api.add({
     method: "get",
     path: "/v3/new/newDevice/getModelAlias",

@@ -16,6 +16,13 @@ export interface GeofenceRouteDeps {
 const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 
 export function registerGeofenceRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
+  registerGeofenceItemRoutes(api, s);
+  registerGeofenceGroupRoutes(api, s);
+  registerGeofenceImportRoutes(api, s);
+}
+
+/** Fences, landmarks and black-car addresses: list, layer, save, delete, bind and review. */
+function registerGeofenceItemRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
   const tag = "Geofences";
   const g = s.geofences;
   api.add({
@@ -72,6 +79,12 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
     body: S.reviewBody,
     handler: ({ body, c }) => g.review(c.var.session, body.id, body.review),
   });
+}
+
+/** Geofence groups. */
+function registerGeofenceGroupRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
+  const tag = "Geofences";
+  const g = s.geofences;
   api.add({
     method: "post",
     path: "/v3/new/geofence/group/list",
@@ -117,6 +130,12 @@ export function registerGeofenceRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
     body: S.groupMoveBody,
     handler: ({ body, c }) => g.moveToGroup(c.var.session, body.groupId, body.ids),
   });
+}
+
+/** KML/KMZ import. */
+function registerGeofenceImportRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
+  const tag = "Geofences";
+  const g = s.geofences;
   api.add({
     method: "post",
     path: "/v3/new/geofence/import",
