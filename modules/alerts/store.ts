@@ -1,4 +1,4 @@
-import type { AlertRecord, AlertRecordWriter } from "./types.ts";
+import type { AlertHistory, AlertRecord, AlertRecordWriter } from "./types.ts";
 
 export type { AlertRecord };
 
@@ -12,7 +12,7 @@ export const ALERT_KEYS = {
   byUser: (userId: string, time: number, id: string) => ["alerts", "user", userId, time, id],
 };
 
-export class AlertStore implements AlertRecordWriter {
+export class AlertStore implements AlertRecordWriter, AlertHistory {
   constructor(private readonly kv: Deno.Kv) {}
 
   /** Adds the writes of one alert to a gateway commit. */
@@ -109,6 +109,17 @@ export class AlertStore implements AlertRecordWriter {
       }
     }
     return out.sort((a, b) => b.time - a.time || b.id.localeCompare(a.id));
+  }
+
+  /** One device's alerts with from ≤ time ≤ to, oldest first (the reports count them all). */
+  async range(imei: string, from: number, to: number): Promise<AlertRecord[]> {
+    const out: AlertRecord[] = [];
+    const iter = this.kv.list<AlertRecord>({
+      start: ALERT_KEYS.byDevice(imei, from, ""),
+      end: ALERT_KEYS.byDevice(imei, to + 1, ""),
+    }, { batchSize: 500 });
+    for await (const e of iter) out.push(e.value);
+    return out;
   }
 
   async forDevice(imei: string, limit = 100): Promise<AlertRecord[]> {

@@ -90,3 +90,9 @@ export interface AlertRecordWriter {
   /** Writes the address of a stored alert once it is known; false when it is gone. */
   setAddress(ref: { imei: string; time: number; id: string }, address: string): Promise<boolean>;
 }
+
+/** What the reports read of alerts, implemented by AlertStore (app/compose.ts passes it). */
+export interface AlertHistory {
+  /** One device's alerts with from ≤ time ≤ to, oldest first, every one (no scan cap). */
+  range(imei: string, from: number, to: number): Promise<AlertRecord[]>;
+}

@@ -14,7 +14,7 @@ import {
   unpackJournal,
 } from "./journal.ts";
 import { blockJson, pointsJson } from "./json.ts";
-import type { JournalWrite, PositionCompaction, PositionJournal } from "./types.ts";
+import type { JournalWrite, PositionCompaction, PositionJournal, TrackReader } from "./types.ts";
 
 export type { JournalWrite };
 
@@ -57,7 +57,7 @@ const REOPEN_BELOW_BYTES = 16 * 1024;
 const JSON_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** What a commit journaled; handed back to `journaled` once the commit succeeded. */
-export class PositionStore implements PositionJournal, PositionCompaction {
+export class PositionStore implements PositionJournal, PositionCompaction, TrackReader {
   private jsonCache = new Map<string, Uint8Array>();
   private jsonCacheBytes = 0;
   /** imei → seqs of the journal chunks holding its points not yet packed, ascending. */
@@ -166,6 +166,33 @@ export class PositionStore implements PositionJournal, PositionCompaction {
       }
     }
     return mergeByTime(out, recent);
+  }
+
+  /**
+   * The times of `range`'s points whose position type passes `accept`, ascending, read from
+   * the blocks' columns without building points (a fix both in a block and still in the
+   * journal counts once, as in `range`).
+   */
+  async fixTimes(
+    imei: string,
+    from: number,
+    to: number,
+    accept: (posType: number) => boolean = () => true,
+  ): Promise<Float64Array> {
+    const recent = (await this.journalRange(imei, from, to)).filter((p) => accept(p.posType));
+    const recentTimes = new Set(recent.map((p) => p.time));
+    const recentFixes = new Set(recent.map(fixKey));
+    const times: number[] = [];
+    for (const { value: b } of await this.blocksOverlapping(imei, from, to)) {
+      for (let i = 0; i < b.n; i++) {
+        const t = b.time[i];
+        if (t < from || t > to || !accept(b.posType[i])) continue;
+        if (recentTimes.has(t) && recentFixes.has(`${t}/${b.lat[i]}/${b.lng[i]}`)) continue;
+        times.push(t);
+      }
+    }
+    for (const p of recent) times.push(p.time);
+    return Float64Array.from(times).sort();
   }
 
   /** Blocks that may hold points in [from, to]: the one starting before `from`, then those inside. */

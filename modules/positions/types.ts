@@ -1,7 +1,9 @@
 /**
  * What other modules use of the position store, implemented by PositionStore (app/compose.ts
- * passes it): the ingest's journal inside its one group commit, and the compaction job.
+ * passes it): the ingest's journal inside its one group commit, the compaction job, and the
+ * reports' reads of tracks.
  */
+import type { StoredPosition } from "../devices/model.ts";
 import type { DevicePoints, JournalChunk } from "./journal.ts";
 
 /** Journal chunks added to a commit, to index once it succeeded. */
@@ -24,4 +26,20 @@ export interface PositionJournal {
 export interface PositionCompaction {
   /** Packs journal chunks older than the cutoff into per-device blocks; how many points. */
   compactAll(cutoff?: number): Promise<number>;
+}
+
+/** What the reports read of tracks (track details, overspeed under a custom limit). */
+export interface TrackReader {
+  /** Points of one device with from ≤ time ≤ to, in time order, each fix once. */
+  range(imei: string, from: number, to: number): Promise<StoredPosition[]>;
+  /**
+   * The times of the same points whose position type passes `accept`, ascending, without
+   * building the points: a report counts and pages a week of fixes and reads only its page.
+   */
+  fixTimes(
+    imei: string,
+    from: number,
+    to: number,
+    accept?: (posType: number) => boolean,
+  ): Promise<Float64Array>;
 }

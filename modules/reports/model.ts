@@ -63,6 +63,58 @@ export const REPORT_RANGE_DAYS: Record<ReportName, number> = {
   vehicleStatus: 31,
 };
 
+/** Longest range of the moving and alert overviews. */
+export const OVERVIEW_RANGE_DAYS = 31;
+
+/** POST /v3/new/report/overview/device: the devices of the caller's tree (or of `userId`'s). */
+export interface DeviceOverview {
+  total: number;
+  /** Current status counts (moving, idling, stopped, offline, sleeping, poweredOff, inactive). */
+  status: Record<string, number>;
+  /** Online (moving, idling, stopped), offline (offline, sleeping, powered off), never heard. */
+  online: number;
+  offline: number;
+  inactive: number;
+  /** Activation states (notActivated, awaitingPermission, activated, expiring, expired). */
+  activation: Record<string, number>;
+  /** Effective expiry within 7, 30, 60 days (cumulative, not yet past), and already past. */
+  expiry: { within7: number; within30: number; within60: number; expired: number };
+  /** Offline devices by how long they have been silent. */
+  offlineFor: { under2Days: number; days2to7: number; over7Days: number };
+}
+
+/** One device in a ranking of the moving overview. */
+export interface MovingRank {
+  imei: string;
+  deviceName: string;
+  /** km. */
+  distance: number;
+  /** s. */
+  drivingTime: number;
+  trips: number;
+}
+
+/** POST /v3/new/report/overview/moving: the range's driving, from the day summaries. */
+export interface MovingOverview {
+  devices: number;
+  distance: number;
+  drivingTime: number;
+  trips: number;
+  /** The ten devices that drove farthest, and the ten that drove longest. */
+  distanceRanking: MovingRank[];
+  drivingTimeRanking: MovingRank[];
+  /** Every UTC day of the range (zeros included). */
+  perDay: { date: string; distance: number; drivingTime: number; trips: number; devices: number }[];
+}
+
+/** POST /v3/new/report/overview/alert: the range's alerts by type and UTC day. */
+export interface AlertOverview {
+  total: number;
+  byType: { alertType: string; count: number }[];
+  /** Every UTC day of the range (zeros included); byType holds the types seen that day. */
+  perDay: { date: string; total: number; byType: Record<string, number> }[];
+}
+
 export const EXPORT_FORMATS = ["xlsx", "csv", "pdf"] as const;
 export type ExportFormat = typeof EXPORT_FORMATS[number];
 
@@ -146,10 +198,6 @@ export const REPORT_COLUMNS: Record<ReportName, ReportColumn[]> = {
     ...INTERVAL,
     c("maxSpeed", "speed"),
     c("avgSpeed", "speed"),
-    c(
-      "address",
-      "text",
-    ),
   ],
   ignition: [...DEVICE, c("state", "text"), ...INTERVAL, c("address", "text")],
   online: [...DEVICE, ...INTERVAL],

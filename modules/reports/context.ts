@@ -1,0 +1,47 @@
+/**
+ * What one report query works with: the checked devices and range, the page, and the
+ * sources the reports read (motion segments and day summaries, tracks, alerts, addresses,
+ * the devices' current state). Each report is a function of these.
+ */
+import type { Lang } from "../../lib/i18n/i18n.ts";
+import type { AlertHistory } from "../alerts/types.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { Device } from "../devices/model.ts";
+import type { Geocoder } from "../geocoder/service.ts";
+import type { MotionReader } from "../motion/types.ts";
+import type { TrackReader } from "../positions/types.ts";
+
+export interface ReportQuery {
+  /** The named devices, each once, in the request's order (all visible to the caller). */
+  devices: Device[];
+  /** Epoch ms, inclusive. */
+  from: number;
+  to: number;
+  /** Rows before the page, and the page's size. */
+  skip: number;
+  take: number;
+  lang: Lang;
+  /** The caller's working account: its landmarks name places after the device owner's. */
+  viewerId: string;
+  now: number;
+}
+
+export interface ReportSources {
+  motion: MotionReader;
+  tracks: TrackReader;
+  alerts: AlertHistory;
+  geocoder: Pick<Geocoder, "describeMany">;
+  directory: Pick<DeviceDirectory, "state">;
+  /** The limit a device's precomputed overspeed streaks were cut at (km/h). */
+  overspeedLimit(imei: string): number;
+  /** How long a silent device stays online (its current status). */
+  offlineMs: number;
+}
+
+/** One row of a report: `imei` and `deviceName` first, values in km, km/h, s, ISO UTC. */
+export type Row = Record<string, unknown> & { imei: string; deviceName: string };
+
+export interface Page {
+  total: number;
+  list: Row[];
+}
