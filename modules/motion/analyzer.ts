@@ -233,9 +233,10 @@ export class MotionAnalyzer {
     if (p.time >= dayNumberStart(s.cur!.day + 1)) this.rollDay(p.time, out);
     const acc = this.readAttributes(p);
     this.ignition(p, acc, out);
-    if (isFix(p)) this.position(p, out);
-    if (s.moving && acc === false && s.accReported) this.endTripNow(p, out);
+    // ACC switching while stopped is known before where the point lies (a departure may begin).
     if (!s.moving) this.applyStopKind(p.time, out);
+    if (isFix(p)) this.position(p, out);
+    if (s.moving && acc === false) this.endTripNow(p, out);
     const alarm = p.attributes.alarm;
     if (alarm === "harshAcceleration") s.harshAcc++;
     else if (alarm === "harshBraking") s.harshBrake++;
