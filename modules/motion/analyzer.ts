@@ -6,8 +6,9 @@
  *
  * Rules (docs/decisions.md "Motion analysis"), all thresholds from MotionRules:
  * - Stopped, a candidate departure begins at the first fix moving at ≥ MOVING_SPEED_KMH or lying
- *   outside the stop radius; a slow fix back inside the radius cancels it. The trip starts, back-
- *   dated to the candidate, once a fix is ≥ tripStartMeters from the stop point.
+ *   outside the stop radius (dated there, measured from the fix before); a slow fix back inside
+ *   the radius cancels it. The trip starts, back-dated to the candidate, once a later fix is
+ *   ≥ tripStartMeters from the stop point.
  * - Moving, the trip ends at the first fix of a window of ≥ stopSeconds whose fixes all lie within
  *   stopRadiusMeters of it; at once on ACC off (devices that report ACC); at a data gap.
  * - Contributions to days are confirmed up to that window's first fix, so drift after a stop
@@ -197,6 +198,8 @@ export class MotionAnalyzer {
   private s: AnalyzerState;
   /** Where a trip ends on ACC off (scratch, not state). */
   private readonly endMark = mark();
+  /** Stopped: the fix before this one, where a departure is measured from (scratch). */
+  private readonly before = mark();
   private readonly gapMs: number;
   private readonly stopMs: number;
   private readonly overspeedMinMs: number;
@@ -232,7 +235,7 @@ export class MotionAnalyzer {
     }
     if (p.time >= dayNumberStart(s.cur!.day + 1)) this.rollDay(p.time, out);
     const acc = this.readAttributes(p);
-    this.ignition(p, acc, out);
+    this.ignition(p, out);
     // ACC switching while stopped is known before where the point lies (a departure may begin).
     if (!s.moving) this.applyStopKind(p.time, out);
     if (isFix(p)) this.position(p, out);
@@ -293,6 +296,16 @@ export class MotionAnalyzer {
     return this.s.cur ? daySummary(this.imei, this.s.cur) : null;
   }
 
+  /** The days not final yet, oldest first: the day before while a departure or a trip's still
+   * window reaches back into it, and the latest day. */
+  runningDays(): DaySummary[] {
+    const s = this.s;
+    const list: DaySummary[] = [];
+    if (s.prev) list.push(daySummary(this.imei, s.prev));
+    if (s.cur) list.push(daySummary(this.imei, s.cur));
+    return list;
+  }
+
   state(): AnalyzerState {
     return structuredClone(this.s);
   }
@@ -303,9 +316,10 @@ export class MotionAnalyzer {
   private readAttributes(p: StoredPosition): boolean | null {
     const s = this.s;
     const cur = s.cur!;
-    if (p.mileage !== null) {
-      if (cur.firstOdo === null) cur.firstOdo = p.mileage;
-      cur.lastOdo = p.mileage;
+    const odo = p.mileage;
+    if (typeof odo === "number") {
+      if (cur.firstOdo === null) cur.firstOdo = odo;
+      cur.lastOdo = odo;
     }
     const counter = p.attributes.fuelUsed;
     if (typeof counter === "number" && counter === counter) {
@@ -317,13 +331,14 @@ export class MotionAnalyzer {
     if (typeof level === "number" && level === level) s.fuelLevel = level;
     // A device whose ACC line is not wired says "off" for ever: ACC counts from its first "on".
     if (p.acc === true) s.accReported = true;
-    if (p.acc !== null) s.accLast = p.acc;
+    if (p.acc === true || p.acc === false) s.accLast = p.acc;
     return s.accReported ? s.accLast : null;
   }
 
-  private ignition(p: StoredPosition, acc: boolean | null, out: MotionOutput): void {
+  private ignition(p: StoredPosition, out: MotionOutput): void {
     const ign = this.s.ignition;
-    if (!this.s.accReported || p.acc === null || (ign.open && ign.on === p.acc)) return;
+    const said = p.acc;
+    if (!this.s.accReported || typeof said !== "boolean" || (ign.open && ign.on === said)) return;
     const fix = isFix(p);
     const lat = fix ? p.lat : this.s.fix.lat;
     const lng = fix ? p.lng : this.s.fix.lng;
@@ -339,7 +354,7 @@ export class MotionAnalyzer {
       });
     }
     ign.open = true;
-    ign.on = acc === true;
+    ign.on = said;
     ign.start = p.time;
     ign.lat = lat;
     ign.lng = lng;
@@ -349,6 +364,7 @@ export class MotionAnalyzer {
     const s = this.s;
     const fix = s.fix;
     if (s.hasFix) {
+      if (!s.moving) copyMark(this.before, fix);
       const step = metres(fix.lat, fix.lng, fix.cos, p.lat, p.lng);
       const midnight = dayNumberStart(s.cur!.day);
       if (fix.time < midnight && (s.moving || s.hasCandidate)) this.markMidnight(p, step, midnight);
@@ -360,7 +376,7 @@ export class MotionAnalyzer {
     fix.lng = p.lng;
     fix.cos = cosLat(p.lat);
     fix.cum = s.cum;
-    fix.odo = p.mileage;
+    fix.odo = p.mileage ?? null;
     fix.fuelCounter = s.fuelCounter;
     fix.fuelLevel = s.fuelLevel;
     fix.harshAcc = s.harshAcc;
@@ -379,7 +395,8 @@ export class MotionAnalyzer {
     copyMark(m, from);
     m.time = midnight;
     m.cum = s.cum + step * f;
-    m.odo = from.odo !== null && p.mileage !== null ? from.odo + (p.mileage - from.odo) * f : null;
+    const odo = p.mileage ?? null;
+    m.odo = from.odo !== null && odo !== null ? from.odo + (odo - from.odo) * f : null;
     s.hasMidnight = true;
     s.runMaxPrev = Math.max(s.runMaxPrev, s.runMax);
     s.runMax = 0;
@@ -417,7 +434,10 @@ export class MotionAnalyzer {
     if (!s.hasCandidate) {
       if (!leaving) return;
       s.hasCandidate = true;
-      copyMark(s.candidate, s.fix);
+      // Dated at the first moving fix, measured from the last standing one: the first step's
+      // distance is driven, and the trip starts where the vehicle stood.
+      copyMark(s.candidate, this.before);
+      s.candidate.time = p.time;
       s.candidateFixes = 0;
       s.hasMidnight = false;
       s.runMax = p.speed;
@@ -469,7 +489,7 @@ export class MotionAnalyzer {
     const end = this.endMark;
     copyMark(end, s.fix);
     end.time = p.time;
-    if (!isFix(p)) end.odo = p.mileage;
+    if (!isFix(p)) end.odo = p.mileage ?? null;
     this.confirmTo(end);
     this.closeTrip(s.confirmed, out);
   }

@@ -45,10 +45,12 @@ Deno.test("drive, park, drive with ACC: trips end on ACC off or a still window, 
     ["2026-03-02T09:31:30.000Z", "2026-03-02T09:41:00.000Z"], // first fix of the still window
   ]);
   const [t1, t2] = of("trip");
-  assert.equal(t1.distance, 19.5); // 39 steps of 500 m from the first moving fix
-  assert.equal(t2.distance, 9.5);
+  // 40 steps of 500 m: dated at the first moving fix, measured from where the vehicle stood.
+  assert.equal(t1.distance, 20);
+  assert.equal(t1.startLat, drivePark(true)[20].lat);
+  assert.equal(t2.distance, 10);
   assert.equal(t1.maxSpeed, 60);
-  assert.equal(t2.avgSpeed, 60);
+  assert.equal(t2.avgSpeed, Math.round((10 / (570 / 3600)) * 10) / 10); // distance over duration
   assert.deepEqual(spans(of("parking")), [
     ["2026-03-02T08:00:00.000Z", "2026-03-02T08:10:30.000Z"],
     ["2026-03-02T08:31:30.000Z", "2026-03-02T09:31:30.000Z"],
@@ -67,12 +69,12 @@ Deno.test("drive, park, drive with ACC: trips end on ACC off or a still window, 
   ]);
   const day = analyzer.today()!;
   assert.equal(day.date, "2026-03-02");
-  assert.equal(day.distance, 29);
+  assert.equal(day.distance, 30);
   assert.equal(day.drivingSeconds, 1260 + 570);
   assert.equal(day.idlingSeconds, 330);
   assert.equal(day.trips, 2);
   assert.equal(day.maxSpeed, 60);
-  assert.equal(day.avgSpeed, Math.round((29 / (1830 / 3600)) * 10) / 10);
+  assert.equal(day.avgSpeed, Math.round((30 / (1830 / 3600)) * 10) / 10);
 });
 
 Deno.test("drive, park, drive without ACC: parking from movement alone, acc unknown, no ignition", () => {
@@ -81,7 +83,7 @@ Deno.test("drive, park, drive without ACC: parking from movement alone, acc unkn
     ["2026-03-02T08:10:30.000Z", "2026-03-02T08:30:00.000Z"],
     ["2026-03-02T09:31:30.000Z", "2026-03-02T09:41:00.000Z"],
   ]);
-  assert.deepEqual(of("trip").map((t) => t.distance), [19.5, 9.5]);
+  assert.deepEqual(of("trip").map((t) => t.distance), [20, 10]);
   assert.deepEqual(spans(of("parking")), [
     ["2026-03-02T08:00:00.000Z", "2026-03-02T08:10:30.000Z"],
     ["2026-03-02T08:30:00.000Z", "2026-03-02T09:31:30.000Z"],
@@ -93,7 +95,7 @@ Deno.test("drive, park, drive without ACC: parking from movement alone, acc unkn
   assert.equal(open.kind, "parking");
   assert.equal(iso(open.start), "2026-03-02T09:41:00.000Z");
   const day = analyzer.today()!;
-  assert.equal(day.distance, 29);
+  assert.equal(day.distance, 30);
   assert.equal(day.drivingSeconds, 1170 + 570);
   assert.equal(day.idlingSeconds, 0);
 });
@@ -140,12 +142,12 @@ Deno.test("a gap over an hour closes the trip at its last point, by tick or by t
   const pushed = run(tr.points);
   for (const r of [ticked, pushed]) {
     assert.deepEqual(spans(r.of("trip")), [["2026-03-02T06:00:30.000Z", iso(last)]]);
-    assert.equal(r.of("trip")[0].distance, 9.5);
+    assert.equal(r.of("trip")[0].distance, 10);
     assert.deepEqual(r.analyzer.open(0).map((s) => [s.kind, iso(s.start)]), [[
       "parking",
       iso(last),
     ]]);
-    assert.equal(r.analyzer.today()!.distance, 9.5);
+    assert.equal(r.analyzer.today()!.distance, 10);
   }
 });
 
@@ -162,12 +164,13 @@ Deno.test("ACC off ends a trip at once; moving with ACC off is no trip", () => {
     ["2026-03-02T07:00:30.000Z", "2026-03-02T07:10:30.000Z"],
     ["2026-03-02T07:15:30.000Z", "2026-03-02T07:20:00.000Z"],
   ]);
-  assert.deepEqual(of("trip").map((t) => t.distance), [10, 4.5]);
+  // The second is measured from the last towed fix: the first step under ACC on is driven.
+  assert.deepEqual(of("trip").map((t) => t.distance), [10.5, 5]);
   assert.deepEqual(spans(of("parking")), [[
     "2026-03-02T07:10:30.000Z",
     "2026-03-02T07:15:30.000Z",
   ]]);
-  assert.equal(analyzer.today()!.distance, 14.5);
+  assert.equal(analyzer.today()!.distance, 15.5);
 });
 
 Deno.test("idling before the trip is idling; the trip starts at the first movement", () => {
@@ -232,15 +235,15 @@ Deno.test("a trip across UTC midnight splits its distance and driving time at mi
   tr.here().drive(3600, 60).stay(600);
   const { of, out, analyzer } = run(tr.points);
   assert.deepEqual(spans(of("trip")), [["2026-03-02T23:30:40.000Z", "2026-03-03T00:30:10.000Z"]]);
-  assert.equal(of("trip")[0].distance, 59.5);
+  assert.equal(of("trip")[0].distance, 60);
   assert.equal(out.days.length, 1);
   const [d1] = out.days;
   const d2 = analyzer.today()!;
   assert.equal(d1.date, "2026-03-02");
   assert.equal(d2.date, "2026-03-03");
-  // 58 steps of 500 m before 23:59:40, and 20 s of the 30 s step across midnight.
-  assert.equal(d1.distance, Math.round((29 + 1 / 3) * 1000) / 1000);
-  assert.equal(d2.distance, Math.round((59.5 - 29 - 1 / 3) * 1000) / 1000);
+  // 59 steps of 500 m up to 23:59:40, and 20 s of the 30 s step across midnight.
+  assert.equal(d1.distance, Math.round((29.5 + 1 / 3) * 1000) / 1000);
+  assert.equal(d2.distance, Math.round((60 - 29.5 - 1 / 3) * 1000) / 1000);
   assert.equal(d1.drivingSeconds, 29 * 60 + 20);
   assert.equal(d2.drivingSeconds, 30 * 60 + 10);
   assert.equal(d1.trips, 1);
@@ -254,17 +257,17 @@ Deno.test("trip distance from the odometer when both ends have it, else along th
   // The odometer reads 10 % more than the fixes show (they cut corners).
   const points = tr.points.map((p) => ({ ...p, mileage: 1000 + (p.mileage! - 1000) * 1.1 }));
   const odo = run(points);
-  assert.equal(odo.of("trip")[0].distance, 10.45);
-  assert.equal(odo.analyzer.today()!.distance, 10.45);
+  assert.equal(odo.of("trip")[0].distance, 11);
+  assert.equal(odo.analyzer.today()!.distance, 11);
   assert.equal(odo.analyzer.today()!.firstOdometer, 1000);
   assert.equal(odo.analyzer.today()!.lastOdometer, points.at(-1)!.mileage);
 
   const end = odo.of("trip")[0].end;
   const noEnd = points.map((p) => (p.time === end ? { ...p, mileage: null } : p));
-  assert.equal(run(noEnd).of("trip")[0].distance, 9.5);
+  assert.equal(run(noEnd).of("trip")[0].distance, 10);
   // A reset odometer (going backwards) is not trusted either.
   const reset = points.map((p) => (p.time === end ? { ...p, mileage: 3 } : p));
-  assert.equal(run(reset).of("trip")[0].distance, 9.5);
+  assert.equal(run(reset).of("trip")[0].distance, 10);
 });
 
 Deno.test("invalid fixes are skipped: the same trips and days as without them", () => {
@@ -304,7 +307,7 @@ Deno.test("fuel counter and harsh driving alarms are counted per trip and per da
   }));
   const { of, analyzer } = run(points);
   const [trip] = of("trip");
-  assert.equal(trip.fuelUsed, 0.95); // 19 steps from the first moving fix to the last
+  assert.equal(trip.fuelUsed, 1); // 20 steps from where it stood to the last moving fix
   assert.equal(trip.harshAcceleration, 1);
   assert.equal(trip.harshBraking, 2);
   assert.equal(analyzer.today()!.fuelUsed, Math.round((points.length - 1) * 0.05 * 100) / 100);
