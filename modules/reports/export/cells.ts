@@ -39,7 +39,11 @@ export function formatDuration(seconds: number): string {
   return `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
 }
 
-/** Formats instants in one zone as "YYYY-MM-DD HH:mm:ss" (one Intl formatter, reused). */
+/**
+ * Formats instants in one zone as "YYYY-MM-DD HH:mm:ss". The zone's UTC offset is looked up
+ * with Intl once per UTC day (per quarter hour on a day with a transition: offsets change
+ * only on such boundaries) and the rest is arithmetic, many times faster than Intl per value.
+ */
 export function timeFormatter(zone: string): (iso: string | number) => string {
   const fmt = new Intl.DateTimeFormat("en-CA", {
     timeZone: safeZone(zone),
@@ -51,14 +55,41 @@ export function timeFormatter(zone: string): (iso: string | number) => string {
     second: "2-digit",
     hourCycle: "h23",
   });
+  const lookup = (at: number): number => {
+    const p: Record<string, string> = {};
+    for (const part of fmt.formatToParts(at)) p[part.type] = part.value;
+    return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - at;
+  };
+  // Per UTC day: its offset when the day's two ends agree (no transition inside: zones
+  // change at most twice a year), else null and the quarter hours are looked up.
+  const days = new Map<number, number | null>();
+  const quarters = new Map<number, number>();
+  const offsetAt = (ms: number): number => {
+    const day = Math.floor(ms / DAY);
+    let off = days.get(day);
+    if (off === undefined) {
+      const first = lookup(day * DAY), last = lookup((day + 1) * DAY - QUARTER_HOUR);
+      off = first === last ? first : null;
+      days.set(day, off);
+    }
+    if (off !== null) return off;
+    const q = Math.floor(ms / QUARTER_HOUR);
+    let qOff = quarters.get(q);
+    if (qOff === undefined) quarters.set(q, qOff = lookup(q * QUARTER_HOUR));
+    return qOff;
+  };
   return (value) => {
     const ms = typeof value === "number" ? value : Date.parse(value);
     if (!Number.isFinite(ms)) return "";
-    const p: Record<string, string> = {};
-    for (const part of fmt.formatToParts(ms)) p[part.type] = part.value;
-    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+    const d = new Date(ms + offsetAt(ms));
+    return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ` +
+      `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
   };
 }
+
+const QUARTER_HOUR = 15 * 60_000;
+const DAY = 86_400_000;
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** The unit a column's header names, or null. */
 export function unitOf(kind: ColumnKind, prefs: ExportPrefs): string | null {

@@ -142,8 +142,9 @@ export class ReportExport {
         zone: prefs.timeZone,
       }) + " · "
       : "";
-    return buildTable({
+    return await buildTable({
       report: plan.body.report,
+      params: plan.body.params,
       rows,
       total,
       prefs,
@@ -188,7 +189,7 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 function write(format: ExportFormat, table: ExportTable, pageLabel: string) {
-  if (format === "csv") return Promise.resolve(writeCsv(table));
+  if (format === "csv") return writeCsv(table);
   if (format === "xlsx") return writeXlsx(table);
   return writePdf(table, pageLabel);
 }
