@@ -4,6 +4,7 @@
  * Extra arguments go to `deno test` (e.g. a file or --filter).
  */
 import { chromiumPath } from "../tests/helpers/browser.ts";
+import { SYSTEM_FONTS } from "../modules/reports/export/font.ts";
 
 const INSTALL = "apt-get install -y chromium";
 const browser = chromiumPath() ?? await installChromium();
@@ -16,14 +17,27 @@ if (!browser) {
   Deno.exit(1);
 }
 
+// The PDF export tests need Debian's CJK font (the product itself falls back to an npm font).
+const FONT_INSTALL = "apt-get install -y fonts-noto-cjk";
+if (!SYSTEM_FONTS.some((f) => isFile(f.path)) && !await aptInstall("fonts-noto-cjk")) {
+  console.error(
+    `\n*** No CJK font for the PDF export tests. Install it with:\n\n    ${FONT_INSTALL}\n`,
+  );
+  Deno.exit(1);
+}
+
 /** A fresh machine needs only the README's commands: as root with apt-get, fetch Debian's. */
 async function installChromium(): Promise<string | null> {
-  if (Deno.build.os !== "linux" || Deno.uid() !== 0 || !isFile("/usr/bin/apt-get")) return null;
-  console.error(`No Chromium found: installing Debian's (${INSTALL})…`);
+  return await aptInstall("chromium") ? chromiumPath() : null;
+}
+
+/** Installs a Debian package when running as root where apt-get exists; false otherwise. */
+async function aptInstall(pkg: string): Promise<boolean> {
+  if (Deno.build.os !== "linux" || Deno.uid() !== 0 || !isFile("/usr/bin/apt-get")) return false;
+  console.error(`No ${pkg} found: installing Debian's (apt-get install -y ${pkg})…`);
   const env = { DEBIAN_FRONTEND: "noninteractive" };
-  if (await run(["update", "-qq"], env, "apt-get") !== 0) return null;
-  if (await run(["install", "-y", "-qq", "chromium"], env, "apt-get") !== 0) return null;
-  return chromiumPath();
+  if (await run(["update", "-qq"], env, "apt-get") !== 0) return false;
+  return await run(["install", "-y", "-qq", pkg], env, "apt-get") === 0;
 }
 
 function isFile(path: string): boolean {
