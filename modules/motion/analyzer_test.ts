@@ -250,6 +250,29 @@ Deno.test("a trip across UTC midnight splits its distance and driving time at mi
   assert.equal(d2.trips, 0);
 });
 
+Deno.test("standing across midnight: the day waits until the still window decides", () => {
+  for (const [stand, trips] of [[120, 1], [240, 2]] as const) {
+    const tr = new Track(at("2026-03-02T23:50:00Z"));
+    tr.here().drive(540, 60).stay(stand).drive(300, 60).stay(600);
+    const { of, out, analyzer } = run(tr.points);
+    const [d1] = out.days;
+    const d2 = analyzer.today()!;
+    assert.equal(of("trip").length, trips);
+    assert.equal(of("trip")[0].start, at("2026-03-02T23:50:30Z"));
+    assert.deepEqual([d1.distance, d2.distance], [9, 5]);
+    assert.deepEqual([d1.trips, d2.trips], [1, trips - 1]);
+    if (trips === 1) {
+      // One trip: the 2 min standing at the lights is inside it, split at midnight.
+      assert.equal(of("trip")[0].distance, 14);
+      assert.deepEqual([d1.drivingSeconds, d2.drivingSeconds], [570, 360]);
+    } else {
+      // Stopped at 23:59:00: parked across midnight, the second trip is the next day's.
+      assert.equal(of("trip")[0].end, at("2026-03-02T23:59:00Z"));
+      assert.deepEqual([d1.drivingSeconds, d2.drivingSeconds], [510, 270]);
+    }
+  }
+});
+
 Deno.test("trip distance from the odometer when both ends have it, else along the track", () => {
   const tr = new Track(at("2026-03-02T12:00:00Z"));
   tr.odometer = 1000;
@@ -270,7 +293,7 @@ Deno.test("trip distance from the odometer when both ends have it, else along th
   assert.equal(run(reset).of("trip")[0].distance, 10);
 });
 
-Deno.test("invalid fixes are skipped: the same trips and days as without them", () => {
+Deno.test("invalid fixes and cell locations are skipped: the same trips and days as without them", () => {
   const tr = new Track(at("2026-03-02T14:00:00Z"));
   tr.here().drive(900, 50).stay(600).drive(300, 30).stay(400);
   const noisy: StoredPosition[] = [];
@@ -286,6 +309,7 @@ Deno.test("invalid fixes are skipped: the same trips and days as without them", 
     };
     if (i % 3 === 0) noisy.push(bad);
     if (i % 7 === 0) noisy.push({ ...bad, time: p.time + 20_000, lat: 0, lng: 0, valid: true });
+    if (i % 5 === 0) noisy.push({ ...bad, time: p.time + 25_000, valid: true, posType: 2 }); // a cell location
   });
   const clean = run(tr.points);
   const dirty = run(noisy);

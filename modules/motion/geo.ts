@@ -31,9 +31,10 @@ export function metres(
   return EARTH_RADIUS_M * Math.sqrt(x * x + y * y);
 }
 
-/** A point whose location the analysis trusts: a valid fix with real coordinates. */
+/** A point whose location the analysis trusts: a valid GPS fix with real coordinates (cell and
+ * WiFi locations jump by hundreds of metres: they would make trips of a parked vehicle). */
 export function isFix(p: StoredPosition): boolean {
   const { lat, lng } = p;
-  return p.valid && lat === lat && lng === lng && !(lat === 0 && lng === 0) &&
+  return p.valid && p.posType === 1 && lat === lat && lng === lng && !(lat === 0 && lng === 0) &&
     lat <= 90 && lat >= -90 && lng <= 180 && lng >= -180;
 }
