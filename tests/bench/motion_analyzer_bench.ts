@@ -63,11 +63,17 @@ function bench(devices: number): { seconds: number; segments: number } {
 
 bench(10); // warm-up: compile the hot path
 for (const devices of [1, 1000]) {
-  const { seconds, segments } = bench(devices);
-  const rate = Math.round(TOTAL / seconds).toLocaleString("en");
+  // Best of three: the machine is shared, the best run is the analyzer's own cost.
+  const runs = [bench(devices), bench(devices), bench(devices)].sort((a, b) =>
+    a.seconds - b.seconds
+  );
+  const { seconds, segments } = runs[0];
+  const rate = (s: number) => Math.round(TOTAL / s).toLocaleString("en");
   console.log(
     `motion analyzer, ${devices} device(s): ${TOTAL.toLocaleString("en")} points in ${
       (seconds * 1000).toFixed(0)
-    } ms → ${rate} points/s (${segments} segments closed)`,
+    } ms → ${rate(seconds)} points/s best, ${
+      rate(runs[1].seconds)
+    } median (${segments} segments closed)`,
   );
 }
