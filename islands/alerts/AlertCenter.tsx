@@ -35,10 +35,78 @@ const DAY = 86_400_000;
 const localInput = (ms: number) =>
   new Date(ms - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
+type Translate = ReturnType<typeof translator>;
+type AlertFilters = {
+  type: string;
+  imei: string;
+  start: string;
+  end: string;
+  read: Read;
+  processed: string;
+};
+type AlertPage = { total: number; unread: number; list: AlertRow[] };
+
 /** Alert centre: filters, list, processing, read state, jump to the map. */
 function AlertCenter({ lang }: { lang: Lang }) {
   const t = translator(lang);
-  const [filters, setFilters] = useState({
+  const list = useAlertList(t);
+  const { data, checked, load } = list;
+  const [processing, setProcessing] = useState<AlertRow | null>(null);
+
+  return (
+    <div class="panel alert-center">
+      <div class="panel-title">
+        <h1>{t("alerts.center.title")}</h1>
+        {data && <span class="badge">{t("alerts.center.unread", { n: data.unread })}</span>}
+      </div>
+      <AlertFilterBar
+        t={t}
+        filters={list.filters}
+        setF={list.setF}
+        onSearch={list.search}
+      />
+      <div class="toolbar ac-bulk">
+        <span class="muted">{t("alerts.center.selected", { n: checked.size })}</span>
+        <span class="grow" />
+        <button type="button" class="btn" disabled={!checked.size} onClick={() => list.mark(0)}>
+          {t("alerts.center.markRead")}
+        </button>
+        <button type="button" class="btn" disabled={!checked.size} onClick={() => list.mark(-1)}>
+          {t("alerts.center.markUnread")}
+        </button>
+        <button type="button" class="btn" onClick={list.markAll}>
+          {t("alerts.center.markAllRead")}
+        </button>
+      </div>
+      <AlertTable
+        t={t}
+        data={data}
+        loading={list.loading}
+        checked={checked}
+        setChecked={list.setChecked}
+        onProcess={setProcessing}
+      />
+      <PagerFor t={t} total={data?.total ?? 0} page={list.page} setPage={list.setPage} />
+      {processing && (
+        <ProcessDialog
+          t={t}
+          alert={processing}
+          onClose={() => setProcessing(null)}
+          onDone={() => {
+            setProcessing(null);
+            toast(t("alerts.center.processedDone"));
+            load();
+          }}
+        />
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+/** The alert list's filters, page, loaded rows and ticked rows, with the read-state actions. */
+function useAlertList(t: Translate) {
+  const [filters, setFilters] = useState<AlertFilters>({
     type: "",
     imei: "",
     start: localInput(Date.now() - 7 * DAY),
@@ -47,12 +115,9 @@ function AlertCenter({ lang }: { lang: Lang }) {
     processed: "all",
   });
   const { page, setPage, searches, search } = usePagedSearch();
-  const [data, setData] = useState<{ total: number; unread: number; list: AlertRow[] } | null>(
-    null,
-  );
+  const [data, setData] = useState<AlertPage | null>(null);
   const [loading, setLoading] = useState(true);
   const [checked, setChecked] = useState<Set<string>>(new Set());
-  const [processing, setProcessing] = useState<AlertRow | null>(null);
   const fail = (e: unknown) =>
     toast(e instanceof ApiError ? e.message : t("ui.requestFailed"), "error");
 
@@ -99,209 +164,227 @@ function AlertCenter({ lang }: { lang: Lang }) {
       fail(e);
     }
   };
-  const setF = (k: keyof typeof filters, v: string) =>
+  const setF = (k: keyof AlertFilters, v: string) =>
     setFilters({ ...filters, [k]: k === "read" ? (v === "all" ? "all" : Number(v)) : v });
-  const allChecked = !!data?.list.length && data.list.every((a) => checked.has(a.id));
+  return {
+    filters,
+    setF,
+    page,
+    setPage,
+    search,
+    data,
+    loading,
+    checked,
+    setChecked,
+    load,
+    mark,
+    markAll,
+  };
+}
 
+function AlertFilterBar(
+  { t, filters, setF, onSearch }: {
+    t: Translate;
+    filters: AlertFilters;
+    setF: (k: keyof AlertFilters, v: string) => void;
+    onSearch: () => void;
+  },
+) {
   return (
-    <div class="panel alert-center">
-      <div class="panel-title">
-        <h1>{t("alerts.center.title")}</h1>
-        {data && <span class="badge">{t("alerts.center.unread", { n: data.unread })}</span>}
-      </div>
-      <form
-        class="toolbar ac-filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          search();
-        }}
+    <form
+      class="toolbar ac-filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch();
+      }}
+    >
+      <select
+        class="input"
+        aria-label={t("alerts.center.type")}
+        value={filters.type}
+        onChange={(e) => setF("type", (e.target as HTMLSelectElement).value)}
       >
-        <select
-          class="input"
-          aria-label={t("alerts.center.type")}
-          value={filters.type}
-          onChange={(e) => setF("type", (e.target as HTMLSelectElement).value)}
-        >
-          <option value="">{t("alerts.center.allTypes")}</option>
-          {ALERT_TYPES.map((x) => <option key={x} value={x}>{t(`alerts.type.${x}`)}</option>)}
-        </select>
-        <input
-          class="input"
-          name="imei"
-          inputMode="numeric"
-          maxLength={15}
-          placeholder={t("alerts.center.imei")}
-          aria-label={t("alerts.center.imei")}
-          value={filters.imei}
-          onInput={(e) => setF("imei", (e.target as HTMLInputElement).value)}
-        />
-        <input
-          class="input"
-          type="datetime-local"
-          aria-label={t("alerts.center.start")}
-          value={filters.start}
-          onInput={(e) => setF("start", (e.target as HTMLInputElement).value)}
-        />
-        <input
-          class="input"
-          type="datetime-local"
-          aria-label={t("alerts.center.end")}
-          value={filters.end}
-          onInput={(e) => setF("end", (e.target as HTMLInputElement).value)}
-        />
-        <select
-          class="input"
-          aria-label={t("alerts.center.read")}
-          value={String(filters.read)}
-          onChange={(e) => setF("read", (e.target as HTMLSelectElement).value)}
-        >
-          <option value="all">{t("alerts.center.readAll")}</option>
-          <option value="-1">{t("alerts.center.unreadOnly")}</option>
-          <option value="0">{t("alerts.center.readOnly")}</option>
-        </select>
-        <select
-          class="input"
-          aria-label={t("alerts.center.processed")}
-          value={filters.processed}
-          onChange={(e) => setF("processed", (e.target as HTMLSelectElement).value)}
-        >
-          <option value="all">{t("alerts.center.processedAll")}</option>
-          <option value="unprocessed">{t("alerts.center.unprocessed")}</option>
-          <option value="processed">{t("alerts.center.processedOnly")}</option>
-        </select>
-        <button type="submit" class="btn btn-primary">{t("ui.search")}</button>
-      </form>
-      <div class="toolbar ac-bulk">
-        <span class="muted">{t("alerts.center.selected", { n: checked.size })}</span>
-        <span class="grow" />
-        <button type="button" class="btn" disabled={!checked.size} onClick={() => mark(0)}>
-          {t("alerts.center.markRead")}
-        </button>
-        <button type="button" class="btn" disabled={!checked.size} onClick={() => mark(-1)}>
-          {t("alerts.center.markUnread")}
-        </button>
-        <button type="button" class="btn" onClick={markAll}>
-          {t("alerts.center.markAllRead")}
-        </button>
-      </div>
-      <div class="table-wrap">
-        <table class="data">
-          <thead>
+        <option value="">{t("alerts.center.allTypes")}</option>
+        {ALERT_TYPES.map((x) => <option key={x} value={x}>{t(`alerts.type.${x}`)}</option>)}
+      </select>
+      <input
+        class="input"
+        name="imei"
+        inputMode="numeric"
+        maxLength={15}
+        placeholder={t("alerts.center.imei")}
+        aria-label={t("alerts.center.imei")}
+        value={filters.imei}
+        onInput={(e) => setF("imei", (e.target as HTMLInputElement).value)}
+      />
+      <input
+        class="input"
+        type="datetime-local"
+        aria-label={t("alerts.center.start")}
+        value={filters.start}
+        onInput={(e) => setF("start", (e.target as HTMLInputElement).value)}
+      />
+      <input
+        class="input"
+        type="datetime-local"
+        aria-label={t("alerts.center.end")}
+        value={filters.end}
+        onInput={(e) => setF("end", (e.target as HTMLInputElement).value)}
+      />
+      <select
+        class="input"
+        aria-label={t("alerts.center.read")}
+        value={String(filters.read)}
+        onChange={(e) => setF("read", (e.target as HTMLSelectElement).value)}
+      >
+        <option value="all">{t("alerts.center.readAll")}</option>
+        <option value="-1">{t("alerts.center.unreadOnly")}</option>
+        <option value="0">{t("alerts.center.readOnly")}</option>
+      </select>
+      <select
+        class="input"
+        aria-label={t("alerts.center.processed")}
+        value={filters.processed}
+        onChange={(e) => setF("processed", (e.target as HTMLSelectElement).value)}
+      >
+        <option value="all">{t("alerts.center.processedAll")}</option>
+        <option value="unprocessed">{t("alerts.center.unprocessed")}</option>
+        <option value="processed">{t("alerts.center.processedOnly")}</option>
+      </select>
+      <button type="submit" class="btn btn-primary">{t("ui.search")}</button>
+    </form>
+  );
+}
+
+function AlertTable(
+  { t, data, loading, checked, setChecked, onProcess }: {
+    t: Translate;
+    data: AlertPage | null;
+    loading: boolean;
+    checked: Set<string>;
+    setChecked: (next: Set<string>) => void;
+    onProcess: (a: AlertRow) => void;
+  },
+) {
+  const allChecked = !!data?.list.length && data.list.every((a) => checked.has(a.id));
+  const toggle = (id: string) => {
+    const next = new Set(checked);
+    next.has(id) ? next.delete(id) : next.add(id);
+    setChecked(next);
+  };
+  return (
+    <div class="table-wrap">
+      <table class="data">
+        <thead>
+          <tr>
+            <th>
+              <input
+                type="checkbox"
+                aria-label={t("alerts.center.selectAll")}
+                checked={allChecked}
+                onChange={() =>
+                  setChecked(allChecked ? new Set() : new Set(data?.list.map((a) => a.id)))}
+              />
+            </th>
+            <th>{t("alerts.center.device")}</th>
+            <th>{t("alerts.center.type")}</th>
+            <th>{t("alerts.center.time")}</th>
+            <th>{t("alerts.center.detail")}</th>
+            <th>{t("alerts.center.position")}</th>
+            <th>{t("alerts.center.status")}</th>
+            <th>{t("ui.actions")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {loading && !data && (
             <tr>
-              <th>
-                <input
-                  type="checkbox"
-                  aria-label={t("alerts.center.selectAll")}
-                  checked={allChecked}
-                  onChange={() =>
-                    setChecked(allChecked ? new Set() : new Set(data?.list.map((a) => a.id)))}
-                />
-              </th>
-              <th>{t("alerts.center.device")}</th>
-              <th>{t("alerts.center.type")}</th>
-              <th>{t("alerts.center.time")}</th>
-              <th>{t("alerts.center.detail")}</th>
-              <th>{t("alerts.center.position")}</th>
-              <th>{t("alerts.center.status")}</th>
-              <th>{t("ui.actions")}</th>
+              <td colSpan={8} class="table-loading">{t("ui.loading")}</td>
             </tr>
-          </thead>
-          <tbody>
-            {loading && !data && (
-              <tr>
-                <td colSpan={8} class="table-loading">{t("ui.loading")}</td>
-              </tr>
-            )}
-            {data && !data.list.length && (
-              <tr>
-                <td colSpan={8} class="empty">{t("alerts.center.empty")}</td>
-              </tr>
-            )}
-            {data?.list.map((a) => (
-              <tr key={a.id} class={a.read === -1 ? "unread" : ""}>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={a.deviceName}
-                    checked={checked.has(a.id)}
-                    onChange={() => {
-                      const next = new Set(checked);
-                      next.has(a.id) ? next.delete(a.id) : next.add(a.id);
-                      setChecked(next);
-                    }}
-                  />
-                </td>
-                <td>
-                  <div class="ac-device">
-                    {a.read === -1 && (
-                      <span class="ac-dot" aria-label={t("alerts.center.unreadOnly")} />
-                    )}
-                    {a.deviceName}
-                  </div>
-                  <div class="muted mono">{a.imei}</div>
-                </td>
-                <td>
-                  <span class={`ac-type ac-${a.type}`}>{t(`alerts.type.${a.type}`)}</span>
-                </td>
-                <td>{formatTime(a.time)}</td>
-                <td class="ac-detail">{alertDetail(t, a)}</td>
-                <td class="ac-place">
-                  {a.address && <div data-address>{a.address}</div>}
-                  <div class={`mono ${a.address ? "muted" : ""}`}>
-                    {a.lat !== null && a.lng !== null
-                      ? `${a.lat.toFixed(5)}, ${a.lng.toFixed(5)}`
-                      : "-"}
-                  </div>
-                </td>
-                <td>
-                  {a.processed
-                    ? (
-                      <span class="badge ok" title={a.content}>
-                        {t("alerts.center.processedBy", { handler: a.handler })}
-                      </span>
-                    )
-                    : <span class="badge warn">{t("alerts.center.unprocessed")}</span>}
-                </td>
-                <td>
-                  <div class="ac-actions">
-                    {!a.processed && (
-                      <button
-                        type="button"
-                        class="link-btn"
-                        onClick={() => setProcessing(a)}
-                      >
-                        {t("alerts.center.process")}
-                      </button>
-                    )}
-                    <a class="link-btn" href={a.mapUrl}>{t("alerts.center.map")}</a>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
-      {processing && (
-        <ProcessDialog
-          t={t}
-          alert={processing}
-          onClose={() => setProcessing(null)}
-          onDone={() => {
-            setProcessing(null);
-            toast(t("alerts.center.processedDone"));
-            load();
-          }}
-        />
-      )}
-      <Toasts />
+          )}
+          {data && !data.list.length && (
+            <tr>
+              <td colSpan={8} class="empty">{t("alerts.center.empty")}</td>
+            </tr>
+          )}
+          {data?.list.map((a) => (
+            <AlertTableRow
+              key={a.id}
+              t={t}
+              a={a}
+              checked={checked.has(a.id)}
+              onToggle={() => toggle(a.id)}
+              onProcess={() => onProcess(a)}
+            />
+          ))}
+        </tbody>
+      </table>
     </div>
+  );
+}
+
+function AlertTableRow(
+  { t, a, checked, onToggle, onProcess }: {
+    t: Translate;
+    a: AlertRow;
+    checked: boolean;
+    onToggle: () => void;
+    onProcess: () => void;
+  },
+) {
+  return (
+    <tr class={a.read === -1 ? "unread" : ""}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={a.deviceName}
+          checked={checked}
+          onChange={onToggle}
+        />
+      </td>
+      <td>
+        <div class="ac-device">
+          {a.read === -1 && <span class="ac-dot" aria-label={t("alerts.center.unreadOnly")} />}
+          {a.deviceName}
+        </div>
+        <div class="muted mono">{a.imei}</div>
+      </td>
+      <td>
+        <span class={`ac-type ac-${a.type}`}>{t(`alerts.type.${a.type}`)}</span>
+      </td>
+      <td>{formatTime(a.time)}</td>
+      <td class="ac-detail">{alertDetail(t, a)}</td>
+      <td class="ac-place">
+        {a.address && <div data-address>{a.address}</div>}
+        <div class={`mono ${a.address ? "muted" : ""}`}>
+          {a.lat !== null && a.lng !== null ? `${a.lat.toFixed(5)}, ${a.lng.toFixed(5)}` : "-"}
+        </div>
+      </td>
+      <td>
+        {a.processed
+          ? (
+            <span class="badge ok" title={a.content}>
+              {t("alerts.center.processedBy", { handler: a.handler })}
+            </span>
+          )
+          : <span class="badge warn">{t("alerts.center.unprocessed")}</span>}
+      </td>
+      <td>
+        <div class="ac-actions">
+          {!a.processed && (
+            <button type="button" class="link-btn" onClick={onProcess}>
+              {t("alerts.center.process")}
+            </button>
+          )}
+          <a class="link-btn" href={a.mapUrl}>{t("alerts.center.map")}</a>
+        </div>
+      </td>
+    </tr>
   );
 }
 
 function ProcessDialog(
   { t, alert, onClose, onDone }: {
-    t: ReturnType<typeof translator>;
+    t: Translate;
     alert: AlertRow;
     onClose: () => void;
     onDone: () => void;
