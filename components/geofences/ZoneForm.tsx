@@ -26,6 +26,107 @@ export function ZoneForm(
     onSaved: (z: ZoneRow) => void;
   },
 ) {
+  const form = useZoneForm(t, zone, kind, groups, onSaved);
+  const { v, set, bind, errors, busy, shape } = form;
+
+  return (
+    <Modal
+      title={t(zone.id ? "geofences.editTitle" : "geofences.newTitle", {
+        kind: t(`geofences.kindOne.${kind}`),
+      })}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      width={kind === "fence" ? 640 : 560}
+      footer={
+        <>
+          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
+          <button type="submit" form="zone-form" class="btn btn-primary" disabled={busy}>
+            {t("ui.save")}
+          </button>
+        </>
+      }
+    >
+      <form id="zone-form" class="form-grid gf-form" onSubmit={form.submit}>
+        <Field label={t("geofences.fields.name")} required error={errors.name}>
+          <input
+            class="input"
+            {...bind("name")}
+            maxLength={50}
+          />
+        </Field>
+        {shape.kind === "circle"
+          ? (
+            <Field
+              label={t("geofences.fields.radius")}
+              required
+              error={errors.radius}
+              hint={t(`geofences.radiusHint.${kind}`)}
+            >
+              <input
+                class="input"
+                {...bind("radius")}
+                type="number"
+                step={1}
+              />
+            </Field>
+          )
+          : (
+            <Field label={t("geofences.fields.shape")}>
+              <div class="muted">{t("geofences.polygonInfo", { n: shape.points.length - 1 })}</div>
+            </Field>
+          )}
+        <Field label={t("geofences.fields.group")}>
+          <select
+            class="input"
+            name="groupId"
+            value={v.groupId}
+            onChange={(e) => set("groupId", (e.target as HTMLSelectElement).value)}
+          >
+            {groups.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.isDefault ? t("geofences.groups.default") : g.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t("geofences.fields.color")}>
+          <input
+            class="color-input"
+            {...bind("color")}
+            type="color"
+          />
+        </Field>
+        <Field label={t("geofences.fields.description")}>
+          <textarea
+            class="input"
+            {...bind("description")}
+            rows={2}
+            maxLength={500}
+          />
+        </Field>
+        {kind === "fence" && (
+          <FenceRuleFields
+            t={t}
+            form={form}
+            savedCommand={zone.command ?? ""}
+          />
+        )}
+        {errors.form && <p class="form-error">{errors.form}</p>}
+      </form>
+    </Modal>
+  );
+}
+
+type ZoneFormState = ReturnType<typeof useZoneForm>;
+
+/** The dialog's values, errors and saving: one zone sent to the API, refusals shown on their field. */
+function useZoneForm(
+  t: TFunction,
+  zone: Partial<ZoneRow>,
+  kind: ZoneRow["kind"],
+  groups: Group[],
+  onSaved: (z: ZoneRow) => void,
+) {
   const [v, setV] = useState({
     name: zone.name ?? "",
     description: zone.description ?? "",
@@ -100,147 +201,75 @@ export function ZoneForm(
       setBusy(false);
     }
   };
+  return { v, set, bind, imeis, setImeis, errors, busy, shape, imeisError, submit };
+}
 
+/** A fence's alert flags, stay days, command and bound devices. */
+function FenceRuleFields(
+  { t, form, savedCommand }: { t: TFunction; form: ZoneFormState; savedCommand: string },
+) {
+  const { v, set, bind, errors } = form;
   return (
-    <Modal
-      title={t(zone.id ? "geofences.editTitle" : "geofences.newTitle", {
-        kind: t(`geofences.kindOne.${kind}`),
-      })}
-      closeLabel={t("ui.close")}
-      onClose={onClose}
-      width={kind === "fence" ? 640 : 560}
-      footer={
-        <>
-          <button type="button" class="btn" onClick={onClose}>{t("ui.cancel")}</button>
-          <button type="submit" form="zone-form" class="btn btn-primary" disabled={busy}>
-            {t("ui.save")}
-          </button>
-        </>
-      }
-    >
-      <form id="zone-form" class="form-grid gf-form" onSubmit={submit}>
-        <Field label={t("geofences.fields.name")} required error={errors.name}>
+    <>
+      <div class="gf-flags">
+        {FLAGS.map((f) => (
+          <label key={f} class="check">
+            <input
+              type="checkbox"
+              name={f}
+              checked={v[f]}
+              onChange={(e) => set(f, (e.target as HTMLInputElement).checked)}
+            />
+            {t(`geofences.fields.${f}`)}
+          </label>
+        ))}
+      </div>
+      {(v.notInAlert || v.notOutAlert) && (
+        <Field label={t("geofences.fields.stayDays")} error={errors.stayDays}>
           <input
             class="input"
-            {...bind("name")}
-            maxLength={50}
+            name="stayDays"
+            type="number"
+            min={1}
+            max={365}
+            value={v.stayDays}
+            onInput={(e) =>
+              set("stayDays", (e.target as HTMLInputElement).value)}
           />
         </Field>
-        {shape.kind === "circle"
-          ? (
-            <Field
-              label={t("geofences.fields.radius")}
-              required
-              error={errors.radius}
-              hint={t(`geofences.radiusHint.${kind}`)}
-            >
-              <input
-                class="input"
-                {...bind("radius")}
-                type="number"
-                step={1}
-              />
-            </Field>
-          )
-          : (
-            <Field label={t("geofences.fields.shape")}>
-              <div class="muted">{t("geofences.polygonInfo", { n: shape.points.length - 1 })}</div>
-            </Field>
-          )}
-        <Field label={t("geofences.fields.group")}>
-          <select
-            class="input"
-            name="groupId"
-            value={v.groupId}
-            onChange={(e) => set("groupId", (e.target as HTMLSelectElement).value)}
-          >
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.isDefault ? t("geofences.groups.default") : g.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label={t("geofences.fields.color")}>
+      )}
+      <Field
+        label={t("geofences.fields.command")}
+        hint={t("geofences.commandHint")}
+        error={errors.command}
+      >
+        <input
+          class="input"
+          {...bind("command")}
+          maxLength={500}
+        />
+      </Field>
+      {v.command.trim() !== "" && v.command.trim() !== savedCommand && (
+        <Field
+          label={t("geofences.fields.commandPassword")}
+          hint={t("geofences.commandPasswordHint")}
+          error={errors.password}
+        >
           <input
-            class="color-input"
-            {...bind("color")}
-            type="color"
-          />
-        </Field>
-        <Field label={t("geofences.fields.description")}>
-          <textarea
             class="input"
-            {...bind("description")}
-            rows={2}
-            maxLength={500}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={v.password}
+            onInput={(e) => set("password", (e.target as HTMLInputElement).value)}
           />
         </Field>
-        {kind === "fence" && (
-          <>
-            <div class="gf-flags">
-              {FLAGS.map((f) => (
-                <label key={f} class="check">
-                  <input
-                    type="checkbox"
-                    name={f}
-                    checked={v[f]}
-                    onChange={(e) => set(f, (e.target as HTMLInputElement).checked)}
-                  />
-                  {t(`geofences.fields.${f}`)}
-                </label>
-              ))}
-            </div>
-            {(v.notInAlert || v.notOutAlert) && (
-              <Field label={t("geofences.fields.stayDays")} error={errors.stayDays}>
-                <input
-                  class="input"
-                  name="stayDays"
-                  type="number"
-                  min={1}
-                  max={365}
-                  value={v.stayDays}
-                  onInput={(e) =>
-                    set("stayDays", (e.target as HTMLInputElement).value)}
-                />
-              </Field>
-            )}
-            <Field
-              label={t("geofences.fields.command")}
-              hint={t("geofences.commandHint")}
-              error={errors.command}
-            >
-              <input
-                class="input"
-                {...bind("command")}
-                maxLength={500}
-              />
-            </Field>
-            {v.command.trim() !== "" && v.command.trim() !== (zone.command ?? "") && (
-              <Field
-                label={t("geofences.fields.commandPassword")}
-                hint={t("geofences.commandPasswordHint")}
-                error={errors.password}
-              >
-                <input
-                  class="input"
-                  type="password"
-                  name="password"
-                  autoComplete="current-password"
-                  value={v.password}
-                  onInput={(e) => set("password", (e.target as HTMLInputElement).value)}
-                />
-              </Field>
-            )}
-            <fieldset class="gf-devices">
-              <legend class="field-label">{t("geofences.fields.imeis")}</legend>
-              <FenceDevicePicker t={t} selected={imeis} onChange={setImeis} max={MAX_BOUND} />
-              {imeisError && <span class="field-error" role="alert">{imeisError}</span>}
-            </fieldset>
-          </>
-        )}
-        {errors.form && <p class="form-error">{errors.form}</p>}
-      </form>
-    </Modal>
+      )}
+      <fieldset class="gf-devices">
+        <legend class="field-label">{t("geofences.fields.imeis")}</legend>
+        <FenceDevicePicker t={t} selected={form.imeis} onChange={form.setImeis} max={MAX_BOUND} />
+        {form.imeisError && <span class="field-error" role="alert">{form.imeisError}</span>}
+      </fieldset>
+    </>
   );
 }
