@@ -35,6 +35,91 @@ export function BroadcastForm({ t, root, rule, onClose, onSaved }: {
   onClose: () => void;
   onSaved: (r: BroadcastRule) => void;
 }) {
+  const state = useBroadcastForm(t, rule, onSaved);
+  const { form, label, someDevices } = state;
+  const v = form.values;
+  return (
+    <FormDialog
+      t={t}
+      title={t(rule ? "alerts.broadcast.editTitle" : "alerts.broadcast.addTitle")}
+      onClose={onClose}
+      onSubmit={state.save}
+      busy={form.busy}
+      formError={form.formError}
+      width={someDevices ? 900 : 640}
+    >
+      <div class="form-grid two broadcast-form">
+        <Input form={form} name="name" label={label("name")} required maxLength={20} />
+        <AlarmTypeField t={t} form={form} label={label("alarmType")} />
+        <Input
+          form={form}
+          name="count"
+          label={label("count")}
+          required
+          hint={t("alerts.broadcast.hints.count")}
+        />
+        <Select
+          form={form}
+          name="unitMinutes"
+          label={label("unitMinutes")}
+          required
+          options={unitOptions(t, v.unitMinutes)}
+        />
+        <TimeInput form={form} name="startTime" label={label("startTime")} />
+        <TimeInput form={form} name="endTime" label={label("endTime")} />
+        <Input
+          form={form}
+          name="minSpeed"
+          label={label("minSpeed")}
+          hint={t("alerts.broadcast.hints.speed")}
+        />
+        <Input
+          form={form}
+          name="maxSpeed"
+          label={label("maxSpeed")}
+          hint={t("alerts.broadcast.hints.speed")}
+        />
+        <Input
+          form={form}
+          name="content"
+          kind="textarea"
+          label={label("content")}
+          required
+          wide
+          maxLength={100}
+          hint={t("alerts.broadcast.hints.content")}
+        />
+        {v.content.trim() !== "" && v.content.trim() !== (rule?.content ?? "") && (
+          <Input
+            form={form}
+            name="password"
+            kind="password"
+            label={label("password")}
+            autoComplete="current-password"
+            hint={t("alerts.broadcast.hints.password")}
+          />
+        )}
+        <CheckBox
+          class="span2"
+          name="enabled"
+          label={label("enabled")}
+          checked={state.enabled}
+          onChange={state.setEnabled}
+        />
+        <BroadcastDevicesField t={t} root={root} state={state} />
+      </div>
+    </FormDialog>
+  );
+}
+
+type BroadcastFormState = ReturnType<typeof useBroadcastForm>;
+
+/** The rule's values and checks, its device scope, and saving it (refusals shown on their field). */
+function useBroadcastForm(
+  t: TFunction,
+  rule: BroadcastRule | null,
+  onSaved: (r: BroadcastRule) => void,
+) {
   const form = useForm({
     name: rule?.name ?? "",
     alarmType: rule?.alarmType ?? "overspeed",
@@ -114,122 +199,81 @@ export function BroadcastForm({ t, root, rule, onClose, onSaved }: {
       },
     );
   };
+  return {
+    form,
+    label,
+    enabled,
+    setEnabled,
+    imeis,
+    setImeis,
+    someDevices,
+    setSomeDevices,
+    devicesError,
+    save,
+  };
+}
 
-  const types = [
-    ["engine", ENGINE_TYPES],
-    ["device", DEVICE_ALARM_TYPES],
-  ] as const;
+/** Alarm types offered, grouped as on the settings page. */
+const ALARM_TYPE_GROUPS = [
+  ["engine", ENGINE_TYPES],
+  ["device", DEVICE_ALARM_TYPES],
+] as const;
+
+function AlarmTypeField<V extends Values & { alarmType: string }>(
+  { t, form, label }: { t: TFunction; form: Form<V>; label: string },
+) {
+  const v = form.values;
   return (
-    <FormDialog
-      t={t}
-      title={t(rule ? "alerts.broadcast.editTitle" : "alerts.broadcast.addTitle")}
-      onClose={onClose}
-      onSubmit={save}
-      busy={form.busy}
-      formError={form.formError}
-      width={someDevices ? 900 : 640}
-    >
-      <div class="form-grid two broadcast-form">
-        <Input form={form} name="name" label={label("name")} required maxLength={20} />
-        <div>
-          <Field label={label("alarmType")} required>
-            <select
-              name="alarmType"
-              value={v.alarmType}
-              onChange={(e) => form.set("alarmType", (e.target as HTMLSelectElement).value)}
-            >
-              {types.map(([group, list]) => (
-                <optgroup key={group} label={t(`alerts.settings.groups.${group}`)}>
-                  {list.map((x) => <option key={x} value={x}>{t(`alerts.type.${x}`)}</option>)}
-                </optgroup>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <Input
-          form={form}
-          name="count"
-          label={label("count")}
-          required
-          hint={t("alerts.broadcast.hints.count")}
-        />
-        <Select
-          form={form}
-          name="unitMinutes"
-          label={label("unitMinutes")}
-          required
-          options={unitOptions(t, v.unitMinutes)}
-        />
-        <TimeInput form={form} name="startTime" label={label("startTime")} />
-        <TimeInput form={form} name="endTime" label={label("endTime")} />
-        <Input
-          form={form}
-          name="minSpeed"
-          label={label("minSpeed")}
-          hint={t("alerts.broadcast.hints.speed")}
-        />
-        <Input
-          form={form}
-          name="maxSpeed"
-          label={label("maxSpeed")}
-          hint={t("alerts.broadcast.hints.speed")}
-        />
-        <Input
-          form={form}
-          name="content"
-          kind="textarea"
-          label={label("content")}
-          required
-          wide
-          maxLength={100}
-          hint={t("alerts.broadcast.hints.content")}
-        />
-        {v.content.trim() !== "" && v.content.trim() !== (rule?.content ?? "") && (
-          <Input
-            form={form}
-            name="password"
-            kind="password"
-            label={label("password")}
-            autoComplete="current-password"
-            hint={t("alerts.broadcast.hints.password")}
-          />
-        )}
-        <CheckBox
-          class="span2"
-          name="enabled"
-          label={label("enabled")}
-          checked={enabled}
-          onChange={setEnabled}
-        />
-        <fieldset class="span2 broadcast-devices">
-          <legend class="field-label">{label("devices")}</legend>
-          <div class="checks">
-            {[false, true].map((some) => (
-              <label key={String(some)} class="check">
-                <input
-                  type="radio"
-                  name="deviceScope"
-                  value={some ? "some" : "all"}
-                  checked={someDevices === some}
-                  onChange={() => setSomeDevices(some)}
-                />
-                {t(some ? "alerts.broadcast.someDevices" : "alerts.broadcast.allDevices")}
-              </label>
-            ))}
-          </div>
-          {someDevices && (
-            <DevicePicker
-              t={t}
-              root={root}
-              selected={imeis}
-              onChange={setImeis}
-              max={MAX_DEVICES}
+    <div>
+      <Field label={label} required>
+        <select
+          name="alarmType"
+          value={v.alarmType}
+          onChange={(e) => form.set("alarmType", (e.target as HTMLSelectElement).value)}
+        >
+          {ALARM_TYPE_GROUPS.map(([group, list]) => (
+            <optgroup key={group} label={t(`alerts.settings.groups.${group}`)}>
+              {list.map((x) => <option key={x} value={x}>{t(`alerts.type.${x}`)}</option>)}
+            </optgroup>
+          ))}
+        </select>
+      </Field>
+    </div>
+  );
+}
+
+/** All devices, or some picked from the root account's subtree. */
+function BroadcastDevicesField(
+  { t, root, state }: { t: TFunction; root: AccountRef; state: BroadcastFormState },
+) {
+  return (
+    <fieldset class="span2 broadcast-devices">
+      <legend class="field-label">{state.label("devices")}</legend>
+      <div class="checks">
+        {[false, true].map((some) => (
+          <label key={String(some)} class="check">
+            <input
+              type="radio"
+              name="deviceScope"
+              value={some ? "some" : "all"}
+              checked={state.someDevices === some}
+              onChange={() => state.setSomeDevices(some)}
             />
-          )}
-          {devicesError && <span class="field-error" role="alert">{devicesError}</span>}
-        </fieldset>
+            {t(some ? "alerts.broadcast.someDevices" : "alerts.broadcast.allDevices")}
+          </label>
+        ))}
       </div>
-    </FormDialog>
+      {state.someDevices && (
+        <DevicePicker
+          t={t}
+          root={root}
+          selected={state.imeis}
+          onChange={state.setImeis}
+          max={MAX_DEVICES}
+        />
+      )}
+      {state.devicesError && <span class="field-error" role="alert">{state.devicesError}</span>}
+    </fieldset>
   );
 }
 
