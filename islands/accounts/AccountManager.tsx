@@ -44,6 +44,75 @@ function AccountManager({ lang, me }: Props) {
     nickName: me.nickName,
     accountType: me.accountType,
   };
+  const list = useSubAccounts(t, root);
+  const { selected, data, checked } = list;
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const close = () => setDialog(null);
+  const changed = (hierarchy = true) => {
+    setDialog(null);
+    list.refresh(hierarchy);
+  };
+
+  return (
+    <div class="accounts">
+      <AccountTree
+        t={t}
+        root={root}
+        selectedId={selected.id}
+        onSelect={list.setSelected}
+        version={list.treeVersion}
+      />
+      <section class="panel accounts-main">
+        <div class="panel-title">
+          <h1>{t("accounts.title")}</h1>
+          <span class="scope-chip" data-scope-id={selected.id}>
+            {t("accounts.scope", { name: selected.nickName })}
+            {selected.id !== rootId && (
+              <button
+                type="button"
+                class="link-btn"
+                onClick={() => list.setSelected(root)}
+              >
+                {t("accounts.showAll")}
+              </button>
+            )}
+          </span>
+        </div>
+        <AccountToolbar t={t} me={me} list={list} openDialog={setDialog} />
+        <AccountTable
+          t={t}
+          rows={data?.list ?? []}
+          loading={list.loading}
+          canModify={me.canModify}
+          checked={checked}
+          onCheck={list.onCheck}
+          onAction={(action, row) =>
+            setDialog(action === "move" ? { kind: "move", rows: [row] } : { kind: action, row })}
+        />
+        <PagerFor t={t} total={data?.total ?? 0} page={list.page} setPage={list.setPage} />
+      </section>
+      {dialog && (
+        <AccountDialogs
+          t={t}
+          me={me}
+          root={root}
+          superior={selected}
+          dialog={dialog}
+          onClose={close}
+          onChanged={changed}
+        />
+      )}
+      <Toasts />
+    </div>
+  );
+}
+
+type Translate = ReturnType<typeof translator>;
+type SubAccounts = ReturnType<typeof useSubAccounts>;
+
+/** The sub-account list: scope (tree selection), filters, page, ticked rows and reloads. */
+function useSubAccounts(t: Translate, root: AccountRef) {
+  const rootId = root.id;
   const [selected, setSelected] = useState<AccountRef>(root);
   const [query, setQuery] = useState("");
   const keyword = useDebounced(query.trim());
@@ -53,7 +122,6 @@ function AccountManager({ lang, me }: Props) {
   const [reloads, setReloads] = useState(0);
   const [treeVersion, setTreeVersion] = useState(0);
   const [checked, setChecked] = useState<Record<string, AccountRow>>({});
-  const [dialog, setDialog] = useState<Dialog | null>(null);
 
   // Any change of filter starts again at page 1 with nothing ticked.
   useEffect(() => {
@@ -75,13 +143,8 @@ function AccountManager({ lang, me }: Props) {
     (e) => toast((e as Error).message || t("ui.requestError"), "error"),
   );
 
-  const rows = data?.list ?? [];
-  const checkedRows = Object.values(checked);
-  const mayAdd = me.canModify && canCreateAccounts(me.accountType);
-  const superiorTypes = creatableTypes(me.accountType, selected.accountType);
-  const close = () => setDialog(null);
-  const changed = (hierarchy = true) => {
-    setDialog(null);
+  /** After a change: nothing ticked, the list reloaded, and the tree too when the hierarchy moved. */
+  const refresh = (hierarchy: boolean) => {
     setChecked({});
     setReloads((n) => n + 1);
     if (hierarchy) setTreeVersion((n) => n + 1);
@@ -92,130 +155,150 @@ function AccountManager({ lang, me }: Props) {
       for (const r of list) on ? (next[r.id] = r) : delete next[r.id];
       return next;
     });
+  return {
+    selected,
+    setSelected,
+    query,
+    setQuery,
+    typeFilter,
+    setTypeFilter,
+    directOnly,
+    setDirectOnly,
+    page,
+    setPage,
+    treeVersion,
+    checked,
+    onCheck,
+    refresh,
+    data,
+    loading,
+  };
+}
 
+/** Search, type filter, direct-only toggle and the virtual / move / add buttons. */
+function AccountToolbar(
+  { t, me, list, openDialog }: {
+    t: Translate;
+    me: Me;
+    list: SubAccounts;
+    openDialog: (d: Dialog) => void;
+  },
+) {
+  const checkedRows = Object.values(list.checked);
+  const mayAdd = me.canModify && canCreateAccounts(me.accountType);
+  const superiorTypes = creatableTypes(me.accountType, list.selected.accountType);
   return (
-    <div class="accounts">
-      <AccountTree
-        t={t}
-        root={root}
-        selectedId={selected.id}
-        onSelect={setSelected}
-        version={treeVersion}
+    <div class="toolbar">
+      <input
+        id="account-search"
+        class="input"
+        type="search"
+        placeholder={t("accounts.toolbar.search")}
+        aria-label={t("accounts.toolbar.search")}
+        value={list.query}
+        onInput={(e) => list.setQuery((e.target as HTMLInputElement).value)}
       />
-      <section class="panel accounts-main">
-        <div class="panel-title">
-          <h1>{t("accounts.title")}</h1>
-          <span class="scope-chip" data-scope-id={selected.id}>
-            {t("accounts.scope", { name: selected.nickName })}
-            {selected.id !== rootId && (
-              <button
-                type="button"
-                class="link-btn"
-                onClick={() => setSelected(root)}
-              >
-                {t("accounts.showAll")}
-              </button>
-            )}
-          </span>
-        </div>
-        <div class="toolbar">
-          <input
-            id="account-search"
-            class="input"
-            type="search"
-            placeholder={t("accounts.toolbar.search")}
-            aria-label={t("accounts.toolbar.search")}
-            value={query}
-            onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
-          />
-          <select
-            id="account-type-filter"
-            class="input type-filter"
-            aria-label={t("accounts.toolbar.type")}
-            value={typeFilter}
-            onChange={(e) => setTypeFilter((e.target as HTMLSelectElement).value)}
-          >
-            <option value="">{t("accounts.toolbar.allTypes")}</option>
-            {TYPE_ORDER.filter((v) => v !== 0).map((v) => (
-              <option key={v} value={String(v)}>{t(`shell.accountTypes.${v}`)}</option>
-            ))}
-          </select>
-          <label class="toggle">
-            <input
-              id="account-direct-only"
-              type="checkbox"
-              checked={directOnly}
-              onChange={(e) => setDirectOnly((e.target as HTMLInputElement).checked)}
-            />
-            {t("accounts.toolbar.directOnly")}
-          </label>
-          <span class="grow" />
-          {!me.isVirtual && (
-            <button
-              type="button"
-              id="account-virtual"
-              class="btn"
-              onClick={() => setDialog({ kind: "virtual" })}
-            >
-              {t("accounts.toolbar.virtual")}
-            </button>
-          )}
-          {me.canModify && (
-            <button
-              type="button"
-              id="account-move"
-              class="btn"
-              disabled={!checkedRows.length}
-              title={checkedRows.length ? undefined : t("accounts.toolbar.moveHint")}
-              onClick={() => setDialog({ kind: "move", rows: checkedRows })}
-            >
-              {t("accounts.toolbar.move")}
-              {checkedRows.length > 0 && <span class="count">{checkedRows.length}</span>}
-            </button>
-          )}
-          {mayAdd && (
-            <button
-              type="button"
-              id="account-add"
-              class="btn btn-primary"
-              disabled={!superiorTypes.length}
-              title={superiorTypes.length ? undefined : t("accounts.toolbar.addHint")}
-              onClick={() => setDialog({ kind: "add" })}
-            >
-              + {t("accounts.toolbar.add")}
-            </button>
-          )}
-        </div>
-        <AccountTable
-          t={t}
-          rows={rows}
-          loading={loading}
-          canModify={me.canModify}
-          checked={checked}
-          onCheck={onCheck}
-          onAction={(action, row) =>
-            setDialog(action === "move" ? { kind: "move", rows: [row] } : { kind: action, row })}
+      <select
+        id="account-type-filter"
+        class="input type-filter"
+        aria-label={t("accounts.toolbar.type")}
+        value={list.typeFilter}
+        onChange={(e) => list.setTypeFilter((e.target as HTMLSelectElement).value)}
+      >
+        <option value="">{t("accounts.toolbar.allTypes")}</option>
+        {TYPE_ORDER.filter((v) => v !== 0).map((v) => (
+          <option key={v} value={String(v)}>{t(`shell.accountTypes.${v}`)}</option>
+        ))}
+      </select>
+      <label class="toggle">
+        <input
+          id="account-direct-only"
+          type="checkbox"
+          checked={list.directOnly}
+          onChange={(e) => list.setDirectOnly((e.target as HTMLInputElement).checked)}
         />
-        <PagerFor t={t} total={data?.total ?? 0} page={page} setPage={setPage} />
-      </section>
-      {dialog?.kind === "add" && (
-        <AddAccountDialog t={t} me={me} superior={selected} onClose={close} onDone={changed} />
+        {t("accounts.toolbar.directOnly")}
+      </label>
+      <span class="grow" />
+      {!me.isVirtual && (
+        <button
+          type="button"
+          id="account-virtual"
+          class="btn"
+          onClick={() => openDialog({ kind: "virtual" })}
+        >
+          {t("accounts.toolbar.virtual")}
+        </button>
       )}
-      {dialog?.kind === "edit" && (
-        <EditAccountDialog t={t} me={me} row={dialog.row} onClose={close} onDone={changed} />
+      {me.canModify && (
+        <button
+          type="button"
+          id="account-move"
+          class="btn"
+          disabled={!checkedRows.length}
+          title={checkedRows.length ? undefined : t("accounts.toolbar.moveHint")}
+          onClick={() => openDialog({ kind: "move", rows: checkedRows })}
+        >
+          {t("accounts.toolbar.move")}
+          {checkedRows.length > 0 && <span class="count">{checkedRows.length}</span>}
+        </button>
       )}
-      {dialog?.kind === "reset" && (
+      {mayAdd && (
+        <button
+          type="button"
+          id="account-add"
+          class="btn btn-primary"
+          disabled={!superiorTypes.length}
+          title={superiorTypes.length ? undefined : t("accounts.toolbar.addHint")}
+          onClick={() => openDialog({ kind: "add" })}
+        >
+          + {t("accounts.toolbar.add")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The open dialog: add, edit, reset password, move, delete or virtual accounts. */
+function AccountDialogs(
+  { t, me, root, superior, dialog, onClose, onChanged }: {
+    t: Translate;
+    me: Me;
+    root: AccountRef;
+    superior: AccountRef;
+    dialog: Dialog;
+    onClose: () => void;
+    onChanged: (hierarchy?: boolean) => void;
+  },
+) {
+  const close = onClose;
+  const changed = onChanged;
+  switch (dialog.kind) {
+    case "add":
+      return (
+        <AddAccountDialog
+          t={t}
+          me={me}
+          superior={superior}
+          onClose={close}
+          onDone={changed}
+        />
+      );
+    case "edit":
+      return <EditAccountDialog t={t} me={me} row={dialog.row} onClose={close} onDone={changed} />;
+    case "reset":
+      return (
         <PasswordDialog
           t={t}
           row={dialog.row}
           onClose={close}
           onDone={() => changed(false)}
         />
-      )}
-      {dialog?.kind === "move" && (
-        <MoveDialog t={t} root={root} rows={dialog.rows} onClose={close} onDone={changed} />
-      )}
-      {dialog?.kind === "delete" && (
+      );
+    case "move":
+      return <MoveDialog t={t} root={root} rows={dialog.rows} onClose={close} onDone={changed} />;
+    case "delete":
+      return (
         <DeleteDialog
           t={t}
           title={t("accounts.dialogs.delete")}
@@ -228,11 +311,10 @@ function AccountManager({ lang, me }: Props) {
           onClose={close}
           onDone={changed}
         />
-      )}
-      {dialog?.kind === "virtual" && <VirtualDialog t={t} onClose={close} />}
-      <Toasts />
-    </div>
-  );
+      );
+    case "virtual":
+      return <VirtualDialog t={t} onClose={close} />;
+  }
 }
 
 export default island("accounts/AccountManager", AccountManager);
