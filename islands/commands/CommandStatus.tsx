@@ -105,45 +105,19 @@ function CommandStatus(
   return (
     <div class="cmd-page">
       <PageHead t={t} page="commandStatus" />
-      <FilterBar onSearch={search}>
-        <FilterInput label={t("commands.columns.imei")} {...bind("imei")} />
-        <FilterSelect
-          label={t("commands.columns.status")}
-          {...bind("status")}
-          all={t("commands.ui.allStatuses")}
-          options={COMMAND_STATUSES.map((s) => [s, t(`commands.statuses.${s}`)])}
-        />
-        <FilterSelect
-          label={t("commands.columns.sendType")}
-          {...bind("sendType")}
-          all={t("commands.ui.allSendTypes")}
-          options={["online", "offline"].map((s) => [s, t(`commands.sendTypes.${s}`)])}
-        />
-        <FilterInput label={t("commands.columns.batchNo")} {...bind("batchNo")} />
-        <FilterInput type="datetime-local" label={t("commands.ui.from")} {...bind("start")} />
-        <FilterInput type="datetime-local" label={t("commands.ui.to")} {...bind("end")} />
-        <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
-        <button
-          type="button"
-          class="btn"
-          onClick={() => {
-            setDraft(EMPTY);
-            setFilter(EMPTY);
-            setError("");
-          }}
-        >
-          {t("commands.ui.reset")}
-        </button>
-        <span class="grow" />
-        <a class="btn" href={exportHref("xlsx")} download>{t("commands.ui.export")}</a>
-        <a class="btn" href={exportHref("csv")} download>{t("commands.ui.exportCsv")}</a>
-        {canSend && (
-          <button type="button" class="btn" onClick={() => setConfirmAll(true)}>
-            {t("commands.ui.cancelAll")}
-          </button>
-        )}
-        {error && <p class="form-error" role="alert">{error}</p>}
-      </FilterBar>
+      <StatusFilters
+        t={t}
+        bind={bind}
+        onSearch={search}
+        onReset={() => {
+          setDraft(EMPTY);
+          setFilter(EMPTY);
+          setError("");
+        }}
+        exportHref={exportHref}
+        onCancelAll={canSend ? () => setConfirmAll(true) : null}
+        error={error}
+      />
       <section class="panel">
         <DataTable
           t={t}
@@ -168,54 +142,14 @@ function CommandStatus(
           paging={paging}
         >
           {rows.map((r) => (
-            <tr key={r.id} data-imei={r.imei} data-status={r.status}>
-              <td class="mono">{r.imei}</td>
-              <td class="cmd-content" title={r.content}>
-                {instructionName(t, r.name)}
-                <div class="mono sub">{r.content}</div>
-              </td>
-              <td>
-                {t(`commands.sendTypes.${r.sendType}`)}
-                <div class="sub">{t(`commands.platforms.${r.platform}`)}</div>
-              </td>
-              <td>
-                <StatusBadge t={t} status={r.status} />
-              </td>
-              <td class="nowrap">{formatDateTime(r.sentAt ?? r.createdAt)}</td>
-              <td class="mono">{r.batchNo ?? "—"}</td>
-              <td>
-                <ol class="cmd-phases">
-                  {r.phases.map((p, i) => (
-                    <li key={i} title={formatDateTime(p.at)}>
-                      {t(`commands.statuses.${p.status}`)}
-                    </li>
-                  ))}
-                </ol>
-              </td>
-              <td class="cmd-reply" title={r.reply ?? ""}>
-                <div class="cmd-clamp">{replyText(t, r.reply)}</div>
-              </td>
-              <td class="col-actions">
-                {canSend && (
-                  <button
-                    type="button"
-                    class="link-btn"
-                    onClick={() => setSendTo(r.imei)}
-                  >
-                    {t("commands.ui.sendAgain")}
-                  </button>
-                )}
-                {canSend && r.status === "toBeSent" && (
-                  <button
-                    type="button"
-                    class="link-btn danger"
-                    onClick={() => cancel(r.imei)}
-                  >
-                    {t("commands.ui.cancel")}
-                  </button>
-                )}
-              </td>
-            </tr>
+            <CommandStatusRow
+              key={r.id}
+              t={t}
+              r={r}
+              canSend={canSend}
+              onSendAgain={() => setSendTo(r.imei)}
+              onCancel={() => cancel(r.imei)}
+            />
           ))}
         </DataTable>
       </section>
@@ -240,6 +174,122 @@ function CommandStatus(
       )}
       <Toasts />
     </div>
+  );
+}
+
+type Translate = ReturnType<typeof translator>;
+
+/** Filters, reset, exports and "cancel all" above the status table. */
+function StatusFilters(
+  { t, bind, onSearch, onReset, exportHref, onCancelAll, error }: {
+    t: Translate;
+    bind: ReturnType<typeof useFilter<Filter>>["bind"];
+    onSearch: () => void;
+    onReset: () => void;
+    exportHref: (format: "xlsx" | "csv") => string;
+    /** Null when the user may not send (nor cancel) commands. */
+    onCancelAll: (() => void) | null;
+    error: string;
+  },
+) {
+  return (
+    <FilterBar onSearch={onSearch}>
+      <FilterInput label={t("commands.columns.imei")} {...bind("imei")} />
+      <FilterSelect
+        label={t("commands.columns.status")}
+        {...bind("status")}
+        all={t("commands.ui.allStatuses")}
+        options={COMMAND_STATUSES.map((s) => [s, t(`commands.statuses.${s}`)])}
+      />
+      <FilterSelect
+        label={t("commands.columns.sendType")}
+        {...bind("sendType")}
+        all={t("commands.ui.allSendTypes")}
+        options={["online", "offline"].map((s) => [s, t(`commands.sendTypes.${s}`)])}
+      />
+      <FilterInput label={t("commands.columns.batchNo")} {...bind("batchNo")} />
+      <FilterInput type="datetime-local" label={t("commands.ui.from")} {...bind("start")} />
+      <FilterInput type="datetime-local" label={t("commands.ui.to")} {...bind("end")} />
+      <button type="submit" class="btn btn-primary">{t("commands.ui.search")}</button>
+      <button
+        type="button"
+        class="btn"
+        onClick={onReset}
+      >
+        {t("commands.ui.reset")}
+      </button>
+      <span class="grow" />
+      <a class="btn" href={exportHref("xlsx")} download>{t("commands.ui.export")}</a>
+      <a class="btn" href={exportHref("csv")} download>{t("commands.ui.exportCsv")}</a>
+      {onCancelAll && (
+        <button type="button" class="btn" onClick={onCancelAll}>
+          {t("commands.ui.cancelAll")}
+        </button>
+      )}
+      {error && <p class="form-error" role="alert">{error}</p>}
+    </FilterBar>
+  );
+}
+
+/** One command: content, delivery, status, phases, reply, and send again / cancel. */
+function CommandStatusRow(
+  { t, r, canSend, onSendAgain, onCancel }: {
+    t: Translate;
+    r: CommandRow;
+    canSend: boolean;
+    onSendAgain: () => void;
+    onCancel: () => void;
+  },
+) {
+  return (
+    <tr data-imei={r.imei} data-status={r.status}>
+      <td class="mono">{r.imei}</td>
+      <td class="cmd-content" title={r.content}>
+        {instructionName(t, r.name)}
+        <div class="mono sub">{r.content}</div>
+      </td>
+      <td>
+        {t(`commands.sendTypes.${r.sendType}`)}
+        <div class="sub">{t(`commands.platforms.${r.platform}`)}</div>
+      </td>
+      <td>
+        <StatusBadge t={t} status={r.status} />
+      </td>
+      <td class="nowrap">{formatDateTime(r.sentAt ?? r.createdAt)}</td>
+      <td class="mono">{r.batchNo ?? "—"}</td>
+      <td>
+        <ol class="cmd-phases">
+          {r.phases.map((p, i) => (
+            <li key={i} title={formatDateTime(p.at)}>
+              {t(`commands.statuses.${p.status}`)}
+            </li>
+          ))}
+        </ol>
+      </td>
+      <td class="cmd-reply" title={r.reply ?? ""}>
+        <div class="cmd-clamp">{replyText(t, r.reply)}</div>
+      </td>
+      <td class="col-actions">
+        {canSend && (
+          <button
+            type="button"
+            class="link-btn"
+            onClick={onSendAgain}
+          >
+            {t("commands.ui.sendAgain")}
+          </button>
+        )}
+        {canSend && r.status === "toBeSent" && (
+          <button
+            type="button"
+            class="link-btn danger"
+            onClick={onCancel}
+          >
+            {t("commands.ui.cancel")}
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }
 
