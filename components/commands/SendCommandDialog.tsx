@@ -26,41 +26,14 @@ export function SendCommandDialog({ t, imei, onClose }: {
   imei: string;
   onClose: () => void;
 }) {
-  const [offered, setOffered] = useState<Offered[] | null>(null);
-  const [none, setNone] = useState("");
   const instruction = useInstruction<Offered>(null);
+  const { offered, none } = useOfferedInstructions(imei, instruction.choose);
   const [sendType, setSendType] = useState<"online" | "offline">("online");
   const [password, setPassword] = useState("");
   const { errors, setErrors, busy, submit } = useSubmit();
   const [confirmReplace, setConfirmReplace] = useState(false);
   const [askDanger, setAskDanger] = useState(false);
-  const [recent, setRecent] = useState<CommandRow[]>([]);
-  const [tick, setTick] = useState(0);
-
-  useEffect(() => {
-    api<{ instructions: Offered[] }>(`/v3/new/command/instructions?imei=${imei}`).then((d) => {
-      setOffered(d.instructions);
-      // Never an engine cut: a Send pressed without looking must be harmless.
-      const first = startInstruction(d.instructions);
-      if (first) instruction.choose(first);
-    }, (e) => setNone((e as Error).message));
-  }, [imei]);
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    api<{ list: CommandRow[] }>("/v3/new/command/list", { imei, pageNum: 1, pageSize: 10 })
-      .then((d) => {
-        if (!live) return;
-        setRecent(d.list.slice(0, 5));
-        if (d.list.some((r) => r.status === "sending")) {
-          timer = setTimeout(() => setTick((n) => n + 1), 1000);
-        }
-      }, () => {});
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [imei, tick]);
+  const { recent, refresh } = useRecentCommands(imei);
 
   const { def, values } = instruction;
   const send = async (replace: boolean) => {
@@ -79,7 +52,7 @@ export function SendCommandDialog({ t, imei, onClose }: {
       toast(t("commands.ui.sent"));
       setConfirmReplace(false);
       setPassword("");
-      setTick((n) => n + 1);
+      refresh();
     }, (err) => {
       // A pending offline command: ask before replacing it (the form's errors stay clear).
       if (codeRefusal(err, 43006, "replace")) {
@@ -93,7 +66,7 @@ export function SendCommandDialog({ t, imei, onClose }: {
     try {
       await api("/v3/new/command/cancel", { imei });
       toast(t("commands.ui.cancelled"));
-      setTick((n) => n + 1);
+      refresh();
     } catch (e) {
       toast((e as Error).message, "error");
     }
@@ -184,32 +157,76 @@ export function SendCommandDialog({ t, imei, onClose }: {
           )}
         </form>
       )}
-      {recent.length > 0 && (
-        <div class="cmd-recent">
-          <h3>{t("commands.ui.recent")}</h3>
-          <table class="data">
-            <tbody>
-              {recent.map((r) => (
-                <tr key={r.id} data-status={r.status}>
-                  <td>{instructionName(t, r.name)}</td>
-                  <td>
-                    <StatusBadge t={t} status={r.status} />
-                  </td>
-                  <td class="cmd-reply" title={r.reply ?? ""}>{replyText(t, r.reply)}</td>
-                  <td class="nowrap">{formatDateTime(r.createdAt)}</td>
-                  <td class="col-actions">
-                    {r.status === "toBeSent" && (
-                      <button type="button" class="link-btn danger" onClick={cancelPending}>
-                        {t("commands.ui.cancel")}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {recent.length > 0 && <RecentCommands t={t} recent={recent} onCancel={cancelPending} />}
     </Modal>
+  );
+}
+
+/** The instructions the device's model accepts, or why there are none. */
+function useOfferedInstructions(imei: string, choose: (def: Offered) => void) {
+  const [offered, setOffered] = useState<Offered[] | null>(null);
+  const [none, setNone] = useState("");
+  useEffect(() => {
+    api<{ instructions: Offered[] }>(`/v3/new/command/instructions?imei=${imei}`).then((d) => {
+      setOffered(d.instructions);
+      // Never an engine cut: a Send pressed without looking must be harmless.
+      const first = startInstruction(d.instructions);
+      if (first) choose(first);
+    }, (e) => setNone((e as Error).message));
+  }, [imei]);
+  return { offered, none };
+}
+
+/** The device's last five commands, polled each second while one is being sent. */
+function useRecentCommands(imei: string) {
+  const [recent, setRecent] = useState<CommandRow[]>([]);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    api<{ list: CommandRow[] }>("/v3/new/command/list", { imei, pageNum: 1, pageSize: 10 })
+      .then((d) => {
+        if (!live) return;
+        setRecent(d.list.slice(0, 5));
+        if (d.list.some((r) => r.status === "sending")) {
+          timer = setTimeout(() => setTick((n) => n + 1), 1000);
+        }
+      }, () => {});
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [imei, tick]);
+  return { recent, refresh: () => setTick((n) => n + 1) };
+}
+
+function RecentCommands(
+  { t, recent, onCancel }: { t: TFunction; recent: CommandRow[]; onCancel: () => void },
+) {
+  return (
+    <div class="cmd-recent">
+      <h3>{t("commands.ui.recent")}</h3>
+      <table class="data">
+        <tbody>
+          {recent.map((r) => (
+            <tr key={r.id} data-status={r.status}>
+              <td>{instructionName(t, r.name)}</td>
+              <td>
+                <StatusBadge t={t} status={r.status} />
+              </td>
+              <td class="cmd-reply" title={r.reply ?? ""}>{replyText(t, r.reply)}</td>
+              <td class="nowrap">{formatDateTime(r.createdAt)}</td>
+              <td class="col-actions">
+                {r.status === "toBeSent" && (
+                  <button type="button" class="link-btn danger" onClick={onCancel}>
+                    {t("commands.ui.cancel")}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
