@@ -42,10 +42,11 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
   const [account, setAccount] = useState<AccountRef>(root);
   const [keyword, setKeyword] = useState("");
   const q = useDebounced(keyword.trim());
+  // Kept here so the pasted text survives switching tabs.
   const [pasted, setPasted] = useState("");
   const chosen = new Set(selected);
 
-  const { rows, loading, paging, firstPage } = usePaged<DeviceRow>(
+  const list = usePaged<DeviceRow>(
     (page) =>
       api("/v3/new/newEquipment/queryEquipmentList", {
         ...page,
@@ -54,6 +55,7 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
       }),
     [account.id, q],
   );
+  const { firstPage } = list;
 
   const toggle = (imeis: string[], on: boolean) => {
     const next = new Set(selected);
@@ -61,8 +63,6 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
     if (next.size > max) return toast(t("commands.ui.tooManyDevices", { max }), "error");
     onChange([...next]);
   };
-  const allOn = rows.length > 0 && rows.every((r) => chosen.has(r.imei));
-  const parsed = parseImeis(pasted);
 
   return (
     <div class="cmd-picker">
@@ -88,136 +88,190 @@ export function DevicePicker({ t, root, selected, onChange, max }: Props) {
       </div>
       {tab === "tree"
         ? (
-          <div class="cmd-picker-body">
-            <AccountTree
-              t={t}
-              root={root}
-              selectedId={account.id}
-              onSelect={(a) => {
-                setAccount(a);
-                firstPage();
-              }}
-              version={0}
-            />
-            <div class="cmd-devices">
-              <input
-                class="input"
-                type="search"
-                placeholder={t("commands.ui.searchDevice")}
-                aria-label={t("commands.ui.searchDevice")}
-                value={keyword}
-                onInput={(e) => setKeyword((e.target as HTMLInputElement).value)}
-              />
-              <DataTable
-                t={t}
-                columns={5}
-                loading={loading}
-                empty={t("commands.ui.noDevices")}
-                count={rows.length}
-                head={
-                  <>
-                    <th class="col-check">
-                      <input
-                        type="checkbox"
-                        aria-label={t("commands.ui.selectPage")}
-                        checked={allOn}
-                        disabled={!rows.length}
-                        onChange={(e) =>
-                          toggle(rows.map((r) => r.imei), (e.target as HTMLInputElement).checked)}
-                      />
-                    </th>
-                    <th>{t("commands.columns.imei")}</th>
-                    <th>{t("commands.columns.device")}</th>
-                    <th>{t("commands.columns.model")}</th>
-                    <th>{t("commands.columns.status")}</th>
-                  </>
-                }
-                paging={paging}
-              >
-                {rows.map((r) => (
-                  <tr key={r.imei} class={chosen.has(r.imei) ? "checked" : undefined}>
-                    <td class="col-check">
-                      <input
-                        type="checkbox"
-                        aria-label={r.imei}
-                        checked={chosen.has(r.imei)}
-                        onChange={(e) =>
-                          toggle([r.imei], (e.target as HTMLInputElement).checked)}
-                      />
-                    </td>
-                    <td class="mono">{r.imei}</td>
-                    <td>{r.deviceName}</td>
-                    <td>{r.mcType}</td>
-                    <td>
-                      <span class={`dev-dot dev-${r.status}`} />
-                      {t(`commands.deviceStatus.${r.status}`, { defaultValue: r.status })}
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
-            </div>
-          </div>
+          <TreeTab
+            t={t}
+            root={root}
+            account={account}
+            onAccount={(a) => {
+              setAccount(a);
+              firstPage();
+            }}
+            keyword={keyword}
+            onKeyword={setKeyword}
+            list={list}
+            chosen={chosen}
+            toggle={toggle}
+          />
         )
         : (
-          <div class="cmd-paste">
-            <textarea
-              class="input"
-              rows={8}
-              name="imeis"
-              placeholder={t("commands.ui.pastePlaceholder")}
-              value={pasted}
-              onInput={(e) => setPasted((e.target as HTMLTextAreaElement).value)}
-            />
-            <div class="toolbar">
-              <span class="field-hint">
-                {t("commands.ui.pasteSummary", {
-                  valid: parsed.imeis.length,
-                  invalid: parsed.invalid.length,
-                })}
-              </span>
+          <PasteTab
+            t={t}
+            selected={selected}
+            toggle={toggle}
+            pasted={pasted}
+            setPasted={setPasted}
+          />
+        )}
+    </div>
+  );
+}
+
+type Toggle = (imeis: string[], on: boolean) => void;
+
+/** Pick an account in the tree, then tick its devices page by page. */
+function TreeTab(
+  { t, root, account, onAccount, keyword, onKeyword, list, chosen, toggle }: {
+    t: TFunction;
+    root: AccountRef;
+    account: AccountRef;
+    onAccount: (a: AccountRef) => void;
+    keyword: string;
+    onKeyword: (k: string) => void;
+    list: ReturnType<typeof usePaged<DeviceRow>>;
+    chosen: Set<string>;
+    toggle: Toggle;
+  },
+) {
+  const { rows, loading, paging } = list;
+  const allOn = rows.length > 0 && rows.every((r) => chosen.has(r.imei));
+  return (
+    <div class="cmd-picker-body">
+      <AccountTree
+        t={t}
+        root={root}
+        selectedId={account.id}
+        onSelect={onAccount}
+        version={0}
+      />
+      <div class="cmd-devices">
+        <input
+          class="input"
+          type="search"
+          placeholder={t("commands.ui.searchDevice")}
+          aria-label={t("commands.ui.searchDevice")}
+          value={keyword}
+          onInput={(e) => onKeyword((e.target as HTMLInputElement).value)}
+        />
+        <DataTable
+          t={t}
+          columns={5}
+          loading={loading}
+          empty={t("commands.ui.noDevices")}
+          count={rows.length}
+          head={
+            <>
+              <th class="col-check">
+                <input
+                  type="checkbox"
+                  aria-label={t("commands.ui.selectPage")}
+                  checked={allOn}
+                  disabled={!rows.length}
+                  onChange={(e) =>
+                    toggle(rows.map((r) => r.imei), (e.target as HTMLInputElement).checked)}
+                />
+              </th>
+              <th>{t("commands.columns.imei")}</th>
+              <th>{t("commands.columns.device")}</th>
+              <th>{t("commands.columns.model")}</th>
+              <th>{t("commands.columns.status")}</th>
+            </>
+          }
+          paging={paging}
+        >
+          {rows.map((r) => (
+            <tr key={r.imei} class={chosen.has(r.imei) ? "checked" : undefined}>
+              <td class="col-check">
+                <input
+                  type="checkbox"
+                  aria-label={r.imei}
+                  checked={chosen.has(r.imei)}
+                  onChange={(e) => toggle([r.imei], (e.target as HTMLInputElement).checked)}
+                />
+              </td>
+              <td class="mono">{r.imei}</td>
+              <td>{r.deviceName}</td>
+              <td>{r.mcType}</td>
+              <td>
+                <span class={`dev-dot dev-${r.status}`} />
+                {t(`commands.deviceStatus.${r.status}`, { defaultValue: r.status })}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </div>
+    </div>
+  );
+}
+
+/** Paste IMEIs; the valid ones are added, the others stay in the box to fix. */
+function PasteTab(
+  { t, selected, toggle, pasted, setPasted }: {
+    t: TFunction;
+    selected: string[];
+    toggle: Toggle;
+    pasted: string;
+    setPasted: (text: string) => void;
+  },
+) {
+  const parsed = parseImeis(pasted);
+  return (
+    <div class="cmd-paste">
+      <textarea
+        class="input"
+        rows={8}
+        name="imeis"
+        placeholder={t("commands.ui.pastePlaceholder")}
+        value={pasted}
+        onInput={(e) => setPasted((e.target as HTMLTextAreaElement).value)}
+      />
+      <div class="toolbar">
+        <span class="field-hint">
+          {t("commands.ui.pasteSummary", {
+            valid: parsed.imeis.length,
+            invalid: parsed.invalid.length,
+          })}
+        </span>
+        <button
+          type="button"
+          class="btn"
+          disabled={!parsed.imeis.length}
+          onClick={() => {
+            toggle(parsed.imeis, true);
+            setPasted(parsed.invalid.join("\n"));
+          }}
+        >
+          {t("commands.ui.addPasted")}
+        </button>
+      </div>
+      {selected.length > 0 && (
+        <div
+          class="cmd-chips"
+          aria-label={t("commands.ui.chosen", { count: selected.length })}
+        >
+          {selected.slice(0, CHIPS).map((i) => (
+            <span key={i}>
+              {i}
               <button
                 type="button"
-                class="btn"
-                disabled={!parsed.imeis.length}
-                onClick={() => {
-                  toggle(parsed.imeis, true);
-                  setPasted(parsed.invalid.join("\n"));
-                }}
+                aria-label={t("commands.ui.remove", { imei: i })}
+                onClick={() => toggle([i], false)}
               >
-                {t("commands.ui.addPasted")}
+                ×
               </button>
-            </div>
-            {selected.length > 0 && (
-              <div
-                class="cmd-chips"
-                aria-label={t("commands.ui.chosen", { count: selected.length })}
-              >
-                {selected.slice(0, CHIPS).map((i) => (
-                  <span key={i}>
-                    {i}
-                    <button
-                      type="button"
-                      aria-label={t("commands.ui.remove", { imei: i })}
-                      onClick={() => toggle([i], false)}
-                    >
-                      ×
-                    </button>
-                  </span>
-                ))}
-                {selected.length > CHIPS && (
-                  <em class="field-hint">
-                    {t("commands.ui.more", { count: selected.length - CHIPS })}
-                  </em>
-                )}
-              </div>
-            )}
-            {parsed.invalid.length > 0 && (
-              <p class="field-error">
-                {t("commands.ui.invalidImeis", { list: parsed.invalid.slice(0, 5).join(", ") })}
-              </p>
-            )}
-          </div>
-        )}
+            </span>
+          ))}
+          {selected.length > CHIPS && (
+            <em class="field-hint">
+              {t("commands.ui.more", { count: selected.length - CHIPS })}
+            </em>
+          )}
+        </div>
+      )}
+      {parsed.invalid.length > 0 && (
+        <p class="field-error">
+          {t("commands.ui.invalidImeis", { list: parsed.invalid.slice(0, 5).join(", ") })}
+        </p>
+      )}
     </div>
   );
 }
