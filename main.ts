@@ -85,6 +85,8 @@ export async function startServer(
     gatewayPorts: gateway.ports,
     async shutdown() {
       await gateway.close();
+      // After the gateway: the last commits' points are analysed and written.
+      await services.motion.close();
       services.commands.stop();
       services.monitor.streams.closeAll();
       await server.shutdown();

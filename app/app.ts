@@ -32,6 +32,7 @@ import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
 import { registerTaskRoutes } from "../modules/tasks/routes.ts";
 import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts";
+import { registerMotionRoutes } from "../modules/motion/routes.ts";
 
 const httpLog = log.area("http");
 
@@ -113,6 +114,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerGeocoderRoutes(api, s);
   registerTaskRoutes(api, s);
   registerMyReportRoutes(api, s);
+  registerMotionRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -64,6 +64,7 @@ import { StreetGeocoder } from "../modules/geocoder/street.ts";
 import { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
 import { MyReports } from "../modules/reports/my_reports.ts";
 import { MyReportsStore } from "../modules/reports/my_reports_store.ts";
+import { createMotion, type MotionServices } from "../modules/motion/service.ts";
 import { TaskService } from "../modules/tasks/service.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
@@ -145,6 +146,8 @@ export interface Services extends AlertingServices {
   tasks: TaskService;
   /** Each user's own report list (/reportList). */
   myReports: MyReports;
+  /** The motion analysis: the MotionReader the reports read, the per-account rules. */
+  motion: MotionServices;
 }
 
 /** What every area is built from: the store, the settings, the bus and the metrics. */
@@ -214,7 +217,9 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const tasks = new TaskService(new TaskStore(kv));
   // Tasks still "running" in the store belonged to the previous process.
   await tasks.recover();
+  const motion = await buildMotion(core, signIn, devices, gateway, geofences);
   connectAreas(core, alerting, {
+    motion: motion.engine,
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
     streams: monitor.streams,
@@ -247,6 +252,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...addresses,
     tasks,
     myReports: new MyReports(new MyReportsStore(kv)),
+    motion,
   };
 }
 
@@ -474,15 +480,48 @@ function buildMonitor(
   return monitor;
 }
 
+/**
+ * The motion analysis (after ingest recovery: it continues from its checkpoints and replays
+ * the fixes committed since); MOTION_ANALYSIS=off leaves the live engine out.
+ */
+function buildMotion(
+  { kv, config }: Core,
+  { access }: SignInArea,
+  { directory }: DevicesArea,
+  { positions }: GatewayArea,
+  { alertSettings }: GeofencesArea,
+): Promise<MotionServices> {
+  return createMotion({
+    kv,
+    enabled: config.MOTION_ANALYSIS === "on",
+    points: positions,
+    devices: {
+      owner: (imei) => directory.get(imei)?.userId,
+      overspeedKmh: (imei) => alertSettings.device(imei)?.overSpeed ?? null,
+      imeisOf: (userId) => directory.ownedBy(userId).map((d) => d.imei),
+      *fixTimes() {
+        for (const userId of directory.owners()) {
+          for (const d of directory.ownedBy(userId)) {
+            yield { imei: d.imei, userId, gpsTime: directory.state(d.imei)?.gpsTime ?? null };
+          }
+        }
+      },
+      lastHeard: (imei) => directory.state(imei)?.hbTime ?? null,
+    },
+    account: async (session, userId) =>
+      userId === null ? session.cAccountId : (await access.visibleAccount(session, userId)).id,
+  });
+}
+
 /** The position pipeline and the reactions to domain events; the address writer starts. */
 function connectAreas(
   { bus }: Core,
   alerting: AlertingArea,
-  { alertAddresses, notices, streams, accountStore, gatewayStore, workModes }:
+  { alertAddresses, notices, streams, accountStore, gatewayStore, workModes, motion }:
     & Pick<Services, "alertAddresses" | "notices" | "accountStore" | "gatewayStore" | "workModes">
-    & { streams: MonitorService["streams"] },
+    & { streams: MonitorService["streams"]; motion: MotionServices["engine"] },
 ): void {
-  connectPipeline(bus, positionPipeline({ ...alerting, alertAddresses, notices, streams }));
+  connectPipeline(bus, positionPipeline({ ...alerting, alertAddresses, notices, streams, motion }));
   connectReactions(bus, { notices, accountStore, gatewayStore, workModes });
   alertAddresses.start();
 }

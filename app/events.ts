@@ -5,6 +5,7 @@
  */
 import { EventBus } from "../lib/events/bus.ts";
 import type { AccountMoved } from "../modules/accounts/events.ts";
+import type { FenceCrossed } from "../modules/alerts/events.ts";
 import type { AccountStore } from "../modules/accounts/store.ts";
 import type { CommandSettled } from "../modules/commands/events.ts";
 import type { DevicesImported, DevicesTransferred } from "../modules/devices/events.ts";
@@ -17,6 +18,7 @@ import type { WorkModeService } from "../modules/workmodes/service.ts";
 /** Everything that happens and is told: the union of every module's events. */
 export type AppEvent =
   | GatewayEvent
+  | FenceCrossed
   | AccountMoved
   | DevicesImported
   | DevicesTransferred

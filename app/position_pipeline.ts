@@ -13,7 +13,11 @@
  *   6. alert address  modules/geocoder/alert_addresses.ts  street address, written later
  *   7. report counts  modules/notifications/notices.ts     the "few reports" notice
  *   8. live stream    modules/monitor/stream.ts   server-sent events to open map pages
- *   … later: motion analysis (trips, stops), fleet rules.
+ *   9. motion analysis modules/motion/engine.ts   trips, stops, idling, ignition, overspeed,
+ *                                                  day summaries (every stored fix, history
+ *                                                  too: "positionsCommitted"), online/offline
+ *                                                  intervals, fence visits ("fenceCrossed")
+ *   … later: fleet rules.
  *
  * Engine alerts come back through the bus as "alert" events and pass steps 4-8 like device
  * alarms. Handlers are plain functions built once here: nothing is allocated per position.
@@ -22,15 +26,17 @@
  * (they will get a durable queue); the others only show a stale view if one is lost.
  */
 import type { Handler } from "../lib/events/bus.ts";
-import type { AlertRaised } from "../modules/alerts/events.ts";
+import type { AlertRaised, FenceCrossed } from "../modules/alerts/events.ts";
 import type { AutoBroadcast } from "../modules/alerts/broadcast.ts";
 import type { AlertDelivery } from "../modules/alerts/delivery.ts";
 import type { AlertEngine } from "../modules/alerts/engine.ts";
 import type {
   DeviceConnection,
   DeviceStatusChanged,
+  PositionsCommitted,
   PositionStored,
 } from "../modules/gateway/events.ts";
+import type { MotionEngine } from "../modules/motion/engine.ts";
 import type { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
 import type { LiveStreams } from "../modules/monitor/stream.ts";
 import type { PlatformNotices } from "../modules/notifications/notices.ts";
@@ -45,6 +51,8 @@ export interface PipelineStage {
   status?: Handler<DeviceStatusChanged>;
   alert?: Handler<AlertRaised>;
   connection?: Handler<DeviceConnection>;
+  committed?: Handler<PositionsCommitted>;
+  fenceCrossed?: Handler<FenceCrossed>;
 }
 
 export interface PipelineServices {
@@ -54,6 +62,8 @@ export interface PipelineServices {
   alertAddresses: AlertAddresses;
   notices: PlatformNotices;
   streams: LiveStreams;
+  /** Null when MOTION_ANALYSIS=off (the stage is left out). */
+  motion: MotionEngine | null;
 }
 
 /** The stages after the gateway's commit, in order. */
@@ -77,6 +87,16 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       status: s.streams.handle,
       alert: s.streams.handle,
     },
+    ...(s.motion
+      ? [{
+        name: "motion analysis",
+        durable: true,
+        committed: s.motion.onCommitted,
+        status: s.motion.onStatus,
+        connection: s.motion.onConnection,
+        fenceCrossed: s.motion.onFenceCrossed,
+      }]
+      : []),
   ];
 }
 
@@ -88,5 +108,7 @@ export function connectPipeline(bus: AppBus, stages: PipelineStage[]): void {
     if (stage.status) bus.on("status", stage.status, opts);
     if (stage.alert) bus.on("alert", stage.alert, opts);
     if (stage.connection) bus.on("connection", stage.connection, opts);
+    if (stage.committed) bus.on("positionsCommitted", stage.committed, opts);
+    if (stage.fenceCrossed) bus.on("fenceCrossed", stage.fenceCrossed, opts);
   }
 }

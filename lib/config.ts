@@ -78,6 +78,12 @@ export const configSchema = z.object({
   /** "off" stops the alert engine (fences, thresholds); device alarms are still recorded. */
   ALERT_ENGINE: z.enum(["on", "off"]).default("on"),
   /**
+   * "off" leaves the motion analysis (trips, stops, day summaries for the reports) out of the
+   * position pipeline; reports then read only what was analysed before. Meant for measuring its
+   * cost on ingest (`deno task bench:ingest --motion off`).
+   */
+  MOTION_ANALYSIS: z.enum(["on", "off"]).default("on"),
+  /**
    * Optional Nominatim-compatible server for street addresses (`…/reverse?format=jsonv2`),
    * asked at most GEOCODER_RATE times a second, cached; unset: the embedded place dataset.
    */

@@ -2,7 +2,7 @@ import type { DeviceDirectory } from "../devices/directory.ts";
 import type { StoredPosition } from "../devices/model.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { GatewayEvent } from "../gateway/events.ts";
-import type { AlertRaised } from "./events.ts";
+import type { AlertRaised, FenceCrossed } from "./events.ts";
 import {
   bboxOverlapsSegment,
   contains,
@@ -51,8 +51,8 @@ interface DeviceTrack {
 }
 
 export interface EngineDeps {
-  /** Where raised alerts are announced once stored (delivery, live pages…). */
-  bus: Publisher<AlertRaised>;
+  /** Where raised alerts are announced once stored (delivery, live pages…), and fence crossings. */
+  bus: Publisher<AlertRaised | FenceCrossed>;
   alerts: AlertStore;
   settings: AlertSettingsStore;
   geofences: GeofenceService;
@@ -267,6 +267,7 @@ export class AlertEngine {
     p: StoredPosition,
     info: { fenceId: string; fenceName: string },
   ): void {
+    this.d.bus.publish({ type: "fenceCrossed", imei, userId, ...info, time: p.time, dir });
     if (zone.kind === "blackCar") {
       if (dir === "enter") this.raise(imei, userId, "blackCarAddress", p, p.time, info);
       return;

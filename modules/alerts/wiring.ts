@@ -15,7 +15,7 @@ import { AutoBroadcast } from "./broadcast.ts";
 import { AlertDelivery, type DeliveryCounters } from "./delivery.ts";
 import { log } from "../../lib/log.ts";
 import { AlertEngine } from "./engine.ts";
-import type { AlertRaised } from "./events.ts";
+import type { AlertRaised, FenceCrossed } from "./events.ts";
 import { PushGate } from "./push.ts";
 import { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
@@ -48,8 +48,8 @@ export async function createAlerting(
     alertSettings: AlertSettingsStore;
     /** Where auto broadcast rules are kept. */
     broadcastRules: BroadcastRecords;
-    /** Where raised alerts are announced (the bus). */
-    events: Publisher<AlertRaised>;
+    /** Where raised alerts and fence crossings are announced (the bus). */
+    events: Publisher<AlertRaised | FenceCrossed>;
     geofences: GeofenceService;
     /** Zones by id (the geofence store through its port). */
     zones: ZoneLookup;

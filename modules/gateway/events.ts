@@ -9,6 +9,18 @@ export interface PositionStored {
   position: StoredPosition;
 }
 
+/**
+ * Every located fix one commit stored for one device (also those older than its live state:
+ * history a device uploads after a reconnect), in the order it sent them; once per commit and
+ * device, after the commit. `points` is the commit's own array: handlers must not change it.
+ */
+export interface PositionsCommitted {
+  type: "positionsCommitted";
+  imei: string;
+  userId: string;
+  points: readonly StoredPosition[];
+}
+
 /** A device's derived status changed (moving, idling, stopped, offline…). */
 export interface DeviceStatusChanged {
   type: "status";
@@ -27,4 +39,9 @@ export interface DeviceConnection {
 }
 
 /** What live pages and other areas hear from the gateway, after it is stored. */
-export type GatewayEvent = PositionStored | DeviceStatusChanged | AlertRaised | DeviceConnection;
+export type GatewayEvent =
+  | PositionStored
+  | PositionsCommitted
+  | DeviceStatusChanged
+  | AlertRaised
+  | DeviceConnection;

@@ -53,6 +53,7 @@ export async function testApp(env: Record<string, string> = {}) {
     adminToken: () => login("admin", ADMIN_PASSWORD),
     async close() {
       await services.ingestor.close();
+      await services.motion.close();
       await services.alertAddresses.idle();
       kv.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});

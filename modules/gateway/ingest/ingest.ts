@@ -211,7 +211,11 @@ export class Ingestor {
     this.stats.alerts += alerts;
     const now = Date.now();
     const activations: Promise<void>[] = [];
-    for (const [imei, { before, after, device }] of devices) {
+    for (const [imei, { before, after, device, points }] of devices) {
+      // Every located fix of the commit, live or history (the motion analysis), no copy.
+      if (points.length) {
+        events.push({ type: "positionsCommitted", imei, userId: device.userId, points });
+      }
       this.directory.rememberState(after);
       this.stateChanged(imei);
       const was = deriveStatus(before ?? null, now, this.offlineMs);

@@ -1,0 +1,551 @@
+/**
+ * The live motion analysis: one MotionAnalyzer per device fed the points each gateway commit
+ * stored ("positionsCommitted"), online/offline intervals from the connection and status
+ * events, fence visits from the alert engine's crossings. What closes is kept in memory and
+ * written every FLUSH_MS in a few atomic commits (segments, final day summaries, day-end
+ * states, late-upload marks), the analyzer checkpoints every CHECKPOINT_MS; never one write
+ * per position. Still-open segments and the running day are read from memory (MotionReader).
+ *
+ * Late points (older than the device's newest) are not analysed live: their UTC days are
+ * marked and recomputed by ./recompute.ts. Decisions: docs/decisions.md "Motion engine".
+ */
+import type { StoredPosition } from "../devices/model.ts";
+import type { FenceCrossed } from "../alerts/events.ts";
+import type {
+  DeviceConnection,
+  DeviceStatusChanged,
+  PositionsCommitted,
+} from "../gateway/events.ts";
+import { log } from "../../lib/log.ts";
+import { type AnySegment, MotionAnalyzer, type MotionOutput, newOutput } from "./analyzer.ts";
+import { daySummary } from "./day_acc.ts";
+import { DAY_MS, dayOf, dayStart } from "./days.ts";
+import type { RulesBook } from "./rules.ts";
+import {
+  type Batch,
+  type Checkpoint,
+  type DayEnd,
+  MotionStore,
+  type SegmentWrite,
+} from "./store.ts";
+import type { DaySummary, SegmentKind, SegmentKinds } from "./types.ts";
+
+const motionLog = log.area("motion");
+
+/** Closed segments and final days are written this long after they close (at most). */
+export const FLUSH_MS = 5_000;
+/** Analyzer checkpoints are written this often (replay from the position store covers the rest). */
+export const CHECKPOINT_MS = 30_000;
+/** A restart replays devices silent since their checkpoint for at most this long. */
+const REPLAY_MAX_MS = 7 * DAY_MS;
+
+/** What the engine needs to know of devices (app/compose.ts builds it from the directory). */
+export interface MotionDevices {
+  /** The device's owner account, undefined for an unknown device. */
+  owner(imei: string): string | undefined;
+  /** The device's own overspeed threshold (its alert settings), null when it has none. */
+  overspeedKmh(imei: string): number | null;
+  /** Devices owned by an account. */
+  imeisOf(userId: string): string[];
+  /** Every device with a fix, and the time of its newest one. */
+  fixTimes(): Iterable<{ imei: string; userId: string; gpsTime: number | null }>;
+  /** When the device was last heard (an offline interval starts there). */
+  lastHeard(imei: string): number | null;
+}
+
+/** Range reads of one device's points (modules/positions' store). */
+export interface PointReader {
+  range(imei: string, from: number, to: number): Promise<StoredPosition[]>;
+}
+
+/** One device's live analysis. */
+export interface DeviceMotion {
+  imei: string;
+  userId: string;
+  analyzer: MotionAnalyzer;
+  /** Rules version the analyzer runs with. */
+  rulesAt: number;
+  /** Newest point pushed (-Infinity before the first). */
+  lastTime: number;
+  /** UTC day of that point and its last millisecond. */
+  day: string | null;
+  dayEndsAt: number;
+  conn: { online: boolean; since: number } | null;
+  fences: Map<string, { name: string; since: number }>;
+  /** Points arriving while a rebuild replaces the analyzer (null: none runs). */
+  buffer: StoredPosition[] | null;
+}
+
+/** What is waiting for the next flush. */
+interface Pending {
+  /** imei → closed segments, in the order they closed. */
+  segments: Map<string, ClosedSegment[]>;
+  days: DaySummary[];
+  dayEnds: { imei: string; day: string; end: DayEnd }[];
+  late: Map<string, { userId: string; days: Set<string> }>;
+}
+
+/** A closed segment with its kind (analyzed, connectivity or fence). */
+export type ClosedSegment = { [K in SegmentKind]: { kind: K } & SegmentKinds[K] }[SegmentKind];
+
+function emptyPending(): Pending {
+  return { segments: new Map(), days: [], dayEnds: [], late: new Map() };
+}
+
+export class MotionEngine {
+  private readonly devices = new Map<string, DeviceMotion>();
+  private pending = emptyPending();
+  /** Devices whose checkpoint is older than their analysis. */
+  private unsaved = new Set<string>();
+  private lastCheckpointAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly out: MotionOutput = newOutput();
+  /** Called after a flush that marked late days (the recompute worker). */
+  onLate: () => void = () => {};
+  readonly stats = { points: 0, late: 0, flushes: 0, segments: 0, replayed: 0 };
+
+  constructor(
+    private readonly store: MotionStore,
+    private readonly rules: RulesBook,
+    private readonly known: MotionDevices,
+    private readonly points: PointReader,
+  ) {}
+
+  // --- start-up ----------------------------------------------------------------------------------
+
+  /**
+   * Continues from the checkpoints: each device's analyzer as it was, then the points committed
+   * after it (read back from the position store) pushed as if they had just arrived.
+   */
+  async load(now = Date.now()): Promise<number> {
+    for await (const { imei, checkpoint } of this.store.checkpoints()) {
+      this.devices.set(imei, this.fromCheckpoint(imei, checkpoint));
+    }
+    const stale: { imei: string; from: number }[] = [];
+    for (const { imei, userId, gpsTime } of this.known.fixTimes()) {
+      if (gpsTime === null) continue;
+      const dm = this.devices.get(imei);
+      if (dm && gpsTime > dm.lastTime) {
+        stale.push({ imei, from: Math.max(dm.lastTime + 1, now - REPLAY_MAX_MS) });
+      } else if (!dm && gpsTime > now - DAY_MS) {
+        // Never analysed (motion analysis new on this store): start with today.
+        this.device(imei, userId);
+        stale.push({ imei, from: dayStart(dayOf(now)) });
+      }
+    }
+    let replayed = 0;
+    for (let i = 0; i < stale.length; i += 20) {
+      await Promise.all(
+        stale.slice(i, i + 20).map(async ({ imei, from }) => {
+          const points = await this.points.range(imei, from, now);
+          const dm = this.devices.get(imei)!;
+          for (const p of points) this.pushPoint(dm, p);
+          this.collect(dm);
+          replayed += points.length;
+        }),
+      );
+    }
+    this.stats.replayed += replayed;
+    if (replayed) this.schedule();
+    return replayed;
+  }
+
+  private fromCheckpoint(imei: string, c: Checkpoint): DeviceMotion {
+    const rules = this.rules.of(c.userId);
+    return {
+      imei,
+      userId: c.userId,
+      analyzer: new MotionAnalyzer(imei, rules.rules, this.limitOf(imei), c.analyzer),
+      rulesAt: c.rulesAt,
+      lastTime: c.lastTime,
+      day: c.day,
+      dayEndsAt: c.day ? dayStart(c.day) + DAY_MS - 1 : -Infinity,
+      conn: c.conn,
+      fences: new Map(Object.entries(c.fences)),
+      buffer: null,
+    };
+  }
+
+  /** The overspeed limit the device's analysis cuts streaks at. */
+  limitOf(imei: string): number {
+    const own = this.known.overspeedKmh(imei);
+    return own ?? this.rules.of(this.known.owner(imei) ?? "").rules.overspeedKmh;
+  }
+
+  /** The device's analysis, started fresh with its owner's rules when it has none yet. */
+  device(imei: string, userId: string): DeviceMotion {
+    let dm = this.devices.get(imei);
+    if (!dm) {
+      const rules = this.rules.of(userId);
+      dm = {
+        imei,
+        userId,
+        analyzer: new MotionAnalyzer(imei, rules.rules, this.limitOf(imei)),
+        rulesAt: rules.changedAt,
+        lastTime: -Infinity,
+        day: null,
+        dayEndsAt: -Infinity,
+        conn: null,
+        fences: new Map(),
+        buffer: null,
+      };
+      this.devices.set(imei, dm);
+    }
+    return dm;
+  }
+
+  // --- the pipeline's handlers -------------------------------------------------------------------
+
+  /** Every located point a commit stored for one device, in the order the device sent them. */
+  onCommitted = (e: PositionsCommitted): void => {
+    const dm = this.device(e.imei, e.userId);
+    if (dm.buffer) {
+      for (const p of e.points) dm.buffer.push(p);
+      return;
+    }
+    for (const p of e.points) this.pushPoint(dm, p);
+    this.collect(dm);
+    this.schedule();
+  };
+
+  /** Offline is the derived status going offline; it ends when the device is heard again. */
+  onStatus = (e: DeviceStatusChanged): void => {
+    const dm = this.device(e.imei, e.userId);
+    const now = Date.now();
+    if (e.status === "offline") this.goOffline(dm, this.known.lastHeard(e.imei) ?? now);
+    else if (e.previous === "offline" || dm.conn === null) this.goOnline(dm, now);
+    this.schedule();
+  };
+
+  onConnection = (e: DeviceConnection): void => {
+    if (!e.connected) return; // silence decides offline, not a closed socket
+    const dm = this.device(e.imei, e.userId);
+    if (dm.conn === null || !dm.conn.online) this.goOnline(dm, Date.now());
+    this.schedule();
+  };
+
+  /** Fence crossings pair into visits (enter … exit). */
+  onFenceCrossed = (e: FenceCrossed): void => {
+    const dm = this.device(e.imei, e.userId);
+    const inside = dm.fences.get(e.fenceId);
+    if (e.dir === "enter") {
+      if (!inside) dm.fences.set(e.fenceId, { name: e.fenceName, since: e.time });
+    } else if (inside) {
+      dm.fences.delete(e.fenceId);
+      this.closeSegment(dm.imei, {
+        kind: "fence",
+        imei: dm.imei,
+        start: inside.since,
+        end: e.time,
+        fenceId: e.fenceId,
+        fenceName: inside.name,
+      });
+    }
+    this.unsaved.add(dm.imei);
+    this.schedule();
+  };
+
+  private goOffline(dm: DeviceMotion, at: number): void {
+    if (dm.conn && !dm.conn.online) return;
+    if (dm.conn) {
+      this.closeSegment(dm.imei, {
+        kind: "connectivity",
+        imei: dm.imei,
+        start: dm.conn.since,
+        end: Math.max(at, dm.conn.since),
+        online: true,
+      });
+    }
+    dm.conn = { online: false, since: at };
+    this.unsaved.add(dm.imei);
+  }
+
+  private goOnline(dm: DeviceMotion, at: number): void {
+    if (dm.conn?.online) return;
+    if (dm.conn) {
+      this.closeSegment(dm.imei, {
+        kind: "connectivity",
+        imei: dm.imei,
+        start: dm.conn.since,
+        end: Math.max(at, dm.conn.since),
+        online: false,
+      });
+    }
+    dm.conn = { online: true, since: at };
+    this.unsaved.add(dm.imei);
+  }
+
+  // --- analysis ----------------------------------------------------------------------------------
+
+  /** Pushes one point in time order; an older one marks its day for recompute instead. */
+  pushPoint(dm: DeviceMotion, p: StoredPosition): void {
+    this.stats.points++;
+    if (p.time < dm.lastTime) {
+      this.stats.late++;
+      this.markLate(dm, dayOf(p.time));
+      return;
+    }
+    if (p.time > dm.dayEndsAt) {
+      // The first point of a later day: keep the state at the end of the previous one, where a
+      // recompute of the next day starts.
+      if (dm.day !== null) {
+        this.pending.dayEnds.push({
+          imei: dm.imei,
+          day: dm.day,
+          end: { state: dm.analyzer.state(), lastTime: dm.lastTime },
+        });
+      }
+      dm.day = dayOf(p.time);
+      dm.dayEndsAt = dayStart(dm.day) + DAY_MS - 1;
+    }
+    dm.lastTime = p.time;
+    dm.analyzer.push(p, this.out);
+  }
+
+  markLate(dm: DeviceMotion, day: string): void {
+    const m = this.pending.late.get(dm.imei) ?? { userId: dm.userId, days: new Set<string>() };
+    m.days.add(day);
+    this.pending.late.set(dm.imei, m);
+  }
+
+  /** Moves what the analyzer produced into the pending writes. */
+  private collect(dm: DeviceMotion): void {
+    const out = this.out;
+    for (const s of out.segments) this.closeSegment(dm.imei, s);
+    for (const d of out.days) this.pending.days.push(d);
+    out.segments.length = 0;
+    out.days.length = 0;
+    this.unsaved.add(dm.imei);
+  }
+
+  private closeSegment(imei: string, s: ClosedSegment): void {
+    const list = this.pending.segments.get(imei);
+    if (list) list.push(s);
+    else this.pending.segments.set(imei, [s]);
+    this.stats.segments++;
+  }
+
+  // --- what readers see from memory --------------------------------------------------------------
+
+  /** The device's still-open segments of one kind (the trip under way, the current stop…). */
+  openSegments<K extends SegmentKind>(imei: string, kind: K, now: number): SegmentKinds[K][] {
+    const dm = this.devices.get(imei);
+    if (!dm) return [];
+    const out: SegmentKinds[K][] = [];
+    if (kind === "connectivity") {
+      if (dm.conn) {
+        out.push(
+          {
+            imei,
+            start: dm.conn.since,
+            end: Math.max(now, dm.conn.since),
+            online: dm.conn.online,
+          } as SegmentKinds[K],
+        );
+      }
+      return out;
+    }
+    if (kind === "fence") {
+      for (const [fenceId, v] of dm.fences) {
+        out.push(
+          {
+            imei,
+            start: v.since,
+            end: Math.max(now, v.since),
+            fenceId,
+            fenceName: v.name,
+          } as SegmentKinds[K],
+        );
+      }
+      return out;
+    }
+    for (const s of dm.analyzer.open(now) as AnySegment[]) {
+      if (s.kind === kind) out.push(s as unknown as SegmentKinds[K]);
+    }
+    return out;
+  }
+
+  /** Segments closed but not written yet (at most FLUSH_MS old). */
+  unflushed<K extends SegmentKind>(imei: string, kind: K): SegmentKinds[K][] {
+    const out: SegmentKinds[K][] = [];
+    for (const s of this.pending.segments.get(imei) ?? []) {
+      if (s.kind === kind) out.push(s as unknown as SegmentKinds[K]);
+    }
+    return out;
+  }
+
+  /** Day summaries not in the store yet: the running day, the one before while it is not final,
+   * and final ones waiting for the flush. */
+  runningDays(imei: string): DaySummary[] {
+    const out = this.pending.days.filter((d) => d.imei === imei);
+    const dm = this.devices.get(imei);
+    if (!dm) return out;
+    // The day before stays open while a trip over midnight may still add to it.
+    const prev = dm.analyzer.state().prev;
+    if (prev) out.push(daySummary(imei, prev));
+    const today = dm.analyzer.today();
+    if (today) out.push(today);
+    return out;
+  }
+
+  has(imei: string): DeviceMotion | undefined {
+    return this.devices.get(imei);
+  }
+
+  // --- writing -----------------------------------------------------------------------------------
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch((e) => motionLog.error("motion flush failed", e));
+    }, FLUSH_MS);
+  }
+
+  /** Writes what closed since the last flush; checkpoints too when due (or `checkpoint`). */
+  flush(checkpoint = false): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushNow(checkpoint));
+    return this.flushing;
+  }
+
+  private async flushNow(forceCheckpoint: boolean): Promise<void> {
+    const now = Date.now();
+    for (const dm of this.devices.values()) {
+      if (dm.buffer) continue;
+      dm.analyzer.tick(now, this.out);
+      if (this.out.segments.length || this.out.days.length) this.collect(dm);
+    }
+    const p = this.pending;
+    this.pending = emptyPending();
+    const checkpoint = forceCheckpoint || now - this.lastCheckpointAt >= CHECKPOINT_MS;
+    const imeis = checkpoint ? [...this.unsaved] : [];
+    if (checkpoint) {
+      this.unsaved.clear();
+      this.lastCheckpointAt = now;
+    }
+    try {
+      await this.store.exclusive(async () => {
+        const batch = this.store.newBatch();
+        await this.store.writeSegments(segmentWrites(p.segments), batch);
+        await this.store.saveDays(p.days, batch);
+        for (const e of p.dayEnds) this.store.setDayEnd(batch, e.imei, e.day, e.end);
+        if (p.late.size) await this.store.addMarkedDays(batch, p.late);
+        for (const imei of imeis) this.addCheckpoint(batch, imei);
+        await batch.commit();
+      });
+    } catch (e) {
+      this.requeue(p, imeis);
+      throw e;
+    }
+    this.stats.flushes++;
+    if (p.late.size) this.onLate();
+    if (this.unsaved.size || this.pending.segments.size) this.schedule();
+  }
+
+  private addCheckpoint(batch: Batch, imei: string): void {
+    const dm = this.devices.get(imei);
+    if (!dm || dm.buffer) return;
+    this.store.setCheckpoint(batch, imei, {
+      v: 1,
+      userId: dm.userId,
+      lastTime: dm.lastTime,
+      day: dm.day ?? "",
+      analyzer: dm.analyzer.state(),
+      rulesAt: dm.rulesAt,
+      conn: dm.conn,
+      fences: Object.fromEntries(dm.fences),
+    });
+  }
+
+  /** A failed flush: its writes go into the next one. */
+  private requeue(p: Pending, imeis: string[]): void {
+    for (const [imei, list] of p.segments) {
+      this.pending.segments.set(imei, [...list, ...(this.pending.segments.get(imei) ?? [])]);
+    }
+    this.pending.days.unshift(...p.days);
+    this.pending.dayEnds.unshift(...p.dayEnds);
+    for (const [imei, m] of p.late) {
+      const cur = this.pending.late.get(imei);
+      if (cur) { for (const d of m.days) cur.days.add(d); }
+      else this.pending.late.set(imei, m);
+    }
+    for (const imei of imeis) this.unsaved.add(imei);
+    this.schedule();
+  }
+
+  /** Process exit and tests: writes everything, checkpoints included. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush(true);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Drops what is pending without writing it: a crash, for the restart tests. */
+  abandon(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = emptyPending();
+    this.unsaved.clear();
+  }
+
+  // --- rebuilds (./recompute.ts) -----------------------------------------------------------------
+
+  /** Stops feeding the device's analyzer (its points are buffered) while a rebuild runs. */
+  async holdForRebuild(imei: string, userId: string): Promise<DeviceMotion> {
+    const dm = this.device(imei, userId);
+    dm.buffer ??= [];
+    // What the old analyzer closed is written before the rebuild's writes.
+    await this.flush();
+    return dm;
+  }
+
+  /** Puts the rebuilt analyzer in place and feeds it the points that came meanwhile. */
+  swapAnalyzer(
+    dm: DeviceMotion,
+    analyzer: MotionAnalyzer,
+    lastTime: number,
+    rulesAt: number,
+  ): void {
+    const buffered = dm.buffer ?? [];
+    dm.buffer = null;
+    dm.analyzer = analyzer;
+    dm.rulesAt = rulesAt;
+    dm.lastTime = lastTime;
+    dm.day = Number.isFinite(lastTime) ? dayOf(lastTime) : null;
+    dm.dayEndsAt = dm.day ? dayStart(dm.day) + DAY_MS - 1 : -Infinity;
+    buffered.sort((a, b) => a.time - b.time);
+    for (const p of buffered) {
+      if (p.time > lastTime) this.pushPoint(dm, p);
+    }
+    this.collect(dm);
+    this.schedule();
+  }
+
+  /** Gives up a rebuild: the old analyzer continues with the buffered points. */
+  release(dm: DeviceMotion): void {
+    const buffered = dm.buffer ?? [];
+    dm.buffer = null;
+    for (const p of buffered) this.pushPoint(dm, p);
+    this.collect(dm);
+    this.schedule();
+  }
+}
+
+/** Each closed segment into every UTC day it overlaps (merged by identity there). */
+export function segmentWrites(byImei: Map<string, ClosedSegment[]>): SegmentWrite[] {
+  const writes = new Map<string, SegmentWrite>();
+  for (const [imei, list] of byImei) {
+    for (const s of list) {
+      for (let t = dayStart(dayOf(s.start)); t <= s.end; t += DAY_MS) {
+        const day = dayOf(t);
+        const id = `${imei}/${s.kind}/${day}`;
+        const w = writes.get(id);
+        if (w) w.segments.push(s);
+        else writes.set(id, { imei, kind: s.kind, day, segments: [s], replace: false });
+      }
+    }
+  }
+  return [...writes.values()];
+}

@@ -1,0 +1,112 @@
+/**
+ * Per-account motion rules: read synchronously by the analysis (all accounts' rules are small
+ * and loaded at start), changed through the API. A change is saved together with recompute
+ * marks for the account's devices (their last RULES_RECOMPUTE_DAYS days); ./recompute.ts
+ * works them off in the background and reports progress here. Older segments keep the rules
+ * they were made with.
+ */
+import type { Session } from "../../lib/http/env.ts";
+import { addDays, dayOf } from "./days.ts";
+import type { MotionStore, RulesRecord } from "./store.ts";
+import { DEFAULT_MOTION_RULES, type MotionRules } from "./types.ts";
+
+/** Days recomputed when an account's rules change (today included). */
+export const RULES_RECOMPUTE_DAYS = 31;
+
+const DEFAULTS: RulesRecord = { rules: DEFAULT_MOTION_RULES, changedAt: 0 };
+
+/** The rules in force, by account (synchronous: the analysis reads them per new device). */
+export class RulesBook {
+  private byAccount = new Map<string, RulesRecord>();
+
+  async load(store: MotionStore): Promise<void> {
+    this.byAccount = await store.loadRules();
+  }
+
+  of(userId: string): RulesRecord {
+    return this.byAccount.get(userId) ?? DEFAULTS;
+  }
+
+  put(userId: string, record: RulesRecord): void {
+    this.byAccount.set(userId, record);
+  }
+}
+
+/** A rules-change recompute under way: devices done of the devices marked. */
+export interface RecomputeProgress {
+  done: number;
+  total: number;
+}
+
+export interface RulesAnswer {
+  userId: string;
+  rules: MotionRules;
+  defaults: MotionRules;
+  /** ISO-8601 UTC time of the last change, null while the defaults apply. */
+  changedAt: string | null;
+  /** Null when no recompute of this account runs. */
+  recomputing: RecomputeProgress | null;
+}
+
+/** What the rules service needs of its neighbours (app/compose.ts). */
+export interface RulesDeps {
+  store: MotionStore;
+  book: RulesBook;
+  /** Refuses (throws the catalogue's no-permission) unless the account is in the caller's tree;
+   * null `userId` means the caller's own (working) account. */
+  account(session: Session, userId: string | null): Promise<string>;
+  imeisOf(userId: string): string[];
+  /** Starts the background recompute of what is marked. */
+  kick(): void;
+}
+
+export class MotionRulesService {
+  /** userId → progress of its running rules recompute. */
+  readonly progress = new Map<string, RecomputeProgress>();
+
+  constructor(private readonly d: RulesDeps) {}
+
+  async get(session: Session, userId: string | null): Promise<RulesAnswer> {
+    const id = await this.d.account(session, userId);
+    return this.answer(id);
+  }
+
+  /** Changes some of an account's thresholds; its devices' last 31 days are recomputed. */
+  async set(
+    session: Session,
+    userId: string | null,
+    change: Partial<MotionRules>,
+    now = Date.now(),
+  ): Promise<RulesAnswer> {
+    const id = await this.d.account(session, userId);
+    const rules = { ...this.d.book.of(id).rules, ...change };
+    const record: RulesRecord = { rules, changedAt: now };
+    const imeis = this.d.imeisOf(id);
+    const from = addDays(dayOf(now), -(RULES_RECOMPUTE_DAYS - 1));
+    await this.d.store.saveRules(id, record, imeis, from);
+    this.d.book.put(id, record);
+    if (imeis.length) this.progress.set(id, { done: 0, total: imeis.length });
+    this.d.kick();
+    return this.answer(id);
+  }
+
+  /** The recompute finished one device of an account's rules change. */
+  deviceDone(userId: string): void {
+    const p = this.progress.get(userId);
+    if (!p) return;
+    p.done = Math.min(p.total, p.done + 1);
+    if (p.done >= p.total) this.progress.delete(userId);
+  }
+
+  private answer(userId: string): RulesAnswer {
+    const record = this.d.book.of(userId);
+    const p = this.progress.get(userId);
+    return {
+      userId,
+      rules: record.rules,
+      defaults: DEFAULT_MOTION_RULES,
+      changedAt: record.changedAt ? new Date(record.changedAt).toISOString() : null,
+      recomputing: p ? { ...p } : null,
+    };
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Builds the motion area from what it uses (app/compose.ts buildMotion): the store, the rules,
+ * the live engine (left out with MOTION_ANALYSIS=off), the background recompute and the
+ * MotionReader the reports read. Start-up continues from the checkpoints before the pipeline
+ * delivers anything.
+ */
+import type { Session } from "../../lib/http/env.ts";
+import { type MotionDevices, MotionEngine, type PointReader } from "./engine.ts";
+import { MotionReads } from "./reader.ts";
+import { Recomputer } from "./recompute.ts";
+import { MotionRulesService, RulesBook } from "./rules.ts";
+import { MotionStore } from "./store.ts";
+import type { MotionReader } from "./types.ts";
+
+/** The motion area's handle (Services.motion). */
+export interface MotionServices {
+  /** What the reports read: segments and day summaries, the open ones from memory. */
+  reader: MotionReader;
+  /** Per-account rules and the progress of their recompute (the rules API). */
+  rules: MotionRulesService;
+  /** The live analysis (the pipeline's "motion analysis" stage); null when off. */
+  engine: MotionEngine | null;
+  recompute: Recomputer | null;
+  /** Writes what is pending and waits for the recompute (tests; process exit). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MotionDeps {
+  kv: Deno.Kv;
+  enabled: boolean;
+  devices: MotionDevices;
+  points: PointReader;
+  /** The account a rules request names (null: the caller's own), refused outside its tree. */
+  account(session: Session, userId: string | null): Promise<string>;
+}
+
+export async function createMotion(d: MotionDeps): Promise<MotionServices> {
+  const store = new MotionStore(d.kv);
+  const book = new RulesBook();
+  await book.load(store);
+  let kick = () => {};
+  const rules = new MotionRulesService({
+    store,
+    book,
+    account: d.account,
+    imeisOf: (userId) => d.devices.imeisOf(userId),
+    kick: () => kick(),
+  });
+  if (!d.enabled) {
+    return {
+      reader: new MotionReads(store, null),
+      rules,
+      engine: null,
+      recompute: null,
+      idle: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+  }
+  const engine = new MotionEngine(store, book, d.devices, d.points);
+  const recompute = new Recomputer({
+    store,
+    engine,
+    book,
+    rules,
+    known: d.devices,
+    points: d.points,
+  });
+  kick = recompute.kick;
+  engine.onLate = recompute.kick;
+  await engine.load();
+  await recompute.start();
+  return {
+    reader: new MotionReads(store, engine),
+    rules,
+    engine,
+    recompute,
+    async idle() {
+      await engine.flush();
+      await recompute.idle();
+      await engine.flush();
+    },
+    async close() {
+      await recompute.idle();
+      await engine.close();
+    },
+  };
+}

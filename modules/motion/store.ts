@@ -1,0 +1,398 @@
+/**
+ * The motion analysis' store, the only file of modules/motion touching KV. Laid out for the
+ * report reads (docs/decisions.md "Motion store"):
+ *
+ *   ["motion","seg",imei,kind,day,part]   the segments of one kind overlapping one UTC day,
+ *                                         packed (part 0, spilling to 1, 2… past ~40 KB);
+ *                                         a segment over several days is in each of them
+ *   ["motion","month",imei,"YYYY-MM"]     the final day summaries of one device-month (≤ 31)
+ *   ["motion","ckpt",imei]                the analyzer checkpoint (restart continues from it)
+ *   ["motion","end",imei,day]             the analyzer state at the end of a day (recompute
+ *                                         of the next day starts from it)
+ *   ["motion","rules",userId]             an account's rules
+ *   ["motion","mark",imei]                days waiting to be recomputed (late uploads, rules)
+ *
+ * A trips report of one device over a month is one list of ≤ 31 small values; daily mileage of
+ * three months is three gets. Segments are stored without their imei (the key has it).
+ */
+import type { AnalyzerState } from "./analyzer.ts";
+import type { DaySummary, MotionRules, SegmentKind, SegmentKinds } from "./types.ts";
+
+const K = {
+  seg: (imei: string, kind: SegmentKind, day: string, part: number) => [
+    "motion",
+    "seg",
+    imei,
+    kind,
+    day,
+    part,
+  ],
+  segDay: (imei: string, kind: SegmentKind, day: string) => ["motion", "seg", imei, kind, day],
+  month: (imei: string, month: string) => ["motion", "month", imei, month],
+  ckpt: (imei: string) => ["motion", "ckpt", imei],
+  ckptPrefix: ["motion", "ckpt"],
+  end: (imei: string, day: string) => ["motion", "end", imei, day],
+  rules: (userId: string) => ["motion", "rules", userId],
+  rulesPrefix: ["motion", "rules"],
+  mark: (imei: string) => ["motion", "mark", imei],
+  markPrefix: ["motion", "mark"],
+};
+
+/** Serialized bytes one segment part may hold (KV values are limited to 64 KiB). */
+const PART_BYTES = 40_000;
+/** KV allows 1000 mutations and 800 KiB per atomic operation; stay well below. */
+const OP_MUTATIONS = 400;
+const OP_BYTES = 500_000;
+
+/** Any stored segment (of the kind its key names); the imei is added back on read. */
+export type AnySegmentOf<K extends SegmentKind = SegmentKind> = SegmentKinds[K];
+
+/** Segments to put into one device-day of one kind. */
+export interface SegmentWrite {
+  imei: string;
+  kind: SegmentKind;
+  day: string;
+  segments: AnySegmentOf[];
+  /** True: the day's segments of this kind become exactly these (a recompute). */
+  replace: boolean;
+}
+
+/** Where a device's live analysis stands (written with the segments it closed). */
+export interface Checkpoint {
+  v: 1;
+  userId: string;
+  /** Time of the newest point pushed. */
+  lastTime: number;
+  /** UTC day of that point. */
+  day: string;
+  analyzer: AnalyzerState;
+  /** Rules version (their changedAt) the analyzer runs with. */
+  rulesAt: number;
+  /** Open connectivity interval. */
+  conn: { online: boolean; since: number } | null;
+  /** Open fence visits by fence id. */
+  fences: Record<string, { name: string; since: number }>;
+}
+
+export interface DayEnd {
+  state: AnalyzerState;
+  lastTime: number;
+}
+
+export interface RulesRecord {
+  rules: MotionRules;
+  /** When they were set (epoch ms); 0 for the defaults. */
+  changedAt: number;
+}
+
+/** Days of one device waiting to be recomputed. */
+export interface RecomputeMark {
+  userId: string;
+  /** Single days touched by late points (recomputed alone). */
+  days: string[];
+  /** Rebuild from this day up to now (a rules change), or null. */
+  from: string | null;
+}
+
+interface MonthRecord {
+  v: 1;
+  days: Record<string, DaySummary>;
+}
+
+/** Identity of a segment within its device and kind: a newer copy replaces the older. */
+export function segmentId(s: AnySegmentOf): string {
+  return "fenceId" in s ? `${s.fenceId}/${s.start}` : String(s.start);
+}
+
+export class MotionStore {
+  /** Read-modify-writes of segment days run one at a time (flush and recompute). */
+  private lock: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly kv: Deno.Kv) {}
+
+  /** Runs `fn` after every earlier exclusive run finished. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn);
+    this.lock = run.catch(() => {});
+    return run;
+  }
+
+  /** Stored segments of one kind overlapping the days fromDay..toDay, each once, by start. */
+  async segments<K extends SegmentKind>(
+    imei: string,
+    kind: K,
+    fromDay: string,
+    toDay: string,
+  ): Promise<SegmentKinds[K][]> {
+    const byId = new Map<string, SegmentKinds[K]>();
+    const it = this.kv.list<SegmentKinds[K][]>({
+      start: K.segDay(imei, kind, fromDay),
+      end: K.seg(imei, kind, toDay, Number.MAX_SAFE_INTEGER),
+    }, { batchSize: 100 });
+    for await (const e of it) {
+      for (const s of e.value) {
+        const id = segmentId(s);
+        const seen = byId.get(id);
+        // Copies in several days are written together; keep the longest if one lags.
+        if (!seen || s.end > seen.end) byId.set(id, s);
+      }
+    }
+    const out = [...byId.values()];
+    for (const s of out) s.imei = imei;
+    return out.sort((a, b) => a.start - b.start);
+  }
+
+  /** Puts segments into their device-days (merging by identity unless `replace`). */
+  async writeSegments(writes: SegmentWrite[], batch: Batch): Promise<void> {
+    const merged = mergeWrites(writes);
+    const keys = [...merged.values()];
+    // Existing parts of the days merged into (not of the replaced ones).
+    await Promise.all(keys.map(async (w) => {
+      if (w.replace) {
+        w.existing = await this.partKeys(w.imei, w.kind, w.day);
+        return;
+      }
+      const old: AnySegmentOf[] = [];
+      const oldKeys: Deno.KvKey[] = [];
+      for await (
+        const e of this.kv.list<AnySegmentOf[]>({ prefix: K.segDay(w.imei, w.kind, w.day) })
+      ) {
+        old.push(...e.value);
+        oldKeys.push(e.key);
+      }
+      w.existing = oldKeys;
+      w.segments = mergeById(old, w.segments);
+    }));
+    for (const w of keys) {
+      const parts = packParts(w.segments);
+      parts.forEach((p, i) => batch.set(K.seg(w.imei, w.kind, w.day, i), p.list, p.bytes));
+      for (const k of w.existing ?? []) {
+        if ((k[5] as number) >= parts.length) batch.delete(k);
+      }
+    }
+  }
+
+  private async partKeys(imei: string, kind: SegmentKind, day: string): Promise<Deno.KvKey[]> {
+    const keys: Deno.KvKey[] = [];
+    for await (const e of this.kv.list({ prefix: K.segDay(imei, kind, day) })) keys.push(e.key);
+    return keys;
+  }
+
+  /** Final day summaries of one device for the given months (YYYY-MM), by date. */
+  async months(imei: string, months: string[]): Promise<DaySummary[]> {
+    const out: DaySummary[] = [];
+    for (let i = 0; i < months.length; i += 10) {
+      const entries = await this.kv.getMany<MonthRecord[]>(
+        months.slice(i, i + 10).map((m) => K.month(imei, m)),
+      );
+      for (const e of entries) {
+        if (!e.value) continue;
+        for (const d of Object.values(e.value.days)) {
+          d.imei = imei;
+          out.push(d);
+        }
+      }
+    }
+    return out.sort((a, b) => a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
+  }
+
+  /** Adds (or replaces, by date) day summaries in their month records. */
+  async saveDays(days: DaySummary[], batch: Batch): Promise<void> {
+    const byMonth = new Map<string, { imei: string; month: string; days: DaySummary[] }>();
+    for (const d of days) {
+      const id = `${d.imei}/${d.date.slice(0, 7)}`;
+      const g = byMonth.get(id) ?? { imei: d.imei, month: d.date.slice(0, 7), days: [] };
+      g.days.push(d);
+      byMonth.set(id, g);
+    }
+    const groups = [...byMonth.values()];
+    for (let i = 0; i < groups.length; i += 10) {
+      const part = groups.slice(i, i + 10);
+      const entries = await this.kv.getMany<MonthRecord[]>(
+        part.map((g) => K.month(g.imei, g.month)),
+      );
+      part.forEach((g, k) => {
+        const record: MonthRecord = entries[k].value ?? { v: 1, days: {} };
+        for (const d of g.days) {
+          const { imei: _imei, ...stored } = d;
+          record.days[d.date] = stored as DaySummary;
+        }
+        batch.set(K.month(g.imei, g.month), record, 200 * Object.keys(record.days).length);
+      });
+    }
+  }
+
+  newBatch(): Batch {
+    return new Batch(this.kv);
+  }
+
+  setCheckpoint(batch: Batch, imei: string, c: Checkpoint): void {
+    batch.set(K.ckpt(imei), c, 2000);
+  }
+
+  async *checkpoints(): AsyncGenerator<{ imei: string; checkpoint: Checkpoint }> {
+    for await (const e of this.kv.list<Checkpoint>({ prefix: K.ckptPrefix }, { batchSize: 500 })) {
+      yield { imei: e.key[2] as string, checkpoint: e.value };
+    }
+  }
+
+  setDayEnd(batch: Batch, imei: string, day: string, end: DayEnd): void {
+    batch.set(K.end(imei, day), end, 2000);
+  }
+
+  /** The analyzer state at the end of the latest day before `day` that has one. */
+  async dayEndBefore(imei: string, day: string): Promise<{ day: string; end: DayEnd } | null> {
+    const it = this.kv.list<DayEnd>({ start: K.end(imei, ""), end: K.end(imei, day) }, {
+      reverse: true,
+      limit: 1,
+    });
+    for await (const e of it) return { day: e.key[3] as string, end: e.value };
+    return null;
+  }
+
+  async loadRules(): Promise<Map<string, RulesRecord>> {
+    const out = new Map<string, RulesRecord>();
+    for await (const e of this.kv.list<RulesRecord>({ prefix: K.rulesPrefix })) {
+      out.set(e.key[2] as string, e.value);
+    }
+    return out;
+  }
+
+  /** Saves an account's rules and marks its devices for a rebuild from `from`, together. */
+  async saveRules(
+    userId: string,
+    record: RulesRecord,
+    imeis: string[],
+    from: string,
+  ): Promise<void> {
+    const batch = new Batch(this.kv);
+    batch.set(K.rules(userId), record, 500);
+    const marks = await this.readMarks(imeis);
+    imeis.forEach((imei, i) => {
+      const m = marks[i] ?? { userId, days: [], from: null };
+      m.from = m.from && m.from < from ? m.from : from;
+      m.userId = userId;
+      batch.set(K.mark(imei), m, 500);
+    });
+    await batch.commit();
+  }
+
+  /** Adds late-upload days to devices' marks (read-modify-write, inside `exclusive`). */
+  async addMarkedDays(batch: Batch, days: Map<string, { userId: string; days: Set<string> }>) {
+    const imeis = [...days.keys()];
+    const marks = await this.readMarks(imeis);
+    imeis.forEach((imei, i) => {
+      const d = days.get(imei)!;
+      const m = marks[i] ?? { userId: d.userId, days: [], from: null };
+      m.days = [...new Set([...m.days, ...d.days])].sort();
+      batch.set(K.mark(imei), m, 300 + 12 * m.days.length);
+    });
+  }
+
+  private async readMarks(imeis: string[]): Promise<(RecomputeMark | null)[]> {
+    const out: (RecomputeMark | null)[] = [];
+    for (let i = 0; i < imeis.length; i += 10) {
+      const entries = await this.kv.getMany<RecomputeMark[]>(
+        imeis.slice(i, i + 10).map(K.mark),
+      );
+      for (const e of entries) out.push(e.value);
+    }
+    return out;
+  }
+
+  async *marks(): AsyncGenerator<{ imei: string; mark: RecomputeMark; stamp: string }> {
+    for await (const e of this.kv.list<RecomputeMark>({ prefix: K.markPrefix })) {
+      yield { imei: e.key[2] as string, mark: e.value, stamp: e.versionstamp };
+    }
+  }
+
+  /** Removes a mark unless it changed since it was read (new late points: run again). */
+  async clearMark(imei: string, stamp: string): Promise<boolean> {
+    const res = await this.kv.atomic().check({ key: K.mark(imei), versionstamp: stamp })
+      .delete(K.mark(imei)).commit();
+    return res.ok;
+  }
+}
+
+/**
+ * Writes committed in as few atomic operations as KV's limits allow. Not one atomic whole:
+ * every write here is idempotent (segments by identity, summaries by date), so a crash
+ * between two operations is repaired by replaying from the checkpoint.
+ */
+export class Batch {
+  private ops: { key: Deno.KvKey; value?: unknown; bytes: number }[] = [];
+
+  constructor(private readonly kv: Deno.Kv) {}
+
+  set(key: Deno.KvKey, value: unknown, bytes: number): void {
+    this.ops.push({ key, value, bytes });
+  }
+
+  delete(key: Deno.KvKey): void {
+    this.ops.push({ key, bytes: 50 });
+  }
+
+  get size(): number {
+    return this.ops.length;
+  }
+
+  async commit(): Promise<void> {
+    let op = this.kv.atomic(), bytes = 0, count = 0;
+    for (const w of this.ops) {
+      if (count && (bytes + w.bytes > OP_BYTES || count >= OP_MUTATIONS)) {
+        if (!(await op.commit()).ok) throw new Error("motion write failed");
+        op = this.kv.atomic(), bytes = 0, count = 0;
+      }
+      if (w.value === undefined) op.delete(w.key);
+      else op.set(w.key, w.value);
+      bytes += w.bytes + 100;
+      count++;
+    }
+    if (count && !(await op.commit()).ok) throw new Error("motion write failed");
+    this.ops = [];
+  }
+}
+
+type MergedWrite = SegmentWrite & { existing?: Deno.KvKey[] };
+
+/** One write per device-kind-day: later segments of the same identity win. */
+function mergeWrites(writes: SegmentWrite[]): Map<string, MergedWrite> {
+  const out = new Map<string, MergedWrite>();
+  for (const w of writes) {
+    const id = `${w.imei}/${w.kind}/${w.day}`;
+    const seen = out.get(id);
+    if (!seen) out.set(id, { ...w, segments: [...w.segments] });
+    else {
+      seen.segments = w.replace ? [...w.segments] : mergeById(seen.segments, w.segments);
+      seen.replace ||= w.replace;
+    }
+  }
+  return out;
+}
+
+function mergeById(old: AnySegmentOf[], added: AnySegmentOf[]): AnySegmentOf[] {
+  const byId = new Map<string, AnySegmentOf>();
+  for (const s of old) byId.set(segmentId(s), s);
+  for (const s of added) byId.set(segmentId(s), s);
+  return [...byId.values()].sort((a, b) => a.start - b.start);
+}
+
+/** Splits a day's segments into parts below PART_BYTES (stored without the imei). */
+function packParts(segments: AnySegmentOf[]): { list: unknown[]; bytes: number }[] {
+  const parts: { list: unknown[]; bytes: number }[] = [];
+  let current: { list: unknown[]; bytes: number } = { list: [], bytes: 0 };
+  for (const s of segments) {
+    const { imei: _imei, ...stored } = s as AnySegmentOf & { kind?: string; open?: boolean };
+    delete (stored as { kind?: string }).kind;
+    delete (stored as { open?: boolean }).open;
+    const bytes = JSON.stringify(stored).length;
+    if (current.list.length && current.bytes + bytes > PART_BYTES) {
+      parts.push(current);
+      current = { list: [], bytes: 0 };
+    }
+    current.list.push(stored);
+    current.bytes += bytes;
+  }
+  if (current.list.length) parts.push(current);
+  return parts;
+}
