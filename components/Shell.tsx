@@ -10,7 +10,7 @@ import { isActive, sectionsFor, SETTINGS_GROUPS } from "./shell_nav.ts";
 export function Shell({ ctx, children }: { ctx: PageContext; children: ReactNode }) {
   const { t, user, domain } = ctx;
   const logo = imageUrl(domain, "domainLogin");
-  const sections = sectionsFor(user?.accountType);
+  const sections = sectionsFor(user?.accountType, user?.viewReportFlag === 1);
   return (
     <>
       <header class="topbar">
@@ -19,6 +19,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: ReactNode
             lang={ctx.lang}
             path={ctx.path}
             accountType={user.accountType}
+            viewReports={user.viewReportFlag === 1}
             nickName={user.nickName}
             account={user.account}
           />

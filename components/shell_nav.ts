@@ -4,6 +4,7 @@
  * island), so it holds constants only.
  */
 import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
+import { REPORT_SECTION_PATHS } from "./reports/nav.ts";
 
 export type SectionKey =
   | "monitor"
@@ -11,6 +12,7 @@ export type SectionKey =
   | "devices"
   | "geofences"
   | "alerts"
+  | "reports"
   | "settings"
   | "domains";
 
@@ -21,6 +23,8 @@ export interface Section {
   /** Path prefixes that belong to the section (its link is marked active on them). */
   paths: readonly string[];
   adminOnly?: boolean;
+  /** Shown only with the view-reports permission (viewReportFlag). */
+  reportsOnly?: boolean;
 }
 
 /** Top-level sections that exist today. */
@@ -30,6 +34,7 @@ export const SECTIONS: readonly Section[] = [
   { key: "devices", href: "/devices", paths: ["/devices"] },
   { key: "geofences", href: "/geofence", paths: ["/geofence"] },
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
+  { key: "reports", href: "/deviceOverview", paths: REPORT_SECTION_PATHS, reportsOnly: true },
   {
     key: "settings",
     href: "/myProfile",
@@ -73,8 +78,11 @@ export const SETTINGS_GROUPS = [
   { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
 ] as const;
 
-/** The sections a user sees: White label only for the administrator (account type 0). */
-export const sectionsFor = (accountType: number | undefined) =>
-  SECTIONS.filter((s) => !s.adminOnly || accountType === 0);
+/**
+ * The sections a user sees: White label only for the administrator (account type 0), Reports
+ * only with the view-reports permission.
+ */
+export const sectionsFor = (accountType: number | undefined, viewReports = false) =>
+  SECTIONS.filter((s) => (!s.adminOnly || accountType === 0) && (!s.reportsOnly || viewReports));
 
 export const isActive = (s: Section, path: string) => s.paths.some((p) => path.startsWith(p));

@@ -14,6 +14,7 @@ import { registerDevicePages } from "./devices.tsx";
 import { registerCommandPages } from "./commands.tsx";
 import { registerMonitorPages } from "./monitor.tsx";
 import { registerAlertPages } from "./alerts.tsx";
+import { registerReportPages } from "./reports.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 
@@ -38,6 +39,7 @@ const REGISTRARS: Registrar[] = [
   registerCommandPages,
   registerMonitorPages,
   registerAlertPages,
+  registerReportPages,
   registerApiDocs,
 ];
 

@@ -62,7 +62,7 @@ export function filterFields(
     if (key === "view") fields.view = f.view;
     if (key === "alertType" && f.alertType) fields.alertType = f.alertType;
     if (key === "read" && f.read !== "all") fields.read = f.read === "read";
-    if (key === "posType" && f.posType !== "all") fields.posType = f.posType;
+    if (key === "posType" && f.posType !== "all") fields.positioning = f.posType;
     if (key === "speedLimit" && f.speedLimit.trim()) {
       const kmh = Number(f.speedLimit) * (KMH_PER[speedUnit] ?? 1);
       if (!Number.isFinite(kmh) || kmh < 1 || kmh > 300) {

@@ -95,7 +95,8 @@ export function cellFormat(units: UserUnits, t: TFunction): CellFormat {
 /** Text columns whose values are codes: translated (alert types, states, positioning). */
 function textCell(key: string, value: string, t: TFunction): string {
   if (key === "alertType") return t(`alerts.type.${value}`, { defaultValue: value });
-  if (key === "state" || key === "status" || key === "posType") {
+  if (key === "status") return t(`monitor.status.${value}`, { defaultValue: value });
+  if (key === "state" || key === "posType") {
     return t(`reports.values.${key}.${value}`, { defaultValue: value });
   }
   return value;

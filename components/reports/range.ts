@@ -52,26 +52,27 @@ export function quickOf(range: Range, now: number, tz: string): QuickRange | nul
   }) ?? null;
 }
 
-/** What is wrong with a range, as a message key and its values, or null. */
+/** What is wrong with a range, as a catalogue message key and its values, or null. */
 export type RangeProblem =
   | { key: "errors.startAfterEnd" }
-  | { key: "reports.form.afterNow" }
-  | { key: "reports.form.tooFarBack"; days: number }
-  | { key: "reports.form.tooLong"; days: number }
+  | { key: "errors.reportStartInFuture" }
+  | { key: "errors.reportBeyondLookback"; days: number }
+  | { key: "errors.playbackRangeTooLong"; days: number }
   | { key: "reports.form.noRange" };
 
+/**
+ * The form's checks, the same as the API's (an end after now is clamped to now by the form,
+ * as the date pickers cannot go past it).
+ */
 export function rangeProblem(report: ReportName, r: Range, now: number): RangeProblem | null {
   if (!Number.isFinite(r.from) || !Number.isFinite(r.to)) return { key: "reports.form.noRange" };
+  if (r.from > now) return { key: "errors.reportStartInFuture" };
   if (r.from > r.to) return { key: "errors.startAfterEnd" };
-  // The inputs show minutes: "now" rounded up to the minute is still now.
-  if (r.from > now || r.to > Math.ceil(now / 60_000) * 60_000) {
-    return { key: "reports.form.afterNow" };
-  }
   if (r.from < now - REPORT_LOOKBACK_DAYS * DAY_MS) {
-    return { key: "reports.form.tooFarBack", days: REPORT_LOOKBACK_DAYS };
+    return { key: "errors.reportBeyondLookback", days: REPORT_LOOKBACK_DAYS };
   }
   const days = REPORT_RANGE_DAYS[report];
-  if (r.to - r.from > days * DAY_MS) return { key: "reports.form.tooLong", days };
+  if (r.to - r.from > days * DAY_MS) return { key: "errors.playbackRangeTooLong", days };
   return null;
 }
 

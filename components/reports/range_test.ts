@@ -34,21 +34,21 @@ Deno.test("range checks: order, future, look-back and each report's longest rang
   assert.deepEqual(rangeProblem("trips", { from: NOW, to: NOW - 1 }, NOW), {
     key: "errors.startAfterEnd",
   });
-  assert.deepEqual(rangeProblem("trips", { from: NOW - day, to: NOW + 2 * 60_000 }, NOW), {
-    key: "reports.form.afterNow",
+  assert.deepEqual(rangeProblem("trips", { from: NOW + 60_000, to: NOW + 2 * 60_000 }, NOW), {
+    key: "errors.reportStartInFuture",
   });
   assert.deepEqual(rangeProblem("trips", { from: NOW - 200 * day, to: NOW - 190 * day }, NOW), {
-    key: "reports.form.tooFarBack",
+    key: "errors.reportBeyondLookback",
     days: 183,
   });
   // Trips allow 3 months; parking one month; track details a week.
   assert.equal(rangeProblem("trips", { from: NOW - 90 * day, to: NOW }, NOW), null);
   assert.deepEqual(rangeProblem("parking", { from: NOW - 40 * day, to: NOW }, NOW), {
-    key: "reports.form.tooLong",
+    key: "errors.playbackRangeTooLong",
     days: 31,
   });
   assert.deepEqual(rangeProblem("trackDetails", { from: NOW - 8 * day, to: NOW }, NOW), {
-    key: "reports.form.tooLong",
+    key: "errors.playbackRangeTooLong",
     days: 7,
   });
   assert.deepEqual(rangeProblem("trips", { from: NaN, to: NOW }, NOW), {

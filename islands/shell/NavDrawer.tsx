@@ -3,12 +3,15 @@ import { island } from "../../lib/islands/island.tsx";
 import { type Lang, LANGUAGES, translator } from "../../lib/i18n/i18n.ts";
 import { logout, switchLanguage } from "../../lib/client/session.ts";
 import { isActive, MONITOR_NAV, sectionsFor, SETTINGS_GROUPS } from "../../components/shell_nav.ts";
+import { REPORT_NAV } from "../../components/reports/nav.ts";
 
 interface Props {
   lang: Lang;
   /** The page's path: marks the current section and entry. */
   path: string;
   accountType: number;
+  /** The view-reports permission: the Reports section and its pages. */
+  viewReports?: boolean;
   nickName: string;
   account: string;
 }
@@ -22,7 +25,7 @@ const FOCUSABLE = "a[href], button:not([disabled]), select, input, [tabindex]:no
  * stays in the drawer, and Escape, the backdrop, the close button or following a link
  * close it (focus returns to the menu button).
  */
-function NavDrawer({ lang, path, accountType, nickName, account }: Props) {
+function NavDrawer({ lang, path, accountType, viewReports, nickName, account }: Props) {
   const t = translator(lang);
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
@@ -129,7 +132,7 @@ function NavDrawer({ lang, path, accountType, nickName, account }: Props) {
           </button>
         </header>
         <nav class="drawer-nav" aria-label={t("shell.mainNav")}>
-          {sectionsFor(accountType).map((s) => {
+          {sectionsFor(accountType, viewReports).map((s) => {
             const active = isActive(s, path);
             const label = t(`shell.sections.${s.key}`);
             if (s.key === "monitor") {
@@ -139,6 +142,19 @@ function NavDrawer({ lang, path, accountType, nickName, account }: Props) {
                   {MONITOR_NAV.map(([href, key]) =>
                     link(href, t(`monitor.tabs.${key}`), path === href)
                   )}
+                </details>
+              );
+            }
+            if (s.key === "reports") {
+              return (
+                <details key={s.key} open={active}>
+                  <summary class={active ? "active" : ""}>{label}</summary>
+                  {REPORT_NAV.map((g) => (
+                    <div key={g.key} class="drawer-group">
+                      <h4>{t(g.key)}</h4>
+                      {g.items.map(([href, key]) => link(href, t(key), path === href))}
+                    </div>
+                  ))}
                 </details>
               );
             }

@@ -16,6 +16,9 @@ function cookie(name: string): string {
   return hit ? decodeURIComponent(hit.slice(name.length + 1)) : "";
 }
 
+/** The CSRF token cookie sessions send with changes (for requests made without api()). */
+export const csrfToken = () => cookie("tp_csrf");
+
 function toLogin() {
   const back = location.pathname + location.search;
   location.href = `/login?redirect=${encodeURIComponent(back)}`;
