@@ -65,6 +65,7 @@ import { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
 import { MyReports } from "../modules/reports/my_reports.ts";
 import { MyReportsStore } from "../modules/reports/my_reports_store.ts";
 import { createMotion, type MotionServices } from "../modules/motion/service.ts";
+import { MotionStore } from "../modules/motion/store.ts";
 import { TaskService } from "../modules/tasks/service.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
@@ -492,7 +493,7 @@ function buildMotion(
   { alertSettings }: GeofencesArea,
 ): Promise<MotionServices> {
   return createMotion({
-    kv,
+    store: new MotionStore(kv),
     enabled: config.MOTION_ANALYSIS === "on",
     points: positions,
     devices: {

@@ -9,7 +9,7 @@ import { type MotionDevices, MotionEngine, type PointReader } from "./engine.ts"
 import { MotionReads } from "./reader.ts";
 import { Recomputer } from "./recompute.ts";
 import { MotionRulesService, RulesBook } from "./rules.ts";
-import { MotionStore } from "./store.ts";
+import type { MotionStore } from "./store.ts";
 import type { MotionReader } from "./types.ts";
 
 /** The motion area's handle (Services.motion). */
@@ -27,7 +27,7 @@ export interface MotionServices {
 }
 
 export interface MotionDeps {
-  kv: Deno.Kv;
+  store: MotionStore;
   enabled: boolean;
   devices: MotionDevices;
   points: PointReader;
@@ -36,7 +36,7 @@ export interface MotionDeps {
 }
 
 export async function createMotion(d: MotionDeps): Promise<MotionServices> {
-  const store = new MotionStore(d.kv);
+  const store = d.store;
   const book = new RulesBook();
   await book.load(store);
   let kick = () => {};
