@@ -47,6 +47,12 @@ function mapSettings(ctx: PageContext, googleKey = ""): MapSettings {
 
 const imeiParam = (v: string | undefined) => (v && /^\d{15}$/.test(v) ? v : "");
 
+/** A playback range from the query's startTime/endTime (ISO-8601), when both are valid. */
+function rangeParam(from: string | undefined, to: string | undefined) {
+  const a = Date.parse(from ?? ""), b = Date.parse(to ?? "");
+  return Number.isFinite(a) && Number.isFinite(b) && a <= b ? { from: a, to: b } : null;
+}
+
 /** Monitor pages (spec §2): objects, alerts, playback, tracking, and the public share page. */
 export function registerMonitorPages({ privatePage, publicPage, renderer, services }: PageKit) {
   /** The logged-in user's map settings, with the Google key they may use. */
@@ -98,6 +104,7 @@ export function registerMonitorPages({ privatePage, publicPage, renderer, servic
           lang={ctx.lang}
           settings={settings}
           imei={imeiParam(c.req.query("imei"))}
+          range={rangeParam(c.req.query("startTime"), c.req.query("endTime"))}
         />
       ),
     ),

@@ -59,6 +59,8 @@ export function createPlaybackState(
   t: TFunction,
   settings: MapSettings,
   imei: string,
+  /** A range to show at once (the page's startTime/endTime, e.g. from a report row). */
+  range: { from: number; to: number } | null = null,
 ): PlaybackState {
   const now = Date.now();
   const addresses = signal(0);
@@ -68,9 +70,11 @@ export function createPlaybackState(
     settings,
     devices: signal([]),
     imei: signal(imei),
-    from: signal(toLocalInput(now - 24 * 3600_000, settings.timeZone)),
+    from: signal(toLocalInput(range?.from ?? now - 24 * 3600_000, settings.timeZone)),
     // The input shows minutes: round up, so fixes of the current minute are inside the range.
-    to: signal(toLocalInput(Math.ceil(now / 60_000) * 60_000, settings.timeZone)),
+    to: signal(
+      toLocalInput(Math.ceil((range?.to ?? now) / 60_000) * 60_000, settings.timeZone),
+    ),
     errors: signal({}),
     loading: signal(false),
     track: signal<Track | null>(null),
