@@ -11,7 +11,8 @@ import type { PdfFont } from "./font.ts";
 const MARGIN = 28;
 const FONT_SIZE = 7.5;
 const ROW_H = 11;
-const HEAD_H = 14;
+/** Two lines: a header wraps inside its column instead of being cut. */
+const HEAD_H = 24;
 
 export async function renderPdf(
   table: ExportTable,
@@ -42,17 +43,26 @@ export async function renderPdf(
     ws.push((w / sum) * width);
     x += (w / sum) * width;
   }
-  // Characters that fit a column at this size (CJK counts double): clip before drawing,
-  // which is much cheaper than letting pdfkit measure and wrap every cell.
-  const fits = ws.map((w) => Math.max(3, Math.floor((w - 4) / (FONT_SIZE * 0.52))));
+  // Cells are clipped to their column before drawing, with each character's width measured
+  // once: much cheaper than pdfkit measuring and wrapping every cell.
+  doc.fontSize(FONT_SIZE);
+  const widths = new Map<number, number>();
+  const charWidth = (code: number) => {
+    let w = widths.get(code);
+    if (w === undefined) widths.set(code, w = doc.widthOfString(String.fromCharCode(code)));
+    return w;
+  };
+  const fits = ws.map((w) => w - 4);
 
   let page = 1, y = MARGIN;
   const cell = (text: string, col: number, yy: number) =>
-    doc.text(clip(text, fits[col]), xs[col] + 2, yy, { lineBreak: false });
+    doc.text(clip(text, fits[col], charWidth), xs[col] + 2, yy, { lineBreak: false });
   const header = () => {
     doc.fontSize(FONT_SIZE).fillColor("#222");
     doc.rect(MARGIN, y, width, HEAD_H).fill("#e8edf3").fillColor("#222");
-    table.headers.forEach((h, i) => cell(h, i, y + 3));
+    table.headers.forEach((h, i) =>
+      doc.text(h, xs[i] + 2, y + 1, { width: ws[i] - 4, height: HEAD_H, ellipsis: true })
+    );
     y += HEAD_H;
   };
   const footer = () => {
@@ -100,12 +110,12 @@ export async function renderPdf(
   return new Uint8Array(Buffer.concat(parts));
 }
 
-/** Cuts text to about `max` columns (CJK and other wide characters count two), with "…". */
-export function clip(text: string, max: number): string {
-  let cols = 0;
+/** Cuts text to fit `max` points (character widths from `charWidth`), ending it with "…". */
+export function clip(text: string, max: number, charWidth: (code: number) => number): string {
+  let width = 0;
   for (let i = 0; i < text.length; i++) {
-    cols += text.charCodeAt(i) > 0x2e7f ? 2 : 1;
-    if (cols > max) return text.slice(0, Math.max(0, i - 1)) + "…";
+    width += charWidth(text.charCodeAt(i));
+    if (width > max) return text.slice(0, Math.max(0, i - 1)) + "…";
   }
   return text;
 }

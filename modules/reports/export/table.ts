@@ -43,7 +43,19 @@ export interface TableInput {
   subtitle: string;
 }
 
-const WIDE = new Set(["text"]);
+/** A column's share of the pdf's width: times need 19 characters, addresses the most. */
+function widthOf(col: ReportColumn): number {
+  if (col.key.endsWith("ddress")) return 3;
+  if (col.key === "imei") return 2.1;
+  return WIDTHS[col.kind] ?? 1.2;
+}
+const WIDTHS: Partial<Record<ReportColumn["kind"], number>> = {
+  text: 1.7,
+  time: 2.3,
+  date: 1.4,
+  coordinate: 1.4,
+  boolean: 0.8,
+};
 
 /** Rows converted between two yields to the event loop (a 30,000-row export is ~0.2 s of work). */
 const ROWS_PER_SLICE = 1_000;
@@ -94,7 +106,7 @@ export async function buildTable(input: TableInput): Promise<ExportTable> {
     title: t(`reports.names.${report}`),
     subtitle: input.subtitle,
     headers,
-    widths: columns.map((col) => (col.key.endsWith("ddress") ? 3 : WIDE.has(col.kind) ? 2 : 1.4)),
+    widths: columns.map(widthOf),
     lines,
     totals: totalsLine(columns, input, t("reports.export.total")),
     note: input.total > shown
