@@ -31,8 +31,10 @@ import { registerNotificationRoutes } from "../modules/notifications/routes.ts";
 import { registerWorkModeRoutes } from "../modules/workmodes/routes.ts";
 import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
 import { registerTaskRoutes } from "../modules/tasks/routes.ts";
+import { registerExportRoutes } from "../modules/reports/export/routes.ts";
 import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts";
 import { registerMotionRoutes } from "../modules/motion/routes.ts";
+import { registerReportRoutes } from "../modules/reports/routes.ts";
 
 const httpLog = log.area("http");
 
@@ -113,8 +115,10 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerWorkModeRoutes(api, s);
   registerGeocoderRoutes(api, s);
   registerTaskRoutes(api, s);
+  registerExportRoutes(api, s);
   registerMyReportRoutes(api, s);
   registerMotionRoutes(api, s);
+  registerReportRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -66,6 +66,12 @@ import { MyReports } from "../modules/reports/my_reports.ts";
 import { MyReportsStore } from "../modules/reports/my_reports_store.ts";
 import { createMotion, type MotionServices } from "../modules/motion/service.ts";
 import { MotionStore } from "../modules/motion/store.ts";
+import { ReportService } from "../modules/reports/service.ts";
+import { ReportOverviews } from "../modules/reports/overview.ts";
+import { SessionReportRunner } from "../modules/reports/runner.ts";
+import type { ReportRunner } from "../modules/reports/types.ts";
+import { DEFAULT_MOTION_RULES } from "../modules/motion/types.ts";
+import { ReportExport } from "../modules/reports/export/service.ts";
 import { TaskService } from "../modules/tasks/service.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
@@ -149,6 +155,13 @@ export interface Services extends AlertingServices {
   myReports: MyReports;
   /** The motion analysis: the MotionReader the reports read, the per-account rules. */
   motion: MotionServices;
+  /** The report queries (/v3/new/report/*) and overviews. */
+  reports: ReportService;
+  reportOverviews: ReportOverviews;
+  /** Runs a report as a user for the export and the task centre. */
+  reportRunner: ReportRunner;
+  /** Report files (xlsx, csv, pdf): directly, or as a task of the task centre. */
+  reportExport: ReportExport;
 }
 
 /** What every area is built from: the store, the settings, the bus and the metrics. */
@@ -219,6 +232,13 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   // Tasks still "running" in the store belonged to the previous process.
   await tasks.recover();
   const motion = await buildMotion(core, signIn, devices, gateway, geofences);
+  const reports = buildReports(core, signIn, devices, gateway, geofences, addresses, motion);
+  const reportExport = new ReportExport({
+    runner: reports.reportRunner,
+    tasks,
+    accounts: signIn.accountStore,
+    deviceOwner: (imei) => devices.directory.get(imei)?.userId,
+  });
   connectAreas(core, alerting, {
     motion: motion.engine,
     alertAddresses: addresses.alertAddresses,
@@ -254,6 +274,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     tasks,
     myReports: new MyReports(new MyReportsStore(kv)),
     motion,
+    ...reports,
+    reportExport,
   };
 }
 
@@ -512,6 +534,37 @@ function buildMotion(
     account: async (session, userId) =>
       userId === null ? session.cAccountId : (await access.visibleAccount(session, userId)).id,
   });
+}
+
+/** The report queries and overviews over the motion analysis, tracks and alerts. */
+function buildReports(
+  { offlineMs }: Core,
+  { access, accountStore }: SignInArea,
+  { devices, directory }: DevicesArea,
+  { positions, alerts }: GatewayArea,
+  { alertSettings }: GeofencesArea,
+  { geocoder }: AddressesArea,
+  motion: MotionServices,
+): Pick<Services, "reports" | "reportOverviews" | "reportRunner"> {
+  const reports = new ReportService({
+    devices,
+    access,
+    motion: motion.reader,
+    tracks: positions,
+    alerts,
+    geocoder,
+    directory,
+    // The limit the analysis cut the streaks at: the device's threshold, else its rules'.
+    overspeedLimit: (imei) =>
+      motion.engine?.limitOf(imei) ?? alertSettings.device(imei)?.overSpeed ??
+        DEFAULT_MOTION_RULES.overspeedKmh,
+    offlineMs,
+  });
+  return {
+    reports,
+    reportOverviews: new ReportOverviews({ devices, motion: motion.reader, alerts }),
+    reportRunner: new SessionReportRunner({ reports, accounts: accountStore }),
+  };
 }
 
 /** The position pipeline and the reactions to domain events; the address writer starts. */

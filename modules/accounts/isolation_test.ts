@@ -10,6 +10,7 @@ import { CATALOGUE, type ErrorName } from "../../lib/errors.ts";
 import { ApiRegistry, type RouteDef } from "../../lib/http/api.ts";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { registerAccountRoutes } from "./routes.ts";
+import { REPORT_NAMES } from "../reports/model.ts";
 import { assertCode, assertOk, buildTree, PASSWORD, snapshot, type Tree } from "./test_support.ts";
 
 const PREFIX = "/v3/new/account/";
@@ -465,6 +466,112 @@ Deno.test("isolation: no token means 401 on every session route under the prefix
       assert.equal(res.status, 401, `${r.method} ${r.path}`);
       assert.equal((await res.json()).code, CATALOGUE.tokenInvalid);
     }
+  } finally {
+    await t.close();
+  }
+});
+
+// --- Report routes (issue 17) -------------------------------------------------------------------
+
+const REPORT_PREFIX = "/v3/new/report/";
+/** entA's device (distA's subtree) and distB's own. */
+const REPORT_DEV_A = "359710049790101";
+const REPORT_DEV_B = "359710049790119";
+
+/**
+ * What a caller of the sibling subtree sends to each report route, and the refusal: a query
+ * naming a device outside the caller's tree is refused whole (alone or beside its own device),
+ * an account outside it is refused. null: a route about the caller's own list only.
+ */
+function reportAttempts(path: string, ids: Tree["ids"]): Attempt[] | null {
+  const now = Date.now();
+  const range = {
+    startTime: new Date(now - 3_600_000).toISOString(),
+    endTime: new Date(now).toISOString(),
+  };
+  const devices = (extra: Record<string, unknown>): Attempt[] =>
+    [[REPORT_DEV_A], [REPORT_DEV_B, REPORT_DEV_A]].map((imeis) => ({
+      input: { imeis, ...range, ...extra },
+      expect: ["deviceNoPermission"],
+    }));
+  const name = path.slice(REPORT_PREFIX.length);
+  if (name === "overview/device") {
+    return [{ input: { userId: ids.entA }, expect: ["permissionDenied"] }];
+  }
+  if (name === "overview/moving" || name === "overview/alert") return devices({});
+  if (name === "myReports/get" || name === "myReports/set") return null;
+  if (name === "motionRules/get") {
+    return [{ input: { userId: ids.entA }, expect: ["permissionDenied"] }];
+  }
+  if (name === "motionRules/set") {
+    return [{
+      input: { userId: ids.entA, rules: { stopSeconds: 240 } },
+      expect: ["permissionDenied"],
+    }];
+  }
+  if (name === "export") {
+    return [{
+      input: {
+        report: "trips",
+        params: { imeis: [REPORT_DEV_A], ...range },
+        format: "csv",
+        exportType: 1,
+      },
+      expect: ["deviceNoPermission"],
+    }];
+  }
+  assert.ok((REPORT_NAMES as readonly string[]).includes(name), `no matrix entry for ${path}`);
+  return devices({ pageNum: 1, pageSize: 10 });
+}
+
+Deno.test("isolation matrix: report routes refuse the sibling subtree's devices and accounts", async (s) => {
+  const t = await testApp();
+  let full: ApiRegistry | undefined;
+  createApp(t.services, (parts) => (full = parts.api));
+  try {
+    const tree = await buildTree(t);
+    for (const [userId, imei] of [[tree.ids.entA, REPORT_DEV_A], [tree.ids.distB, REPORT_DEV_B]]) {
+      assertOk(
+        await t.call("/v3/new/newEquipment/importEquipment", {
+          userId,
+          mcType: "GT06N",
+          imeis: [imei],
+        }, tree.tokens.admin),
+      );
+    }
+    const paths = full!.routes.filter((r) => r.path.startsWith(REPORT_PREFIX)).map((r) => r.path);
+    for (const name of REPORT_NAMES) assert.ok(paths.includes(`${REPORT_PREFIX}${name}`), name);
+    for (const path of paths) {
+      await s.step(path, async () => {
+        const attempts: Attempt[] | null = reportAttempts(path, tree.ids);
+        if (!attempts) return;
+        for (const token of [tree.tokens.distB, tree.tokens.vB]) {
+          for (const attempt of attempts) {
+            const before = await snapshot(t.services.kv);
+            const r = await t.call(path, attempt.input, token);
+            const label: string = `${path} ${JSON.stringify(attempt.input)} → ${
+              JSON.stringify(r.json)
+            }`;
+            assert.ok(
+              attempt.expect.map((e) => CATALOGUE[e] as number).includes(r.json?.code ?? -1),
+              `${label}: expected one of ${attempt.expect}`,
+            );
+            const after = await snapshot(t.services.kv);
+            assert.equal(after, before, `${label}: nothing may change`);
+          }
+        }
+        // The owner's side of the same query succeeds (export and overviews included).
+        if (path.endsWith("/export")) return;
+        const own = attempts[0].input.imeis
+          ? { ...attempts[0].input, imeis: [REPORT_DEV_A] }
+          : { ...attempts[0].input, userId: tree.ids.entA };
+        assertOk(await t.call(path, own, tree.tokens.distA));
+        // New rules recompute the account's days in the background: let it finish first.
+        await t.services.motion.idle();
+      });
+    }
+    const overview = await t.call(`${REPORT_PREFIX}overview/device`, {}, tree.tokens.distB);
+    assert.equal(overview.json.data.total, 1, "distB counts only its own device");
   } finally {
     await t.close();
   }
