@@ -47,9 +47,11 @@ export async function renderPdf(
   // once: much cheaper than pdfkit measuring and wrapping every cell.
   doc.fontSize(FONT_SIZE);
   const widths = new Map<number, number>();
-  const charWidth = (code: number) => {
-    let w = widths.get(code);
-    if (w === undefined) widths.set(code, w = doc.widthOfString(String.fromCharCode(code)));
+  const charWidth = (code: number): number => {
+    const known = widths.get(code);
+    if (known !== undefined) return known;
+    const w = doc.widthOfString(String.fromCharCode(code));
+    widths.set(code, w);
     return w;
   };
   const fits = ws.map((w) => w - 4);
