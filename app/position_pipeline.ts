@@ -8,15 +8,17 @@
  *   2. device state   modules/gateway/ingest/ingest.ts the directory's live state, derived status
  *                                                  (then: "position", "status", "alert" events)
  *   3. alert engine   modules/alerts/engine.ts    thresholds and fences → engine alerts
- *   4. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts
- *   5. alert delivery modules/alerts/delivery.ts  console pop-up, mail, webhooks
- *   6. alert address  modules/geocoder/alert_addresses.ts  street address, written later
- *   7. report counts  modules/notifications/notices.ts     the "few reports" notice
- *   8. live stream    modules/monitor/stream.ts   server-sent events to open map pages
- *   9. motion analysis modules/motion/engine.ts   trips, stops, idling, ignition, overspeed,
+ *                                                  (and "fenceCrossed" for every crossing)
+ *   4. motion analysis modules/motion/engine.ts   trips, stops, idling, ignition, overspeed,
  *                                                  day summaries (every stored fix, history
  *                                                  too: "positionsCommitted"), online/offline
- *                                                  intervals, fence visits ("fenceCrossed")
+ *                                                  intervals, fence visits; left out with
+ *                                                  MOTION_ANALYSIS=off
+ *   5. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts
+ *   6. alert delivery modules/alerts/delivery.ts  console pop-up, mail, webhooks
+ *   7. alert address  modules/geocoder/alert_addresses.ts  street address, written later
+ *   8. report counts  modules/notifications/notices.ts     the "few reports" notice
+ *   9. live stream    modules/monitor/stream.ts   server-sent events to open map pages
  *   … later: fleet rules.
  *
  * Engine alerts come back through the bus as "alert" events and pass steps 4-8 like device
@@ -75,6 +77,16 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       position: s.alertEngine.handle,
       status: s.alertEngine.handle,
     },
+    ...(s.motion
+      ? [{
+        name: "motion analysis",
+        durable: true,
+        committed: s.motion.onCommitted,
+        status: s.motion.onStatus,
+        connection: s.motion.onConnection,
+        fenceCrossed: s.motion.onFenceCrossed,
+      }]
+      : []),
     { name: "auto broadcast", durable: true, alert: (e) => s.autoBroadcast.onAlert(e.alert) },
     { name: "alert delivery", durable: true, alert: s.alertDelivery.handle },
     // The alert already carries the address worked out when it was raised.
@@ -87,16 +99,6 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       status: s.streams.handle,
       alert: s.streams.handle,
     },
-    ...(s.motion
-      ? [{
-        name: "motion analysis",
-        durable: true,
-        committed: s.motion.onCommitted,
-        status: s.motion.onStatus,
-        connection: s.motion.onConnection,
-        fenceCrossed: s.motion.onFenceCrossed,
-      }]
-      : []),
   ];
 }
 

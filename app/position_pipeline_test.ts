@@ -12,7 +12,10 @@ Deno.test("composition: the position pipeline and reactions as subscribed on the
     const subs = app.services.bus.subscriptions();
     const of = (type: string) => subs.filter((s) => s.type === type).map((s) => s.name);
     assert.deepEqual(of("position"), ["alert engine", "report counts", "live stream"]);
-    assert.deepEqual(of("status"), ["alert engine", "live stream"]);
+    assert.deepEqual(of("status"), ["alert engine", "motion analysis", "live stream"]);
+    assert.deepEqual(of("positionsCommitted"), ["motion analysis"]);
+    assert.deepEqual(of("fenceCrossed"), ["motion analysis"]);
+    assert.deepEqual(of("connection"), ["motion analysis"]);
     assert.deepEqual(of("alert"), [
       "auto broadcast",
       "alert delivery",
@@ -23,6 +26,7 @@ Deno.test("composition: the position pipeline and reactions as subscribed on the
     assert.equal(durable.get("alert engine"), true);
     assert.equal(durable.get("alert delivery"), true);
     assert.equal(durable.get("live stream"), false);
+    assert.equal(durable.get("motion analysis"), true);
     assert.ok(
       subs.filter((s) => !["position", "status", "alert"].includes(s.type)).every((s) => s.durable),
     );

@@ -52,6 +52,8 @@ const OPTIONS = {
   workers: "",
   /** Alert engine: "off" (ALERT_ENGINE=off), "idle" (on, nothing configured), "full" (20 fences, all thresholds and types). */
   alerts: "idle",
+  /** Motion analysis (trips, stops, day summaries): "on" (the default) or "off" (MOTION_ANALYSIS=off). */
+  motion: "on",
   /**
    * How the load generator drives its sockets: "ffi" (libc epoll, a few µs of CPU per frame;
    * Linux x86-64) or "deno" (one Deno.TcpConn per device, ~30 µs per frame).
@@ -170,6 +172,7 @@ async function startServer(dataDir: string) {
       H02_PORT: String(freePort()),
       OSMAND_PORT: String(freePort()),
       ALERT_ENGINE: opt.alerts === "off" ? "off" : "on",
+      MOTION_ANALYSIS: opt.motion === "off" ? "off" : "on",
       ...(opt.workers ? { GATEWAY_WORKERS: opt.workers } : {}),
     },
     stdout: "piped",
@@ -647,6 +650,7 @@ try {
       } s)`,
     );
   } else log(`alerts: engine ${opt.alerts === "off" ? "off" : "on, nothing configured"}`);
+  log(`motion analysis: ${opt.motion === "off" ? "off (MOTION_ANALYSIS=off)" : "on"}`);
   const rssImported = rssMiB(srv.pid);
 
   // Idle connections.

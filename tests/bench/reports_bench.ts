@@ -1,0 +1,372 @@
+/**
+ * `deno task bench:reports` — reports over months of data, read from the motion analysis.
+ *
+ * 1. Generates `--devices` devices × `--days` days of positions every `--interval` s (200 × 31
+ *    at 30 s ≈ 17.9 M points) through the store API, as the gateway would leave them: each
+ *    device-day's points written to the position store (PositionStore.importHistory) and
+ *    handed to the motion engine as the pipeline does ("positionsCommitted"), the engine
+ *    flushing as it runs. A day: parked overnight (ACC off, GPS drift), 3-6 trips with idling
+ *    before each, parking between, an overspeed burst in some. The two months before get copies
+ *    of the generated day summaries (so that three months of daily mileage are real records).
+ * 2. Times, in process, through the MotionReader (modules/motion/reader.ts): trips of every
+ *    device over the month (the full total, and the first page of 20 by start time), daily
+ *    summaries of every device over three months.
+ * 3. Starts the product on the same data (a real server process on loopback) and times the
+ *    report API: POST /v3/new/report/trips (first page of 20 and its total, and the last page)
+ *    and /v3/new/report/mileage {view: "day"} over three months.
+ *
+ * `--keep DIR` keeps the data in DIR; `--reuse DIR` skips generation and times DIR's data.
+ */
+import { loadConfig } from "../../lib/config.ts";
+import { compose, type Services } from "../../app/compose.ts";
+import { ensureAdministrator } from "../../modules/accounts/bootstrap.ts";
+import type { StoredPosition } from "../../modules/devices/model.ts";
+import { MotionStore } from "../../modules/motion/store.ts";
+import { addDays, DAY_MS, dayOf, dayStart } from "../../modules/motion/days.ts";
+import type { DaySummary } from "../../modules/motion/types.ts";
+import { startServer } from "../helpers/server.ts";
+
+const opt: Record<string, string | undefined> = {
+  devices: "200",
+  days: "31",
+  interval: "30",
+  concurrency: "4",
+  runs: "5",
+  keep: undefined,
+  reuse: undefined,
+};
+for (let i = 0; i < Deno.args.length; i += 2) {
+  const name = Deno.args[i].replace(/^--/, "");
+  if (!(name in opt)) throw new Error(`unknown option --${name}`);
+  opt[name] = Deno.args[i + 1];
+}
+const DEVICES = Number(opt.devices), DAYS = Number(opt.days), INTERVAL_S = Number(opt.interval);
+const PASSWORD = "Admin12345";
+/** The generated month ends with yesterday (UTC). */
+const LAST_DAY = addDays(dayOf(Date.now()), -1);
+const FIRST_DAY = addDays(LAST_DAY, -(DAYS - 1));
+const FROM = dayStart(FIRST_DAY), TO = dayStart(LAST_DAY) + DAY_MS - 1;
+/** Three months of daily mileage end with the generated month. */
+const MILEAGE_FROM = dayStart(addDays(LAST_DAY, -91));
+const imeiOf = (i: number) => `86200${String(i).padStart(10, "0")}`;
+const IMEIS = Array.from({ length: DEVICES }, (_, i) => imeiOf(i));
+
+const dir = opt.reuse ?? opt.keep ?? await Deno.makeTempDir({ prefix: "tp-bench-reports-" });
+if (opt.keep) await Deno.mkdir(dir, { recursive: true });
+const config = loadConfig({ DATA_DIR: dir, ADMIN_PASSWORD: PASSWORD, ALERT_ENGINE: "off" });
+
+// ---- generation --------------------------------------------------------------------------------
+
+async function generate(): Promise<void> {
+  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const s = await compose(kv, config);
+  await ensureAdministrator(s.accountStore, PASSWORD);
+  const adminId = (await s.accountStore.findIdByLogin("admin"))!;
+  const now = new Date().toISOString();
+  await s.deviceStore.insertMany(IMEIS.map((imei, i) => ({
+    imei,
+    mcType: "GT06N",
+    userId: adminId,
+    deviceName: `Truck ${i + 1}`,
+    sim: "",
+    enabled: true,
+    createdAt: now,
+    activationTime: now,
+    expiration: null,
+    userExpiration: null,
+    timezoneOffsetMinutes: null,
+  })));
+  await s.directory.load();
+  const engine = s.motion.engine!;
+  const started = performance.now();
+  let points = 0, analysisMs = 0;
+  const next = { i: 0 };
+  const worker = async () => {
+    while (next.i < IMEIS.length) {
+      const i = next.i++;
+      const imei = IMEIS[i];
+      const gen = new DeviceDays(i);
+      const month: StoredPosition[] = [];
+      for (let d = 0; d < DAYS; d++) {
+        const day = gen.day(dayStart(addDays(FIRST_DAY, d)));
+        const t = performance.now();
+        engine.onCommitted({ type: "positionsCommitted", imei, userId: adminId, points: day });
+        analysisMs += performance.now() - t;
+        for (const p of day) month.push(p);
+        points += day.length;
+      }
+      await s.positions.importHistory(imei, month);
+      if (i % 10 === 9) await engine.flush();
+    }
+  };
+  await Promise.all(Array.from({ length: Number(opt.concurrency) }, worker));
+  await engine.flush(true);
+  const genSeconds = (performance.now() - started) / 1000;
+  await copyEarlierMonths(s, new MotionStore(kv));
+  await s.ingestor.close();
+  await s.motion.close();
+  kv.close();
+  const bytes = (await Deno.stat(`${dir}/tracking.kv`)).size;
+  console.log(
+    `generated ${DEVICES} devices × ${DAYS} days at ${INTERVAL_S} s: ${
+      (points / 1e6).toFixed(2)
+    } M points in ${genSeconds.toFixed(0)} s (${
+      (points / genSeconds / 1000).toFixed(0)
+    } k points/s, of which the motion analysis ${(analysisMs / 1000).toFixed(1)} s = ${
+      (analysisMs * 1e6 / points).toFixed(0)
+    } ns per point); store ${(bytes / 1e6).toFixed(0)} MB`,
+  );
+  console.log(
+    `  engine: ${engine.stats.segments} segments closed, ${engine.stats.flushes} flushes`,
+  );
+}
+
+/** The two months before get the generated month's summaries again (three months of rows). */
+async function copyEarlierMonths(s: Services, store: MotionStore): Promise<void> {
+  const copies: DaySummary[] = [];
+  for (const imei of IMEIS) {
+    const days = await s.motion.reader.days(imei, FROM, TO);
+    for (let shift = 1; shift <= 2; shift++) {
+      for (const d of days) {
+        copies.push({ ...d, date: addDays(d.date, -DAYS * shift) });
+      }
+    }
+  }
+  const batch = store.newBatch();
+  await store.saveDays(copies.filter((d) => d.date >= dayOf(MILEAGE_FROM)), batch);
+  await batch.commit();
+}
+
+/**
+ * One device's days: parked overnight, 3-6 trips (idling 2-5 min before each, 10-50 min at
+ * 40-80 km/h, an overspeed burst in some), parking with GPS drift between, back home at night.
+ */
+class DeviceDays {
+  private lat: number;
+  private lng: number;
+  private readonly homeLat: number;
+  private readonly homeLng: number;
+  private odometer = 10_000;
+  private rnd: () => number;
+
+  constructor(i: number) {
+    this.homeLat = this.lat = 22.3 + (i % 20) * 0.02;
+    this.homeLng = this.lng = 113.9 + Math.floor(i / 20) * 0.02;
+    this.rnd = mulberry(i + 1);
+  }
+
+  day(start: number): StoredPosition[] {
+    const out: StoredPosition[] = [];
+    const step = INTERVAL_S * 1000;
+    const end = start + DAY_MS;
+    let t = start;
+    const trips = 3 + Math.floor(this.rnd() * 4);
+    let leave = start + (6.5 + this.rnd() * 2) * 3_600_000;
+    for (let k = 0; k < trips && t < end; k++) {
+      t = this.park(out, t, Math.min(leave, end), step);
+      t = this.idle(out, t, Math.min(t + (2 + this.rnd() * 3) * 60_000, end), step);
+      const homeward = k === trips - 1 || k % 2 === 1;
+      t = this.drive(out, t, Math.min(t + (10 + this.rnd() * 40) * 60_000, end), step, homeward);
+      leave = t + (20 + this.rnd() * 100) * 60_000;
+    }
+    this.park(out, t, end, step);
+    return out;
+  }
+
+  private point(time: number, speed: number, acc: boolean, lat = this.lat, lng = this.lng) {
+    return {
+      time,
+      lat,
+      lng,
+      speed,
+      course: 0,
+      altitude: 20,
+      satellites: 9,
+      posType: 1,
+      valid: true,
+      acc,
+      mileage: Math.round(this.odometer * 100) / 100,
+      battery: null,
+      signal: null,
+      attributes: NO_ATTRIBUTES,
+    } satisfies StoredPosition;
+  }
+
+  private park(out: StoredPosition[], t: number, until: number, step: number): number {
+    for (; t < until; t += step) {
+      const d = () => (this.rnd() - 0.5) * 0.0002; // ±10 m of drift
+      out.push(this.point(t, Math.floor(this.rnd() * 3), false, this.lat + d(), this.lng + d()));
+    }
+    return t;
+  }
+
+  private idle(out: StoredPosition[], t: number, until: number, step: number): number {
+    for (; t < until; t += step) out.push(this.point(t, 0, true));
+    return t;
+  }
+
+  private drive(
+    out: StoredPosition[],
+    t: number,
+    until: number,
+    step: number,
+    homeward: boolean,
+  ): number {
+    let heading = homeward
+      ? Math.atan2(this.homeLng - this.lng, this.homeLat - this.lat)
+      : this.rnd() * 2 * Math.PI;
+    const cruise = 40 + this.rnd() * 40;
+    const burst = this.rnd() < 0.3 ? t + (until - t) * this.rnd() : -1;
+    for (; t < until; t += step) {
+      const fast = burst > 0 && t >= burst && t < burst + 120_000;
+      const kmh = fast ? 105 + this.rnd() * 15 : cruise + (this.rnd() - 0.5) * 20;
+      const metres = (kmh / 3.6) * (step / 1000);
+      heading += (this.rnd() - 0.5) * 0.3;
+      this.lat += (metres * Math.cos(heading)) / 111_195;
+      this.lng += (metres * Math.sin(heading)) / (111_195 * Math.cos((this.lat * Math.PI) / 180));
+      this.odometer += metres / 1000;
+      out.push(this.point(t, Math.round(kmh * 10) / 10, true));
+    }
+    return t;
+  }
+}
+
+const NO_ATTRIBUTES: Record<string, never> = Object.freeze({}) as Record<string, never>;
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---- timings -----------------------------------------------------------------------------------
+
+/** Runs `fn` `runs` times: the first (cold) and the median of the rest, in ms. */
+async function timed<T>(fn: () => Promise<T>): Promise<{ first: number; median: number; r: T }> {
+  const times: number[] = [];
+  let r!: T;
+  for (let i = 0; i < Number(opt.runs); i++) {
+    const t = performance.now();
+    r = await fn();
+    times.push(performance.now() - t);
+  }
+  const rest = times.slice(1).sort((a, b) => a - b);
+  return { first: times[0], median: rest[Math.floor(rest.length / 2)] ?? times[0], r };
+}
+
+const fmt = (x: { first: number; median: number }) =>
+  `first ${x.first.toFixed(0)} ms, median ${x.median.toFixed(0)} ms`;
+
+async function timeReader(): Promise<void> {
+  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const s = await compose(kv, config);
+  const reader = s.motion.reader;
+  try {
+    const trips = await timed(async () => {
+      const lists = await Promise.all(IMEIS.map((i) => reader.segments("trip", i, FROM, TO)));
+      const all = lists.flat();
+      const page = all.sort((a, b) => a.start - b.start).slice(0, 20);
+      return { total: all.length, page: page.length };
+    });
+    console.log(
+      `MotionReader trips, ${DEVICES} devices × ${DAYS} days: ${trips.r.total} trips, first page ` +
+        `of ${trips.r.page}: ${fmt(trips)} (target ≤ 1 s)`,
+    );
+    const days = await timed(async () => {
+      const lists = await Promise.all(IMEIS.map((i) => reader.days(i, MILEAGE_FROM, TO)));
+      return lists.reduce((n, l) => n + l.length, 0);
+    });
+    console.log(
+      `MotionReader daily summaries, ${DEVICES} devices × 3 months: ${days.r} rows: ${
+        fmt(days)
+      } (target ≤ 500 ms)`,
+    );
+  } finally {
+    await s.ingestor.close();
+    await s.motion.close();
+    kv.close();
+  }
+}
+
+async function timeApi(): Promise<void> {
+  const server = await startServer(
+    { ADMIN_PASSWORD: PASSWORD, ALERT_ENGINE: "off" },
+    { dataDir: dir },
+  );
+  try {
+    const login = await fetch(`${server.url}/v3/new/account/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ account: "admin", password: PASSWORD }),
+    }).then((r) => r.json());
+    const token = login.data.token;
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      const json = await res.json();
+      if (json.code !== 10000) throw new Error(`${path}: ${JSON.stringify(json).slice(0, 300)}`);
+      return json.data as { total: number; list: unknown[] };
+    };
+    // The server's first report (code compiled, place dataset loaded) is not what is timed.
+    const warm = performance.now();
+    await post("/v3/new/report/trips", {
+      imeis: [IMEIS[0]],
+      startTime: new Date(TO - DAY_MS).toISOString(),
+      endTime: new Date(TO).toISOString(),
+      pageNum: 1,
+      pageSize: 20,
+    });
+    console.log(`API warm-up (one device, one day): ${(performance.now() - warm).toFixed(0)} ms`);
+    const range = (from: number) => ({
+      imeis: IMEIS,
+      startTime: new Date(from).toISOString(),
+      endTime: new Date(TO).toISOString(),
+    });
+    const first = await timed(() =>
+      post("/v3/new/report/trips", { ...range(FROM), pageNum: 1, pageSize: 20 })
+    );
+    console.log(
+      `API /v3/new/report/trips, ${DEVICES} devices × ${DAYS} days, page 1 of 20: total ${first.r.total}: ${
+        fmt(first)
+      } (target ≤ 1 s)`,
+    );
+    const lastPage = Math.max(1, Math.ceil(first.r.total / 20));
+    const last = await timed(() =>
+      post("/v3/new/report/trips", { ...range(FROM), pageNum: lastPage, pageSize: 20 })
+    );
+    console.log(`  last page (${lastPage}): ${fmt(last)}`);
+    const mileage = await timed(() =>
+      post("/v3/new/report/mileage", {
+        ...range(MILEAGE_FROM),
+        view: "day",
+        pageNum: 1,
+        pageSize: 20,
+      })
+    );
+    console.log(
+      `API /v3/new/report/mileage day view, ${DEVICES} devices × 3 months: total ${mileage.r.total}: ${
+        fmt(mileage)
+      } (target ≤ 500 ms)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+try {
+  if (!opt.reuse) await generate();
+  await timeReader();
+  await timeApi();
+} finally {
+  if (!opt.keep && !opt.reuse) await Deno.remove(dir, { recursive: true });
+}
