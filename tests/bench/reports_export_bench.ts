@@ -77,6 +77,10 @@ const table = () =>
     subtitle: "2026-10-01 – 2026-10-31",
   });
 
+// The same probe over an idle second: what the machine itself adds (other processes on a
+// shared machine delay timers too), to read the figures below against.
+const idle = await withLoopProbe(() => new Promise((r) => setTimeout(r, 1000)));
+console.log(`idle baseline: longest event-loop stall ${idle.maxStallMs.toFixed(1)} ms in 1 s`);
 const font = await pdfFont();
 // The server keeps one PDF worker while PDFs come; its start (~0.5 s) is measured apart.
 const warm = performance.now();
