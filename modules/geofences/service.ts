@@ -78,10 +78,13 @@ export class GeofenceService {
     return (await this.access.caller(session)).owner.id;
   }
 
-  /** A zone the caller may touch; missing and foreign ones are refused alike. */
+  /**
+   * A zone the caller may touch; missing and foreign ones are refused alike (permission
+   * denied, as for accounts), so another subtree cannot learn that an id exists.
+   */
   async visibleZone(session: Session, id: string): Promise<Zone> {
     const z = await this.store.get(id);
-    if (!z) throw new BizError("dataNotExists");
+    if (!z) throw new BizError("permissionDenied");
     await this.access.visibleAccount(session, z.userId);
     return z;
   }
@@ -123,7 +126,7 @@ export class GeofenceService {
     } else if (!sameSet(body.imeis, existing?.imeis ?? [])) {
       this.ruleCommands.assertMayRetarget(await this.access.caller(session), body.command);
     }
-    const groupId = await this.groupFor(userId, body.groupId);
+    const groupId = await this.groupFor(session, userId, body.groupId);
     await this.assertBindable(session, userId, body.imeis);
     const zone: Zone = {
       id: existing?.id ?? crypto.randomUUID(),
@@ -236,19 +239,23 @@ export class GeofenceService {
   }
 
   /** Resolves the group a zone goes into; a group of another account is refused. */
-  private async groupFor(userId: string, groupId?: string): Promise<string> {
+  private async groupFor(session: Session, userId: string, groupId?: string): Promise<string> {
     if (!groupId || groupId === defaultGroupId(userId)) {
       return (await this.ensureDefault(userId)).id;
     }
     const g = await this.store.getGroup(groupId);
-    if (!g) throw new BizError("fenceGroupError");
+    // A group outside the caller's subtree answers like a missing one.
+    const visible = g &&
+      await this.access.visibleAccount(session, g.userId).then(() => true, () => false);
+    if (!g || !visible) throw new BizError("fenceGroupError");
     if (g.userId !== userId) throw new BizError("fenceGroupOwnersDiffer");
     return g.id;
   }
 
   async saveGroup(session: Session, body: z.infer<typeof groupBody>): Promise<ZoneGroup> {
     const existing = body.id ? await this.store.getGroup(body.id) : null;
-    if (body.id && !existing) throw new BizError("dataNotExists");
+    // Missing and foreign groups are refused alike (see visibleZone).
+    if (body.id && !existing) throw new BizError("permissionDenied");
     if (existing) await this.access.visibleAccount(session, existing.userId);
     if (existing?.isDefault) throw new BizError("defaultGroupLocked");
     const userId = existing?.userId ?? await this.ownerId(session, body.userId);
@@ -274,7 +281,8 @@ export class GeofenceService {
 
   private async visibleGroup(session: Session, id: string): Promise<ZoneGroup> {
     const g = await this.store.getGroup(id);
-    if (!g) throw new BizError("dataNotExists");
+    // Missing and foreign groups are refused alike (see visibleZone).
+    if (!g) throw new BizError("permissionDenied");
     await this.access.visibleAccount(session, g.userId);
     return g;
   }
