@@ -98,7 +98,6 @@ export function SensorsTab({ t, detail, readOnly, onSaved }: Props) {
     });
   const patch = <T,>(list: T[], set: (l: T[]) => void, i: number, p: Partial<T>) =>
     set(list.map((x, j) => (j === i ? { ...x, ...p } : x)));
-  const num = (v: string) => (v.trim() === "" ? null : Number(v));
   const ro = readOnly;
   return (
     <div class="tab-body" data-tab="sensors">
@@ -139,94 +138,15 @@ export function SensorsTab({ t, detail, readOnly, onSaved }: Props) {
       <h3 class="tab-h">{label("tanks")}</h3>
       {tanks.length === 0 && <p class="muted">{label("none")}</p>}
       {tanks.map((tank, i) => (
-        <fieldset class="tank" key={i} data-tank={i}>
-          <div class="form-grid tank-grid">
-            {(["name", "tankId"] as const).map((k) => (
-              <label class="field" key={k}>
-                <span class="field-label">
-                  <i class="req">*</i>
-                  {label(k)}
-                </span>
-                <input
-                  name={`tank-${k}`}
-                  value={tank[k]}
-                  maxLength={k === "name" ? 20 : 30}
-                  disabled={ro}
-                  onInput={(e) =>
-                    patch(tanks, setTanks, i, { [k]: (e.target as HTMLInputElement).value })}
-                />
-              </label>
-            ))}
-            <label class="field">
-              <span class="field-label">{label("type")}</span>
-              <select
-                value={tank.type}
-                disabled={ro}
-                onChange={(e) =>
-                  patch(tanks, setTanks, i, {
-                    type: (e.target as HTMLSelectElement).value as OilTank["type"],
-                  })}
-              >
-                {["fuel", "water", "other"].map((v) => (
-                  <option key={v} value={v}>{label(`tankTypes.${v}`)}</option>
-                ))}
-              </select>
-            </label>
-            <label class="field">
-              <span class="field-label">{label("shape")}</span>
-              <select
-                name="tank-shape"
-                value={tank.shape}
-                disabled={ro}
-                onChange={(e) =>
-                  patch(tanks, setTanks, i, {
-                    shape: (e.target as HTMLSelectElement).value as OilTank["shape"],
-                    capacity: null,
-                  })}
-              >
-                {["cube", "horizontal", "irregular"].map((v) => (
-                  <option key={v} value={v}>{label(`shapes.${v}`)}</option>
-                ))}
-              </select>
-            </label>
-            {([
-              "minVoltage",
-              "maxVoltage",
-              "cutoffVoltage",
-              "refuelThreshold",
-              ...SHAPE_DIMS[tank.shape],
-            ] as (keyof OilTank)[]).map((k) => (
-              <label class="field" key={k}>
-                <span class="field-label">{label(k)}</span>
-                <input
-                  name={`tank-${k}`}
-                  type="number"
-                  step="any"
-                  value={tank[k] ?? ""}
-                  disabled={ro}
-                  placeholder={k === "capacity" && tank.shape !== "irregular"
-                    ? label("capacityAuto")
-                    : ""}
-                  onInput={(e) => {
-                    const v = num((e.target as HTMLInputElement).value);
-                    patch(tanks, setTanks, i, {
-                      [k]: k === "minVoltage" || k === "maxVoltage" ? v ?? 0 : v,
-                    });
-                  }}
-                />
-              </label>
-            ))}
-          </div>
-          {!ro && (
-            <button
-              type="button"
-              class="link-btn danger"
-              onClick={() => setTanks(tanks.filter((_, j) => j !== i))}
-            >
-              {label("remove")}
-            </button>
-          )}
-        </fieldset>
+        <TankFieldset
+          key={i}
+          index={i}
+          label={label}
+          tank={tank}
+          readOnly={ro}
+          onPatch={(p) => patch(tanks, setTanks, i, p)}
+          onRemove={() => setTanks(tanks.filter((_, j) => j !== i))}
+        />
       ))}
       {!ro && tanks.length < 8 && (
         <button
@@ -240,6 +160,109 @@ export function SensorsTab({ t, detail, readOnly, onSaved }: Props) {
       )}
       <TabFooter t={t} form={form} readOnly={ro} onSave={save} />
     </div>
+  );
+}
+
+/** One oil tank: name, id, type, shape, voltages and the dimensions its shape needs. */
+function TankFieldset(
+  { index, label, tank, readOnly, onPatch, onRemove }: {
+    index: number;
+    label: (n: string) => string;
+    tank: OilTank;
+    readOnly: boolean;
+    onPatch: (p: Partial<OilTank>) => void;
+    onRemove: () => void;
+  },
+) {
+  const num = (v: string) => (v.trim() === "" ? null : Number(v));
+  return (
+    <fieldset class="tank" data-tank={index}>
+      <div class="form-grid tank-grid">
+        {(["name", "tankId"] as const).map((k) => (
+          <label class="field" key={k}>
+            <span class="field-label">
+              <i class="req">*</i>
+              {label(k)}
+            </span>
+            <input
+              name={`tank-${k}`}
+              value={tank[k]}
+              maxLength={k === "name" ? 20 : 30}
+              disabled={readOnly}
+              onInput={(e) => onPatch({ [k]: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+        ))}
+        <label class="field">
+          <span class="field-label">{label("type")}</span>
+          <select
+            value={tank.type}
+            disabled={readOnly}
+            onChange={(e) =>
+              onPatch({
+                type: (e.target as HTMLSelectElement).value as OilTank["type"],
+              })}
+          >
+            {["fuel", "water", "other"].map((v) => (
+              <option key={v} value={v}>{label(`tankTypes.${v}`)}</option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span class="field-label">{label("shape")}</span>
+          <select
+            name="tank-shape"
+            value={tank.shape}
+            disabled={readOnly}
+            onChange={(e) =>
+              onPatch({
+                shape: (e.target as HTMLSelectElement).value as OilTank["shape"],
+                capacity: null,
+              })}
+          >
+            {["cube", "horizontal", "irregular"].map((v) => (
+              <option key={v} value={v}>{label(`shapes.${v}`)}</option>
+            ))}
+          </select>
+        </label>
+        {([
+          "minVoltage",
+          "maxVoltage",
+          "cutoffVoltage",
+          "refuelThreshold",
+          ...SHAPE_DIMS[tank.shape],
+        ] as (keyof OilTank)[]).map((k) => (
+          <label class="field" key={k}>
+            <span class="field-label">{label(k)}</span>
+            <input
+              name={`tank-${k}`}
+              type="number"
+              step="any"
+              value={tank[k] ?? ""}
+              disabled={readOnly}
+              placeholder={k === "capacity" && tank.shape !== "irregular"
+                ? label("capacityAuto")
+                : ""}
+              onInput={(e) => {
+                const v = num((e.target as HTMLInputElement).value);
+                onPatch({
+                  [k]: k === "minVoltage" || k === "maxVoltage" ? v ?? 0 : v,
+                });
+              }}
+            />
+          </label>
+        ))}
+      </div>
+      {!readOnly && (
+        <button
+          type="button"
+          class="link-btn danger"
+          onClick={onRemove}
+        >
+          {label("remove")}
+        </button>
+      )}
+    </fieldset>
   );
 }
 
