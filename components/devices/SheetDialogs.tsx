@@ -136,35 +136,15 @@ export function ImportDialog({ t, account, models, modelName, onClose, onDone }:
           <p class="dialog-note">
             {t("devices.import.account")}: <strong>{account.nickName}</strong> ({account.account})
           </p>
-          <div class="form-grid">
-            <label class="field">
-              <span class="field-label">
-                <i class="req">*</i>
-                {t("devices.import.model")}
-              </span>
-              <select
-                id="import-model"
-                value={mcType}
-                onChange={(e) => setMcType((e.target as HTMLSelectElement).value)}
-              >
-                {models.map((m) => (
-                  <option key={m.mcType} value={m.mcType}>{modelName(m.mcType)}</option>
-                ))}
-              </select>
-            </label>
-            <label class="field">
-              <span class="field-label">{t("devices.import.mode")}</span>
-              <select
-                id="import-activation"
-                value={activation}
-                onChange={(e) => setActivation((e.target as HTMLSelectElement).value)}
-              >
-                {["auto", "permission"].map((v) => (
-                  <option key={v} value={v}>{t(`devices.import.modes.${v}`)}</option>
-                ))}
-              </select>
-            </label>
-          </div>
+          <ImportModelFields
+            t={t}
+            models={models}
+            modelName={modelName}
+            mcType={mcType}
+            onMcType={setMcType}
+            activation={activation}
+            onActivation={setActivation}
+          />
           <div class="tabs small" role="tablist">
             <TabButtons
               tabs={["list", "file"] as const}
@@ -215,6 +195,50 @@ export function ImportDialog({ t, account, models, modelName, onClose, onDone }:
         </div>
       )}
     </Modal>
+  );
+}
+
+/** The model the imported devices get and how they are activated. */
+function ImportModelFields(
+  { t, models, modelName, mcType, onMcType, activation, onActivation }: {
+    t: TFunction;
+    models: ModelInfo[];
+    modelName: (mcType: string) => string;
+    mcType: string;
+    onMcType: (mcType: string) => void;
+    activation: string;
+    onActivation: (mode: string) => void;
+  },
+) {
+  return (
+    <div class="form-grid">
+      <label class="field">
+        <span class="field-label">
+          <i class="req">*</i>
+          {t("devices.import.model")}
+        </span>
+        <select
+          id="import-model"
+          value={mcType}
+          onChange={(e) => onMcType((e.target as HTMLSelectElement).value)}
+        >
+          {models.map((m) => <option key={m.mcType} value={m.mcType}>{modelName(m.mcType)}
+          </option>)}
+        </select>
+      </label>
+      <label class="field">
+        <span class="field-label">{t("devices.import.mode")}</span>
+        <select
+          id="import-activation"
+          value={activation}
+          onChange={(e) => onActivation((e.target as HTMLSelectElement).value)}
+        >
+          {["auto", "permission"].map((v) => (
+            <option key={v} value={v}>{t(`devices.import.modes.${v}`)}</option>
+          ))}
+        </select>
+      </label>
+    </div>
   );
 }
 
