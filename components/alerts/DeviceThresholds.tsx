@@ -74,8 +74,6 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
       });
     }
   };
-  const setRange = (i: number, k: "start" | "end", value: string) =>
-    setV({ ...v, nightRanges: v.nightRanges.map((r, j) => (j === i ? { ...r, [k]: value } : r)) });
   return (
     <div class="form-section">
       <form class="toolbar" onSubmit={load}>
@@ -133,50 +131,12 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
                 </Field>
               ))}
             </fieldset>
-            <fieldset class="night-ranges">
-              <legend>{t("alerts.thresholds.nightRanges")}</legend>
-              {v.nightRanges.map((r, i) => (
-                <div key={i} class="inline-row">
-                  <input
-                    class="input"
-                    type="time"
-                    aria-label={t("alerts.thresholds.start")}
-                    value={r.start}
-                    onInput={(e) => setRange(i, "start", (e.target as HTMLInputElement).value)}
-                  />
-                  <span>–</span>
-                  <input
-                    class="input"
-                    type="time"
-                    aria-label={t("alerts.thresholds.end")}
-                    value={r.end}
-                    onInput={(e) => setRange(i, "end", (e.target as HTMLInputElement).value)}
-                  />
-                  <button
-                    type="button"
-                    class="link-btn danger"
-                    onClick={() =>
-                      setV({ ...v, nightRanges: v.nightRanges.filter((_, j) => j !== i) })}
-                  >
-                    {t("ui.delete")}
-                  </button>
-                </div>
-              ))}
-              {v.nightRanges.length < 3 && (
-                <button
-                  type="button"
-                  class="link-btn"
-                  onClick={() =>
-                    setV({
-                      ...v,
-                      nightRanges: [...v.nightRanges, { start: "00:00", end: "05:00" }],
-                    })}
-                >
-                  + {t("alerts.thresholds.addRange")}
-                </button>
-              )}
-              {errors.nightRanges && <span class="field-error">{errors.nightRanges}</span>}
-            </fieldset>
+            <NightRangesField
+              t={t}
+              ranges={v.nightRanges}
+              onChange={(nightRanges) => setV({ ...v, nightRanges })}
+              error={errors.nightRanges}
+            />
             {errors.form && <p class="form-error">{errors.form}</p>}
             <div class="form-actions">
               <button type="submit" class="btn btn-primary">{t("ui.save")}</button>
@@ -184,5 +144,59 @@ export function DeviceThresholds({ t }: { t: TFunction }) {
           </form>
         )}
     </div>
+  );
+}
+
+/** Up to three night time ranges of the device. */
+function NightRangesField(
+  { t, ranges, onChange, error }: {
+    t: TFunction;
+    ranges: Values["nightRanges"];
+    onChange: (ranges: Values["nightRanges"]) => void;
+    error?: string;
+  },
+) {
+  const setRange = (i: number, k: "start" | "end", value: string) =>
+    onChange(ranges.map((r, j) => (j === i ? { ...r, [k]: value } : r)));
+  return (
+    <fieldset class="night-ranges">
+      <legend>{t("alerts.thresholds.nightRanges")}</legend>
+      {ranges.map((r, i) => (
+        <div key={i} class="inline-row">
+          <input
+            class="input"
+            type="time"
+            aria-label={t("alerts.thresholds.start")}
+            value={r.start}
+            onInput={(e) => setRange(i, "start", (e.target as HTMLInputElement).value)}
+          />
+          <span>–</span>
+          <input
+            class="input"
+            type="time"
+            aria-label={t("alerts.thresholds.end")}
+            value={r.end}
+            onInput={(e) => setRange(i, "end", (e.target as HTMLInputElement).value)}
+          />
+          <button
+            type="button"
+            class="link-btn danger"
+            onClick={() => onChange(ranges.filter((_, j) => j !== i))}
+          >
+            {t("ui.delete")}
+          </button>
+        </div>
+      ))}
+      {ranges.length < 3 && (
+        <button
+          type="button"
+          class="link-btn"
+          onClick={() => onChange([...ranges, { start: "00:00", end: "05:00" }])}
+        >
+          + {t("alerts.thresholds.addRange")}
+        </button>
+      )}
+      {error && <span class="field-error">{error}</span>}
+    </fieldset>
   );
 }
