@@ -180,6 +180,7 @@ export const CATALOGUE = {
   // Report export and task centre (47100+; 47001-47099 are the report queries').
   taskNotReady: 47101,
   pdfFontMissing: 47102,
+  exportTasksRunning: 47103,
 } as const;
 
 export type ErrorName = keyof typeof CATALOGUE;

@@ -37,7 +37,7 @@ export interface TaskFile {
 
 export class TaskService {
   /** Work still running in this process, by task id (tests and shutdown wait for it). */
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, { ownerId: string; done: Promise<void> }>();
 
   constructor(
     private readonly store: TaskStore,
@@ -75,8 +75,8 @@ export class TaskService {
       finishedAt: null,
     };
     await this.store.save(task);
-    const run = this.run(task, work).finally(() => this.running.delete(task.id));
-    this.running.set(task.id, run);
+    const done = this.run(task, work).finally(() => this.running.delete(task.id));
+    this.running.set(task.id, { ownerId, done });
     return task.id;
   }
 
@@ -171,7 +171,16 @@ export class TaskService {
 
   /** Resolves when every task started by this process has finished. */
   async idle(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+    while (this.running.size) {
+      await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    }
+  }
+
+  /** How many of the owner's tasks are running in this process. */
+  runningOf(ownerId: string): number {
+    let n = 0;
+    for (const r of this.running.values()) if (r.ownerId === ownerId) n++;
+    return n;
   }
 }
 

@@ -64,8 +64,10 @@ Deno.test("a task reports progress, then its file streams back whole from KV chu
       tasks.file("u1", id),
       (e) => e instanceof BizError && e.key === "taskNotReady",
     );
+    assert.deepEqual([tasks.runningOf("u1"), tasks.runningOf("u2")], [1, 0]);
     release.open();
     await tasks.idle();
+    assert.equal(tasks.runningOf("u1"), 0);
     const [done] = (await tasks.list("u1", { pageNum: 1, pageSize: 10 })).list;
     assert.equal(done.status, "done");
     assert.equal(done.progress, 100);

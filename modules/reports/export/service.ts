@@ -5,6 +5,7 @@
  * with progress. At most 1,000 devices (queried 200 at a time, the report's own cap) and
  * 5,000 rows — 30,000 for users whose map is OpenStreetMap — and the file says where it cut.
  */
+import { BizError } from "../../../lib/errors.ts";
 import type { Session } from "../../../lib/http/env.ts";
 import type { Lang } from "../../../lib/i18n/i18n.ts";
 import { translator } from "../../../lib/i18n/i18n.ts";
@@ -31,6 +32,8 @@ import { writeXlsx, XLSX_TYPE } from "./xlsx.ts";
 
 /** Rows fetched per runner call. */
 const FETCH_PAGE = 1_000;
+/** Background exports one user may have running at once (each holds up to 30,000 rows). */
+export const EXPORT_TASKS_PER_USER = 2;
 
 export interface ExportDeps {
   runner: ReportRunner;
@@ -58,6 +61,9 @@ export class ReportExport {
   constructor(private readonly d: ExportDeps) {}
 
   async request(session: Session, lang: Lang, body: ExportBody): Promise<ExportAnswer> {
+    if (this.d.tasks.runningOf(session.accountId) >= EXPORT_TASKS_PER_USER) {
+      throw new BizError("exportTasksRunning", { limit: EXPORT_TASKS_PER_USER });
+    }
     const plan = await this.plan(session, lang, body);
     const total = plan.totals.reduce((a, b) => a + b, 0);
     const devices = plan.chunks.reduce((n, c) => n + c.length, 0);
