@@ -204,7 +204,8 @@ export class MotionEngine {
       for (const p of e.points) dm.buffer.push(p);
       return;
     }
-    for (const p of e.points) this.pushPoint(dm, p);
+    // Devices often upload a buffer newest first: in time order, those are not late points.
+    for (const p of inOrder(e.points)) this.pushPoint(dm, p);
     this.collect(dm);
     this.schedule();
   };
@@ -548,4 +549,12 @@ export function segmentWrites(byImei: Map<string, ClosedSegment[]>): SegmentWrit
     }
   }
   return [...writes.values()];
+}
+
+/** The points in time order: the commit's own array when it is (the usual case), else a copy. */
+function inOrder(points: readonly StoredPosition[]): readonly StoredPosition[] {
+  for (let i = 1; i < points.length; i++) {
+    if (points[i].time < points[i - 1].time) return [...points].sort((a, b) => a.time - b.time);
+  }
+  return points;
 }

@@ -74,7 +74,7 @@ function parseOptions(args: string[]): Options {
     const key = m[1] as keyof Options;
     if (
       key === "imei-prefix" || key === "server-flags" || key === "server-log" ||
-      key === "alerts" || key === "workers" || key === "generator"
+      key === "alerts" || key === "workers" || key === "generator" || key === "motion"
     ) out[key] = value;
     else (out as Record<string, number | string>)[key] = Number(value);
   }
