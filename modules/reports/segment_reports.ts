@@ -64,6 +64,8 @@ export function stopsReport(
       lat: p.lat,
       lng: p.lng,
       address: "",
+      // Parking: false (ignition off) or null (the device sends no ACC: found from speed).
+      ...(kind === "parking" ? { acc: "acc" in p ? p.acc : null } : {}),
     }),
     places: (p) => [{ field: "address", lat: p.lat, lng: p.lng }],
   };

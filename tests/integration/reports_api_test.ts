@@ -123,6 +123,7 @@ Deno.test({
         assert.ok(parking.list.some((p) => p.imei === DEV2), "DEV2 parks");
         assert.ok(parking.list.some((p) => p.imei === DEV1), "DEV1 parks");
         assert.deepEqual(Object.keys(parking.list[0]).sort(), [
+          "acc",
           "address",
           "deviceName",
           "duration",
