@@ -10,7 +10,7 @@ import type { ExportTable } from "./table.ts";
 
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-const YIELD_EVERY = 500;
+const YIELD_EVERY = 200;
 const yieldToLoop = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export async function writeXlsx(table: ExportTable): Promise<Uint8Array> {
