@@ -128,6 +128,7 @@ export function ReportResult({ s }: { s: ReportState }) {
               rows={rows}
               showTotals
               links
+              offset={(s.page.value.pageNum - 1) * s.page.value.pageSize}
             />
           </div>
         )

@@ -15,6 +15,8 @@ export interface TableProps {
   showTotals: boolean;
   /** The playback link column (not in print). */
   links?: boolean;
+  /** Rows before these (earlier pages), for the row numbers. */
+  offset?: number;
 }
 
 /** A column's header: its label and the user's unit ("Distance (mi)"). */
@@ -27,7 +29,9 @@ export function columnHeader(t: TFunction, fmt: CellFormat, col: ReportColumn): 
 const NUMERIC = new Set(["distance", "speed", "duration", "number", "volume", "coordinate"]);
 
 /** The report's rows in the user's units, a totals row, and a playback link per row. */
-export function ReportTable({ t, fmt, columns, rows, totals, showTotals, links }: TableProps) {
+export function ReportTable(
+  { t, fmt, columns, rows, totals, showTotals, links, offset = 0 }: TableProps,
+) {
   const sums = totals ?? columnTotals(columns, rows);
   const hasTotals = showTotals && columns.some((c) => c.total) && rows.length > 0;
   return (
@@ -48,7 +52,7 @@ export function ReportTable({ t, fmt, columns, rows, totals, showTotals, links }
           const href = links ? playbackHref(row) : null;
           return (
             <tr key={i} data-imei={row.imei}>
-              <td class="rp-num muted">{i + 1}</td>
+              <td class="rp-num muted">{offset + i + 1}</td>
               {columns.map((col) => (
                 <td
                   key={col.key}

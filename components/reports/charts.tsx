@@ -84,13 +84,15 @@ export interface Bar {
 }
 
 /** Horizontal bars, longest first as given; each bar's length is its share of the largest. */
-export function HBars({ bars, color = "var(--theme)", empty }: {
+export function HBars({ bars, color = "var(--theme)", empty, fixed }: {
   bars: Bar[];
   color?: string;
   empty: string;
+  /** Fixed categories (windows, states): shown even when all are zero. */
+  fixed?: boolean;
 }) {
   const max = Math.max(0, ...bars.map((b) => b.value));
-  if (!bars.length || max <= 0) return <p class="rp-chart-empty">{empty}</p>;
+  if (!bars.length || (max <= 0 && !fixed)) return <p class="rp-chart-empty">{empty}</p>;
   return (
     <ol class="rp-hbars">
       {bars.map((b) => (
@@ -101,7 +103,10 @@ export function HBars({ bars, color = "var(--theme)", empty }: {
           <span class="rp-hbar-track">
             <span
               class="rp-hbar"
-              style={{ width: `${Math.max(1, (b.value / max) * 100)}%`, background: color }}
+              style={{
+                width: `${max > 0 && b.value > 0 ? Math.max(1, (b.value / max) * 100) : 0}%`,
+                background: color,
+              }}
             />
           </span>
           <span class="rp-hbar-value">{b.text}</span>
@@ -118,11 +123,11 @@ export interface Series {
   values: number[];
 }
 
-/** A round axis maximum (1, 2, 2.5, 5 × 10ⁿ) at or above `v`. */
-export function niceMax(v: number): number {
+/** A round step (1, 2 or 5 × 10ⁿ) at or above `v`: the y axis has four of them. */
+export function niceStep(v: number): number {
   if (v <= 0) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
+  for (const m of [1, 2, 5, 10]) if (m * p >= v - 1e-9) return m * p;
   return 10 * p;
 }
 
@@ -138,7 +143,7 @@ export function Columns({ days, series, format, caption, empty }: {
   empty: string;
 }) {
   const totals = days.map((_, i) => series.reduce((a, s) => a + (s.values[i] ?? 0), 0));
-  const max = niceMax(Math.max(0, ...totals));
+  const max = 4 * niceStep(Math.max(0, ...totals) / 4);
   if (!days.length) return <p class="rp-chart-empty">{empty}</p>;
   const plotW = W - L - 8, plotH = H - B - T;
   const step = plotW / days.length;

@@ -60,7 +60,7 @@ function AlertOverview({ lang, timeZone }: { lang: Lang; timeZone: string }) {
             />
           </div>
           <div class="rp-cards">
-            <Card title={t("reports.overview.alertsPerDay")} wide>
+            <Card title={t("reports.overview.alertsPerDay")}>
               <Columns
                 caption={t("reports.overview.alertsPerDay")}
                 empty={t("reports.overview.none")}
@@ -69,7 +69,7 @@ function AlertOverview({ lang, timeZone }: { lang: Lang; timeZone: string }) {
                 format={(v) => String(Math.round(v))}
               />
             </Card>
-            <Card title={t("reports.overview.byType")} wide>
+            <Card title={t("reports.overview.byType")}>
               {data.total
                 ? (
                   <Donut

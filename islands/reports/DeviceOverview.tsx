@@ -73,6 +73,7 @@ function DeviceOverview({ lang }: { lang: Lang }) {
         </Card>
         <Card title={t("reports.overview.expiry")}>
           <HBars
+            fixed
             empty={t("reports.overview.noExpiry")}
             color={PALETTE[1]}
             bars={bars(
@@ -89,6 +90,7 @@ function DeviceOverview({ lang }: { lang: Lang }) {
         </Card>
         <Card title={t("reports.overview.offlineFor")}>
           <HBars
+            fixed
             empty={t("reports.overview.noOffline")}
             color="#94a3b8"
             bars={bars(

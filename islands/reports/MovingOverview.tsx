@@ -43,7 +43,7 @@ function MovingOverview({ lang, units }: { lang: Lang; units: UserUnits }) {
             <Kpi label={t("reports.overview.trips")} value={data.trips} />
           </div>
           <div class="rp-cards">
-            <Card title={t("reports.overview.distancePerDay", { unit: du })} wide>
+            <Card title={t("reports.overview.distancePerDay", { unit: du })}>
               <Columns
                 caption={t("reports.overview.distancePerDay", { unit: du })}
                 empty={t("reports.overview.none")}
@@ -57,7 +57,7 @@ function MovingOverview({ lang, units }: { lang: Lang; units: UserUnits }) {
                 format={(v) => String(Math.round(v * 10) / 10)}
               />
             </Card>
-            <Card title={t("reports.overview.tripsPerDay")} wide>
+            <Card title={t("reports.overview.tripsPerDay")}>
               <Columns
                 caption={t("reports.overview.tripsPerDay")}
                 empty={t("reports.overview.none")}
