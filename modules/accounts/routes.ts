@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import * as S from "./schemas.ts";
 import type { AlertSettingsStore } from "../alerts/settings.ts";
 import type { AuthService } from "../auth/service.ts";
 import type { AccessGuard } from "./access.ts";
 import type { AccountService } from "./service.ts";
+import { ForcedLogout } from "./forced_logout.ts";
+import { OwnProfile } from "./own_profile.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface AccountRouteDeps {
@@ -79,6 +80,7 @@ function registerAccountChangeRoutes(api: ApiRegistry, s: AccountRouteDeps) {
 function registerOwnAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
   const tag = "Accounts";
   const svc = s.accounts;
+  const ownProfile = new OwnProfile(s.access, s.accounts, s.alertSettings);
   api.add({
     method: "post",
     path: "/v3/new/account/changePassword",
@@ -98,16 +100,7 @@ function registerOwnAccountRoutes(api: ApiRegistry, s: AccountRouteDeps) {
       "Edit the caller's own profile and units; alarmSoundFlag sets the alert settings' sound",
     body: S.updateProfileBody,
     handler: async ({ body, c }) => {
-      const { alarmSoundFlag, ...profile } = body;
-      // The alarm sound is one setting, kept with the alert push settings of the real
-      // account; changing it there needs the same right as saving those settings.
-      if (alarmSoundFlag !== undefined) {
-        await s.access.assertNeed(c.var.session, "editData");
-        const { owner } = await s.access.caller(c.var.session);
-        const current = s.alertSettings.account(owner.id);
-        await s.alertSettings.saveAccount(owner.id, { ...current, sound: alarmSoundFlag === 1 });
-      }
-      await svc.updateProfile(c.var.session, profile);
+      await ownProfile.update(c.var.session, body);
     },
   });
 }
@@ -148,6 +141,7 @@ function registerAccountQueryRoutes(api: ApiRegistry, s: AccountRouteDeps) {
 /** Ending a sub-account's sessions. */
 function registerAccountSessionRoutes(api: ApiRegistry, s: AccountRouteDeps) {
   const tag = "Accounts";
+  const forcedLogout = new ForcedLogout(s.access, s.auth);
   api.add({
     method: "post",
     path: "/v3/new/account/forceLogout",
@@ -155,12 +149,9 @@ function registerAccountSessionRoutes(api: ApiRegistry, s: AccountRouteDeps) {
     tag,
     summary: "End every session of a sub-account",
     body: S.idBody,
-    handler: async ({ body, c }) => {
-      const target = await s.access.visibleAccount(c.var.session, body.id, { strictlyBelow: true });
-      // Virtual accounts are managed by their master, not by one another.
-      if (c.var.session.isVirtual && target.virtual) throw new BizError("permissionDenied");
-      return { sessions: await s.auth.forceLogout(target.id) };
-    },
+    handler: async ({ body, c }) => ({
+      sessions: await forcedLogout.of(c.var.session, body.id),
+    }),
   });
 }
 

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import type { PushedAlert } from "./delivery.ts";
 import * as S from "./schemas.ts";
-import { broadcastBody, MAX_RULES } from "./broadcast.ts";
-import { BizError } from "../../lib/errors.ts";
+import { broadcastBody } from "./broadcast.ts";
 import { ALERT_TYPES, DEVICE_ALARM_TYPES, ENGINE_TYPES } from "./types.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { RuleCommands } from "../commands/rule_commands.ts";
@@ -13,6 +11,8 @@ import type { AutoBroadcast } from "./broadcast.ts";
 import type { AlertDelivery } from "./delivery.ts";
 import type { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
+import { AlertPopups } from "./popups.ts";
+import { BroadcastRules } from "./broadcast_rules.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface AlertRouteDeps {
@@ -154,6 +154,7 @@ function registerAlertSettingRoutes(api: ApiRegistry, s: AlertRouteDeps) {
 function registerAlertDeliveryRoutes(api: ApiRegistry, s: AlertRouteDeps) {
   const tag = "Alerts";
   const svc = s.alertCenter;
+  const popups = new AlertPopups(s.access, s.alertSettings, s.alertDelivery);
   api.add({
     method: "post",
     path: "/v3/new/alarm/webhook/logs",
@@ -176,16 +177,9 @@ function registerAlertDeliveryRoutes(api: ApiRegistry, s: AlertRouteDeps) {
       "without `after` only the current sequence number",
     query: z.object({ after: z.coerce.number().int().min(0).optional() }).strict(),
     handler: async ({ query, c }) => {
-      const { owner } = await s.access.caller(c.var.session);
-      const mine = s.alertSettings.account(owner.id);
-      const visible = (a: PushedAlert) =>
-        a.path.includes(`,${owner.id},`) && mine.popup && mine.pushTypes.includes(a.type);
-      const found = s.alertDelivery.popupsSince(query.after ?? Infinity, visible);
-      return {
-        seq: found.seq,
-        sound: mine.sound,
-        list: found.list.map(({ path: _p, seq: _s, ...a }) => a),
-      };
+      const found = await popups.since(c.var.session, query.after);
+      // The subtree path and the feed's sequence number stay on the server.
+      return { ...found, list: found.list.map(({ path: _p, seq: _s, ...a }) => a) };
     },
   });
 }
@@ -193,7 +187,7 @@ function registerAlertDeliveryRoutes(api: ApiRegistry, s: AlertRouteDeps) {
 /** Broadcast messages. */
 function registerBroadcastRoutes(api: ApiRegistry, s: AlertRouteDeps) {
   const tag = "Alerts";
-  const svc = s.alertCenter;
+  const rules = new BroadcastRules(s);
   api.add({
     method: "post",
     path: "/v3/new/alarm/broadcast/list",
@@ -201,10 +195,7 @@ function registerBroadcastRoutes(api: ApiRegistry, s: AlertRouteDeps) {
     tag,
     summary: "Auto broadcast rules of an account",
     body: z.object(optionalUser).strict(),
-    handler: async ({ body, c }) => {
-      const { userId } = await svc.accountSettings(c.var.session, body.userId);
-      return s.autoBroadcast.list(userId);
-    },
+    handler: ({ body, c }) => rules.list(c.var.session, body.userId),
   });
   api.add({
     method: "post",
@@ -220,34 +211,7 @@ function registerBroadcastRoutes(api: ApiRegistry, s: AlertRouteDeps) {
       /** The login password, when the text is an instruction that needs it (never stored). */
       password: z.string().max(100).optional(),
     }).strict(),
-    handler: async ({ body, c }) => {
-      const { userId } = await svc.accountSettings(c.var.session, body.userId);
-      const before = body.rule.id ? s.autoBroadcast.get(userId, body.rule.id) : undefined;
-      // A new or changed text passes the send policy of the caller (modules/commands); a
-      // kept one still needs the right to send when the rule's devices change.
-      const who = await s.access.caller(c.var.session);
-      if (body.rule.content !== before?.content) {
-        await s.ruleCommands.assertMaySave(who, {
-          text: body.rule.content,
-          field: "rule.content",
-          password: body.password,
-        });
-      } else if (body.rule.imeis.join() !== before.imeis.join()) {
-        s.ruleCommands.assertMayRetarget(who, body.rule.content);
-      }
-      for (const imei of body.rule.imeis) {
-        if ((await s.devices.visibleDevice(c.var.session, imei)).userId !== userId) {
-          throw new BizError("ruleDeviceOtherUser", { imei }, { field: "imeis", imei });
-        }
-      }
-      const id = body.rule.id ?? crypto.randomUUID();
-      if (body.rule.id && !s.autoBroadcast.get(userId, id)) throw new BizError("dataNotExists");
-      const rule = { ...body.rule, id, userId };
-      if (!await s.autoBroadcast.save(rule)) {
-        throw new BizError("quantityLimitExceeded", { limit: MAX_RULES });
-      }
-      return rule;
-    },
+    handler: ({ body, c }) => rules.save(c.var.session, body),
   });
   api.add({
     method: "post",
@@ -257,10 +221,7 @@ function registerBroadcastRoutes(api: ApiRegistry, s: AlertRouteDeps) {
     summary: "Delete an auto broadcast rule",
     body: z.object({ ...optionalUser, id: z.string().min(1).max(64) }).strict(),
     handler: async ({ body, c }) => {
-      const { userId } = await svc.accountSettings(c.var.session, body.userId);
-      const rule = s.autoBroadcast.get(userId, body.id);
-      if (!rule) throw new BizError("dataNotExists");
-      await s.autoBroadcast.remove(rule);
+      await rules.remove(c.var.session, body.id, body.userId);
     },
   });
 }

@@ -6,6 +6,7 @@ import { COUNTRIES } from "./countries.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import type { WalletService } from "../wallet/service.ts";
+import { HomepageFigures } from "./homepage.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface SystemRouteDeps {
@@ -23,6 +24,7 @@ export const SERVICE_NODES = [
 
 export function registerSystemRoutes(api: ApiRegistry, s: SystemRouteDeps) {
   const tag = "Tools";
+  const homepage = new HomepageFigures(s.access, s.accountStore, s.wallet);
   api.add({
     method: "get",
     path: "/v3/new/tools/i18n",
@@ -78,16 +80,7 @@ export function registerSystemRoutes(api: ApiRegistry, s: SystemRouteDeps) {
     tag: "Wallet",
     summary: "Mi coin, recharge card and credit balances of the caller",
     body: z.object({}).strict(),
-    handler: async ({ c }) => {
-      const { owner } = await s.access.caller(c.var.session);
-      // The wallet's ledger is authoritative (modules/wallet); cards of every length together.
-      const b = await s.wallet.balance(c.var.session);
-      return {
-        coinNumber: b.coins,
-        rechargeCards: Object.values(b.cards).reduce((sum, n) => sum + n, 0),
-        credits: owner.credits,
-      };
-    },
+    handler: ({ c }) => homepage.balances(c.var.session),
   });
   api.add({
     method: "get",
@@ -95,11 +88,6 @@ export function registerSystemRoutes(api: ApiRegistry, s: SystemRouteDeps) {
     need: "read",
     tag: "Tools",
     summary: "Counts of what the caller's subtree holds",
-    handler: async ({ c }) => {
-      const { owner } = await s.access.caller(c.var.session);
-      let accounts = 0;
-      for await (const _ of s.accountStore.subtree(owner.id)) accounts++;
-      return { accounts, virtualAccounts: (await s.accountStore.virtualIds(owner.id)).length };
-    },
+    handler: ({ c }) => homepage.resources(c.var.session),
   });
 }
