@@ -52,6 +52,8 @@ interface Plan {
   chunks: string[][];
   /** Rows per chunk (the report's totals). */
   totals: number[];
+  /** Each chunk's first page (FETCH_PAGE rows), kept so a small export queries once. */
+  firstPages: Record<string, unknown>[][];
   cap: number;
   self: Account;
   lang: Lang;
@@ -89,20 +91,21 @@ export class ReportExport {
     for (let i = 0; i < imeis.length; i += REPORT_MAX_DEVICES) {
       chunks.push(imeis.slice(i, i + REPORT_MAX_DEVICES));
     }
-    const totals: number[] = [];
+    const totals: number[] = [], firstPages: Record<string, unknown>[][] = [];
     for (const chunk of chunks) {
       const page = await this.d.runner.run(session, body.report, { ...body.params, imeis: chunk }, {
         pageNum: 1,
-        pageSize: 1,
+        pageSize: FETCH_PAGE,
       });
       totals.push(page.total);
+      firstPages.push(page.list);
     }
     const self = await this.d.accounts.get(session.accountId);
     if (!self) throw new Error(`export: account ${session.accountId} not found`);
     const cap = (self.userMapType || "OpenStreetMap") === "OpenStreetMap"
       ? EXPORT_MAX_ROWS_OSM
       : EXPORT_MAX_ROWS;
-    return { session, body, chunks, totals, cap, self, lang };
+    return { session, body, chunks, totals, firstPages, cap, self, lang };
   }
 
   /** Fetches the rows (up to the cap), lays out the table and writes the file. */
@@ -113,13 +116,15 @@ export class ReportExport {
     for (let c = 0; c < plan.chunks.length && rows.length < plan.cap; c++) {
       const params = { ...plan.body.params, imeis: plan.chunks[c] };
       for (let pageNum = 1; rows.length < plan.cap; pageNum++) {
-        const page = await this.d.runner.run(plan.session, plan.body.report, params, {
-          pageNum,
-          pageSize: FETCH_PAGE,
-        });
-        rows.push(...page.list.slice(0, plan.cap - rows.length));
+        const list = pageNum === 1 ? plan.firstPages[c] : (await this.d.runner.run(
+          plan.session,
+          plan.body.report,
+          params,
+          { pageNum, pageSize: FETCH_PAGE },
+        )).list;
+        rows.push(...list.slice(0, plan.cap - rows.length));
         progress(target ? (rows.length / target) * 80 : 80);
-        if (page.list.length < FETCH_PAGE) break;
+        if (list.length < FETCH_PAGE) break;
       }
     }
     const table = await this.table(plan, rows, Math.max(total, rows.length));
