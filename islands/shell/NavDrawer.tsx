@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef, useState } from "react";
+import { type RefObject, useLayoutEffect, useRef, useState } from "react";
+import type { JSX } from "preact";
 import { island } from "../../lib/islands/island.tsx";
 import { type Lang, LANGUAGES, translator } from "../../lib/i18n/i18n.ts";
 import { logout, switchLanguage } from "../../lib/client/session.ts";
@@ -36,45 +37,7 @@ function NavDrawer({ lang, path, accountType, viewReports, nickName, account }: 
     if (restoreFocus) toggle.current?.focus();
   };
 
-  // A layout effect: the page behind is inert and locked in the same frame the drawer opens.
-  useLayoutEffect(() => {
-    const main = document.querySelector("main");
-    if (!open) return;
-    const before = document.body.style.overflow;
-    document.body.style.overflow = "hidden";
-    if (main) main.inert = true;
-    panel.current?.querySelector<HTMLElement>(".drawer-close")?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        e.preventDefault();
-        close();
-      } else if (e.key === "Tab") trapTab(e);
-    };
-    // A page restored from the back/forward cache comes back with the drawer closed.
-    const onShow = () => close(false);
-    addEventListener("keydown", onKey);
-    addEventListener("pageshow", onShow);
-    return () => {
-      document.body.style.overflow = before;
-      if (main) main.inert = false;
-      removeEventListener("keydown", onKey);
-      removeEventListener("pageshow", onShow);
-    };
-  }, [open]);
-
-  /** Keeps Tab and Shift+Tab cycling inside the drawer. */
-  const trapTab = (e: KeyboardEvent) => {
-    const items = [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
-    if (!items.length) return;
-    const first = items[0], last = items[items.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  useDrawerLock(open, panel, close);
 
   const link = (href: string, label: string, active: boolean) => (
     <a
@@ -132,49 +95,13 @@ function NavDrawer({ lang, path, accountType, viewReports, nickName, account }: 
           </button>
         </header>
         <nav class="drawer-nav" aria-label={t("shell.mainNav")}>
-          {sectionsFor(accountType, viewReports).map((s) => {
-            const active = isActive(s, path);
-            const label = t(`shell.sections.${s.key}`);
-            if (s.key === "monitor") {
-              return (
-                <details key={s.key} open={active}>
-                  <summary class={active ? "active" : ""}>{label}</summary>
-                  {MONITOR_NAV.map(([href, key]) =>
-                    link(href, t(`monitor.tabs.${key}`), path === href)
-                  )}
-                </details>
-              );
-            }
-            if (s.key === "reports") {
-              return (
-                <details key={s.key} open={active}>
-                  <summary class={active ? "active" : ""}>{label}</summary>
-                  {REPORT_NAV.map((g) => (
-                    <div key={g.key} class="drawer-group">
-                      <h4>{t(g.key)}</h4>
-                      {g.items.map(([href, key]) => link(href, t(key), path === href))}
-                    </div>
-                  ))}
-                </details>
-              );
-            }
-            if (s.key === "settings") {
-              return (
-                <details key={s.key} open={active}>
-                  <summary class={active ? "active" : ""}>{label}</summary>
-                  {SETTINGS_GROUPS.map((g) => (
-                    <div key={g.key} class="drawer-group">
-                      <h4>{t(`settings.groups.${g.key}`)}</h4>
-                      {g.items.map(([href, key]) =>
-                        link(href, t(`settings.items.${key}`), path === href)
-                      )}
-                    </div>
-                  ))}
-                </details>
-              );
-            }
-            return link(s.href, label, active);
-          })}
+          <DrawerSections
+            t={t}
+            path={path}
+            accountType={accountType}
+            viewReports={viewReports}
+            link={link}
+          />
         </nav>
         <footer class="drawer-foot">
           <label>
@@ -191,6 +118,116 @@ function NavDrawer({ lang, path, accountType, viewReports, nickName, account }: 
           </button>
         </footer>
       </aside>
+    </>
+  );
+}
+
+/**
+ * While the drawer is open: the page behind is inert and does not scroll, focus starts on the
+ * close button, Tab stays in the drawer, and Escape (or a page restored from the cache) closes
+ * it.
+ */
+function useDrawerLock(
+  open: boolean,
+  panel: RefObject<HTMLElement>,
+  close: (restoreFocus?: boolean) => void,
+) {
+  // A layout effect: the page behind is inert and locked in the same frame the drawer opens.
+  useLayoutEffect(() => {
+    const main = document.querySelector("main");
+    if (!open) return;
+    const before = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    if (main) main.inert = true;
+    panel.current?.querySelector<HTMLElement>(".drawer-close")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        close();
+      } else if (e.key === "Tab") trapTab(panel, e);
+    };
+    // A page restored from the back/forward cache comes back with the drawer closed.
+    const onShow = () => close(false);
+    addEventListener("keydown", onKey);
+    addEventListener("pageshow", onShow);
+    return () => {
+      document.body.style.overflow = before;
+      if (main) main.inert = false;
+      removeEventListener("keydown", onKey);
+      removeEventListener("pageshow", onShow);
+    };
+  }, [open]);
+}
+
+/** Keeps Tab and Shift+Tab cycling inside the drawer. */
+function trapTab(panel: RefObject<HTMLElement>, e: KeyboardEvent) {
+  const items = [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+  if (!items.length) return;
+  const first = items[0], last = items[items.length - 1];
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/** Every section the user may open; monitor, reports and settings unfold into their pages. */
+function DrawerSections(
+  { t, path, accountType, viewReports, link }: {
+    t: ReturnType<typeof translator>;
+    path: string;
+    accountType: number;
+    viewReports?: boolean;
+    link: (href: string, label: string, active: boolean) => JSX.Element;
+  },
+) {
+  return (
+    <>
+      {sectionsFor(accountType, viewReports).map((s) => {
+        const active = isActive(s, path);
+        const label = t(`shell.sections.${s.key}`);
+        if (s.key === "monitor") {
+          return (
+            <details key={s.key} open={active}>
+              <summary class={active ? "active" : ""}>{label}</summary>
+              {MONITOR_NAV.map(([href, key]) =>
+                link(href, t(`monitor.tabs.${key}`), path === href)
+              )}
+            </details>
+          );
+        }
+        if (s.key === "reports") {
+          return (
+            <details key={s.key} open={active}>
+              <summary class={active ? "active" : ""}>{label}</summary>
+              {REPORT_NAV.map((g) => (
+                <div key={g.key} class="drawer-group">
+                  <h4>{t(g.key)}</h4>
+                  {g.items.map(([href, key]) => link(href, t(key), path === href))}
+                </div>
+              ))}
+            </details>
+          );
+        }
+        if (s.key === "settings") {
+          return (
+            <details key={s.key} open={active}>
+              <summary class={active ? "active" : ""}>{label}</summary>
+              {SETTINGS_GROUPS.map((g) => (
+                <div key={g.key} class="drawer-group">
+                  <h4>{t(`settings.groups.${g.key}`)}</h4>
+                  {g.items.map(([href, key]) =>
+                    link(href, t(`settings.items.${key}`), path === href)
+                  )}
+                </div>
+              ))}
+            </details>
+          );
+        }
+        return link(s.href, label, active);
+      })}
     </>
   );
 }
