@@ -1,9 +1,7 @@
-import type { TFunction } from "i18next";
-import { refusalText } from "../../lib/http/respond.ts";
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
-import { kmlText, parseKml } from "./kml.ts";
+import { KmlImport } from "./kml_import.ts";
 import * as S from "./schemas.ts";
 import type { GeofenceService } from "./service.ts";
 
@@ -135,7 +133,7 @@ function registerGeofenceGroupRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
 /** KML/KMZ import. */
 function registerGeofenceImportRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
   const tag = "Geofences";
-  const g = s.geofences;
+  const kml = new KmlImport(s.geofences);
   api.add({
     method: "post",
     path: "/v3/new/geofence/import",
@@ -152,44 +150,8 @@ function registerGeofenceImportRoutes(api: ApiRegistry, s: GeofenceRouteDeps) {
       const kind = S.zoneKind.safeParse(form?.get("kind") ?? "fence");
       if (!kind.success) throw new BizError("illegalParameter", { field: "kind" });
       const groupId = String(form?.get("groupId") ?? "") || undefined;
-      const text = kmlText(file.name, new Uint8Array(await file.arrayBuffer()));
-      if (text === null) throw new BizError("kmlInvalid");
-      const items = parseKml(text);
-      if (!items.length) throw new BizError("kmlInvalid");
-      const t = c.var.t;
-      const results = [];
-      for (const [index, item] of items.entries()) {
-        const name = item.name || `${kind.data} ${index + 1}`;
-        if (!item.shape) {
-          results.push({ index, name, ok: false, msg: t(`geofences.import.${item.problem}`) });
-          continue;
-        }
-        try {
-          const body = S.zoneBody.parse({
-            kind: kind.data,
-            name,
-            description: item.description,
-            groupId,
-            shape: item.shape,
-          });
-          const z = await g.save(session, body);
-          results.push({ index, name, ok: true, id: z.id });
-        } catch (e) {
-          results.push({ index, name, ok: false, msg: describe(e, t) });
-        }
-      }
-      return { succeeded: results.filter((r) => r.ok).length, results };
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      return await kml.run(session, { name: file.name, bytes }, kind.data, groupId, c.var.t);
     },
   });
-}
-
-/** A per-item reason: catalogue text for refusals, the first validation issue otherwise. */
-function describe(e: unknown, t: TFunction): string {
-  if (e instanceof BizError) return refusalText(t, e);
-  if (e instanceof z.ZodError) {
-    const issue = e.issues[0];
-    const key = issue.message.startsWith("validation.") ? issue.message : "validation.invalid";
-    return `${issue.path.join(".")}: ${t(key)}`;
-  }
-  throw e;
 }
