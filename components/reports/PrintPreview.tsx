@@ -44,6 +44,7 @@ export function PrintPreview({ s, columns, onClose }: {
           columns={columns}
           rows={data.rows}
           showTotals={withTotals}
+          partial={data.total > data.rows.length}
         />
       )}
       {data && data.total > data.rows.length && (

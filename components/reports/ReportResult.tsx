@@ -129,6 +129,7 @@ export function ReportResult({ s }: { s: ReportState }) {
               showTotals
               links
               offset={(s.page.value.pageNum - 1) * s.page.value.pageSize}
+              partial={(answer?.total ?? 0) > rows.length}
             />
           </div>
         )

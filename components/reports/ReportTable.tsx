@@ -17,6 +17,8 @@ export interface TableProps {
   links?: boolean;
   /** Rows before these (earlier pages), for the row numbers. */
   offset?: number;
+  /** The rows are one page of more: the totals row says it sums this page. */
+  partial?: boolean;
 }
 
 /** A column's header: its label and the user's unit ("Distance (mi)"). */
@@ -30,7 +32,7 @@ const NUMERIC = new Set(["distance", "speed", "duration", "number", "volume", "c
 
 /** The report's rows in the user's units, a totals row, and a playback link per row. */
 export function ReportTable(
-  { t, fmt, columns, rows, totals, showTotals, links, offset = 0 }: TableProps,
+  { t, fmt, columns, rows, totals, showTotals, links, offset = 0, partial }: TableProps,
 ) {
   const sums = totals ?? columnTotals(columns, rows);
   const hasTotals = showTotals && columns.some((c) => c.total) && rows.length > 0;
@@ -84,7 +86,7 @@ export function ReportTable(
       {hasTotals && (
         <tfoot>
           <tr class="rp-totals">
-            <td>{t("reports.table.total")}</td>
+            <td>{t(partial ? "reports.table.pageTotal" : "reports.table.total")}</td>
             {columns.map((col) => (
               <td key={col.key} class={NUMERIC.has(col.kind) ? "rp-num" : undefined}>
                 {col.total ? fmt.cell(col, sums[col.key] ?? null) : ""}
