@@ -14,7 +14,13 @@ import {
   unpackJournal,
 } from "./journal.ts";
 import { blockJson, pointsJson } from "./json.ts";
-import type { JournalWrite, PositionCompaction, PositionJournal, TrackReader } from "./types.ts";
+import type {
+  FixColumns,
+  JournalWrite,
+  PositionCompaction,
+  PositionJournal,
+  TrackReader,
+} from "./types.ts";
 
 export type { JournalWrite };
 
@@ -193,6 +199,42 @@ export class PositionStore implements PositionJournal, PositionCompaction, Track
     }
     for (const p of recent) times.push(p.time);
     return Float64Array.from(times).sort();
+  }
+
+  /**
+   * `range`'s valid fixes as columns (time, speed, lat, lng), read from the blocks' columns
+   * without building points; a fix both in a block and in the journal counts once.
+   */
+  async validFixes(imei: string, from: number, to: number): Promise<FixColumns> {
+    const recent = (await this.journalRange(imei, from, to)).filter((p) => p.valid);
+    const recentFixes = new Set(recent.map(fixKey));
+    const blocks = (await this.blocksOverlapping(imei, from, to)).map((e) => e.value);
+    const keep = (b: PositionBlock, i: number) =>
+      b.time[i] >= from && b.time[i] <= to && (b.flags[i] & 1) === 1 &&
+      !(recentFixes.size && recentFixes.has(`${b.time[i]}/${b.lat[i]}/${b.lng[i]}`));
+    let n = recent.length;
+    for (const b of blocks) for (let i = 0; i < b.n; i++) if (keep(b, i)) n++;
+    const f: FixColumns = {
+      length: n,
+      time: new Float64Array(n),
+      speed: new Float32Array(n),
+      lat: new Float64Array(n),
+      lng: new Float64Array(n),
+    };
+    let k = 0;
+    const put = (time: number, speed: number, lat: number, lng: number) => {
+      f.time[k] = time;
+      f.speed[k] = speed;
+      f.lat[k] = lat;
+      f.lng[k++] = lng;
+    };
+    for (const b of blocks) {
+      for (let i = 0; i < b.n; i++) if (keep(b, i)) put(b.time[i], b.speed[i], b.lat[i], b.lng[i]);
+    }
+    const lastBlockTime = k ? f.time[k - 1] : -Infinity;
+    for (const p of recent) put(p.time, p.speed, p.lat, p.lng);
+    // Late points still in the journal interleave with the blocks: put them in time order.
+    return recent.length && recent[0].time < lastBlockTime ? sortedColumns(f) : f;
   }
 
   /** Blocks that may hold points in [from, to]: the one starting before `from`, then those inside. */
@@ -494,6 +536,19 @@ function blockBytes(b: PositionBlock): number {
   let bytes = b.n * (FIXED_BYTES_PER_POINT + 4);
   for (const a of b.attributes) bytes += a.length;
   return bytes;
+}
+
+/** The columns in time order (equal times keep their order). */
+function sortedColumns(f: FixColumns): FixColumns {
+  const order = Array.from({ length: f.length }, (_, i) => i)
+    .sort((a, b) => f.time[a] - f.time[b] || a - b);
+  return {
+    length: f.length,
+    time: Float64Array.from(order, (i) => f.time[i]),
+    speed: Float32Array.from(order, (i) => f.speed[i]),
+    lat: Float64Array.from(order, (i) => f.lat[i]),
+    lng: Float64Array.from(order, (i) => f.lng[i]),
+  };
 }
 
 function unpackAll(b: PositionBlock): StoredPosition[] {

@@ -28,6 +28,16 @@ export interface PositionCompaction {
   compactAll(cutoff?: number): Promise<number>;
 }
 
+/** Valid fixes as columns, in time order (no point objects). */
+export interface FixColumns {
+  length: number;
+  time: Float64Array;
+  /** km/h. */
+  speed: Float32Array;
+  lat: Float64Array;
+  lng: Float64Array;
+}
+
 /** What the reports read of tracks (track details, overspeed under a custom limit). */
 export interface TrackReader {
   /** Points of one device with from ≤ time ≤ to, in time order, each fix once. */
@@ -42,4 +52,9 @@ export interface TrackReader {
     to: number,
     accept?: (posType: number) => boolean,
   ): Promise<Float64Array>;
+  /**
+   * Time, speed and place of the valid fixes among the same points, as columns: overspeed
+   * under a custom limit scans months of fixes, which as objects would cost ten times more.
+   */
+  validFixes(imei: string, from: number, to: number): Promise<FixColumns>;
 }

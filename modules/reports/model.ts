@@ -63,6 +63,12 @@ export const REPORT_RANGE_DAYS: Record<ReportName, number> = {
   vehicleStatus: 31,
 };
 
+/**
+ * Longest range of an overspeed query whose speedLimit differs from a device's own limit: those
+ * streaks are computed from the stored points at request time (the others were cut on ingest).
+ */
+export const OVERSPEED_CUSTOM_RANGE_DAYS = 7;
+
 /** Longest range of the moving and alert overviews. */
 export const OVERVIEW_RANGE_DAYS = 31;
 

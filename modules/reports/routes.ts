@@ -29,7 +29,7 @@ const SUMMARIES: Record<ReportName, string> = {
   mileage:
     'Mileage: view "day" one row per device and UTC day (distance, driving time, top speed); view "segment" one row per trip',
   overspeed:
-    "Overspeed streaks above speedLimit (default: the device's overspeed threshold, else 100 km/h)",
+    "Overspeed streaks above speedLimit (default: the device's overspeed threshold, else 100 km/h; another limit is computed from the points, at most 7 days per query)",
   ignition: "Ignition on and off intervals with their place",
   online: "Online intervals",
   offline: "Offline intervals",

@@ -186,6 +186,17 @@ Deno.test({
         // 56 fixes at 72 km/h and 4 at 120.
         near(at60.list[0].avgSpeed, 75.2, 0.1, "average of the fixes");
         assert.equal((await rows(api, "overspeed", request(f, { speedLimit: 130 }))).total, 0);
+        // Another limit is computed from the points: at most 7 days per query.
+        const tenDays = { startTime: new Date(Date.now() - 10 * 86_400_000).toISOString() };
+        const long = await api.raw(
+          "/v3/new/report/overspeed",
+          request(f, { speedLimit: 60, ...tenDays }),
+        );
+        assert.equal(long.code, CATALOGUE.playbackRangeTooLong);
+        assert.equal(
+          (await api.raw("/v3/new/report/overspeed", request(f, tenDays))).code,
+          CATALOGUE.success,
+        );
       });
       await t.step("ignition, online, offline, geoRegion", async () => {
         const ign = await rows(api, "ignition", request(f));
