@@ -35,7 +35,7 @@ const motionLog = log.area("motion");
 /** Closed segments and final days are written this long after they close (at most). */
 export const FLUSH_MS = 5_000;
 /** Analyzer checkpoints are written this often (replay from the position store covers the rest). */
-export const CHECKPOINT_MS = 30_000;
+export const CHECKPOINT_MS = 60_000;
 /** A restart replays devices silent since their checkpoint for at most this long. */
 const REPLAY_MAX_MS = 7 * DAY_MS;
 
@@ -416,6 +416,7 @@ export class MotionEngine {
       dm.analyzer.tick(now, this.out);
       if (this.out.segments.length || this.out.days.length) this.collect(dm);
     }
+    this.store.keepRecent(dayOf(now - DAY_MS));
     const p = this.pending;
     this.pending = emptyPending();
     const checkpoint = forceCheckpoint || now - this.lastCheckpointAt >= CHECKPOINT_MS;
@@ -431,7 +432,10 @@ export class MotionEngine {
         await this.store.saveDays(p.days, batch);
         for (const e of p.dayEnds) this.store.setDayEnd(batch, e.imei, e.day, e.end);
         if (p.late.size) await this.store.addMarkedDays(batch, p.late);
-        for (const imei of imeis) this.addCheckpoint(batch, imei);
+        for (let i = 0; i < imeis.length; i++) {
+          if (i % 500 === 499) await new Promise((r) => setTimeout(r, 0));
+          this.addCheckpoint(batch, imeis[i]);
+        }
         await batch.commit();
       });
     } catch (e) {

@@ -107,6 +107,9 @@ export function segmentId(s: AnySegmentOf): string {
 export class MotionStore {
   /** Read-modify-writes of segment days run one at a time (flush and recompute). */
   private lock: Promise<unknown> = Promise.resolve();
+  /** imei/kind/day → that record as stored, for the days from `recentFrom` on. */
+  private recent = new Map<string, RecentDay>();
+  private recentFrom = "";
 
   constructor(private readonly kv: Deno.Kv) {}
 
@@ -142,40 +145,53 @@ export class MotionStore {
     return out.sort((a, b) => a.start - b.start);
   }
 
-  /** Puts segments into their device-days (merging by identity unless `replace`). */
+  /**
+   * Puts segments into their device-days (merging by identity unless `replace`). The days of
+   * the last two UTC days are kept in memory once read or written (the live analysis appends to
+   * them every flush: no read before each write); older days are read, merged and written.
+   */
   async writeSegments(writes: SegmentWrite[], batch: Batch): Promise<void> {
-    const merged = mergeWrites(writes);
-    const keys = [...merged.values()];
-    // Existing parts of the days merged into (not of the replaced ones).
-    await Promise.all(keys.map(async (w) => {
-      if (w.replace) {
-        w.existing = await this.partKeys(w.imei, w.kind, w.day);
-        return;
-      }
-      const old: AnySegmentOf[] = [];
-      const oldKeys: Deno.KvKey[] = [];
-      for await (
-        const e of this.kv.list<AnySegmentOf[]>({ prefix: K.segDay(w.imei, w.kind, w.day) })
-      ) {
-        old.push(...e.value);
-        oldKeys.push(e.key);
-      }
-      w.existing = oldKeys;
-      w.segments = mergeById(old, w.segments);
-    }));
-    for (const w of keys) {
-      const parts = packParts(w.segments);
-      parts.forEach((p, i) => batch.set(K.seg(w.imei, w.kind, w.day, i), p.list, p.bytes));
-      for (const k of w.existing ?? []) {
-        if ((k[5] as number) >= parts.length) batch.delete(k);
-      }
+    const merged = [...mergeWrites(writes).values()];
+    const olds = await Promise.all(merged.map((w) => this.dayRecord(w)));
+    for (let i = 0; i < merged.length; i++) {
+      // Big flushes (a fleet's stops at once) give the event loop a turn now and then.
+      if (i % 500 === 499) await new Promise((r) => setTimeout(r, 0));
+      const w = merged[i], old = olds[i];
+      const segments = w.replace ? mergeById([], w.segments) : mergeById(old.segments, w.segments);
+      const parts = packParts(segments);
+      parts.forEach((p, k) => batch.set(K.seg(w.imei, w.kind, w.day, k), p.list, p.bytes));
+      for (let k = parts.length; k < old.parts; k++) batch.delete(K.seg(w.imei, w.kind, w.day, k));
+      const id = `${w.imei}/${w.kind}/${w.day}`;
+      if (w.day >= this.recentFrom) {
+        this.recent.set(id, {
+          day: w.day,
+          segments: parts.flatMap((p) => p.list),
+          parts: parts.length,
+        });
+      } else this.recent.delete(id);
     }
   }
 
-  private async partKeys(imei: string, kind: SegmentKind, day: string): Promise<Deno.KvKey[]> {
-    const keys: Deno.KvKey[] = [];
-    for await (const e of this.kv.list({ prefix: K.segDay(imei, kind, day) })) keys.push(e.key);
-    return keys;
+  /** A device-day's stored segments of one kind (from memory when recent) and its part count. */
+  private async dayRecord(w: SegmentWrite): Promise<RecentDay> {
+    const cached = this.recent.get(`${w.imei}/${w.kind}/${w.day}`);
+    if (cached) return cached;
+    const segments: AnySegmentOf[] = [];
+    let parts = 0;
+    for await (
+      const e of this.kv.list<AnySegmentOf[]>({ prefix: K.segDay(w.imei, w.kind, w.day) })
+    ) {
+      if (!w.replace) segments.push(...e.value);
+      parts = Math.max(parts, (e.key[5] as number) + 1);
+    }
+    return { day: w.day, segments, parts };
+  }
+
+  /** Days before `day` are no longer kept in memory (the engine calls it every flush). */
+  keepRecent(day: string): void {
+    if (day === this.recentFrom) return;
+    this.recentFrom = day;
+    for (const [id, r] of this.recent) if (r.day < day) this.recent.delete(id);
   }
 
   /** Final day summaries of one device for the given months (YYYY-MM), by date. */
@@ -353,11 +369,16 @@ export class Batch {
   }
 }
 
-type MergedWrite = SegmentWrite & { existing?: Deno.KvKey[] };
+/** A device-day's segments of one kind as stored (without imei), and how many values hold them. */
+interface RecentDay {
+  day: string;
+  segments: AnySegmentOf[];
+  parts: number;
+}
 
 /** One write per device-kind-day: later segments of the same identity win. */
-function mergeWrites(writes: SegmentWrite[]): Map<string, MergedWrite> {
-  const out = new Map<string, MergedWrite>();
+function mergeWrites(writes: SegmentWrite[]): Map<string, SegmentWrite> {
+  const out = new Map<string, SegmentWrite>();
   for (const w of writes) {
     const id = `${w.imei}/${w.kind}/${w.day}`;
     const seen = out.get(id);
@@ -377,15 +398,13 @@ function mergeById(old: AnySegmentOf[], added: AnySegmentOf[]): AnySegmentOf[] {
   return [...byId.values()].sort((a, b) => a.start - b.start);
 }
 
-/** Splits a day's segments into parts below PART_BYTES (stored without the imei). */
-function packParts(segments: AnySegmentOf[]): { list: unknown[]; bytes: number }[] {
-  const parts: { list: unknown[]; bytes: number }[] = [];
-  let current: { list: unknown[]; bytes: number } = { list: [], bytes: 0 };
+/** Splits a day's segments into parts below PART_BYTES (stored without imei, kind, open). */
+function packParts(segments: AnySegmentOf[]): { list: AnySegmentOf[]; bytes: number }[] {
+  const parts: { list: AnySegmentOf[]; bytes: number }[] = [];
+  let current: { list: AnySegmentOf[]; bytes: number } = { list: [], bytes: 0 };
   for (const s of segments) {
-    const { imei: _imei, ...stored } = s as AnySegmentOf & { kind?: string; open?: boolean };
-    delete (stored as { kind?: string }).kind;
-    delete (stored as { open?: boolean }).open;
-    const bytes = JSON.stringify(stored).length;
+    const stored = "imei" in s || "kind" in s || "open" in s ? strip(s) : s;
+    const bytes = serializedBytes(stored);
     if (current.list.length && current.bytes + bytes > PART_BYTES) {
       parts.push(current);
       current = { list: [], bytes: 0 };
@@ -395,4 +414,21 @@ function packParts(segments: AnySegmentOf[]): { list: unknown[]; bytes: number }
   }
   if (current.list.length) parts.push(current);
   return parts;
+}
+
+function strip(s: AnySegmentOf): AnySegmentOf {
+  const { imei: _imei, kind: _kind, open: _open, ...stored } = s as AnySegmentOf & {
+    kind?: string;
+    open?: boolean;
+  };
+  return stored as AnySegmentOf;
+}
+
+/** An upper estimate of a segment's serialized size (keys, doubles, UTF-8 strings). */
+function serializedBytes(s: object): number {
+  let n = 8;
+  for (const [k, v] of Object.entries(s)) {
+    n += k.length + 2 + (typeof v === "string" ? v.length * 3 + 2 : 10);
+  }
+  return n;
 }

@@ -67,3 +67,37 @@ Deno.test("motion store: a large device-day spills into more values, each under 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("motion store: recent days kept in memory merge like stored ones and follow a replace", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tp-motion-store-" });
+  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  try {
+    const store = new MotionStore(kv);
+    store.keepRecent(DAY);
+    const write = async (segments: OverspeedSegment[], replace = false) => {
+      const b = store.newBatch();
+      await store.writeSegments(
+        [{ imei: IMEI, kind: "overspeed", day: DAY, segments, replace }],
+        b,
+      );
+      await b.commit();
+    };
+    await write(streaks(3));
+    await write(streaks(2, T + 3_600_000));
+    await write(streaks(1).map((s) => ({ ...s, maxSpeed: 150 })));
+    // A second store on the same file reads what the first wrote from its memory.
+    const fresh = new MotionStore(kv);
+    const back = await fresh.segments(IMEI, "overspeed", DAY, DAY);
+    assert.equal(back.length, 5);
+    assert.equal(back[0].maxSpeed, 150);
+    await write(streaks(1), true);
+    await write(streaks(1, T + 7_200_000));
+    assert.deepEqual(
+      (await fresh.segments(IMEI, "overspeed", DAY, DAY)).map((s) => s.start),
+      [T, T + 7_200_000],
+    );
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
