@@ -1,3 +1,5 @@
+import { useLayoutEffect, useRef, useState } from "react";
+
 /**
  * The overviews' charts, drawn as SVG (no chart library): a donut of shares, horizontal bars
  * of a ranking, and day columns (stacked by series). They scale with their box, print sharp,
@@ -131,7 +133,23 @@ export function niceStep(v: number): number {
   return 10 * p;
 }
 
-const W = 640, H = 220, L = 44, B = 24, T = 10;
+const H = 220, L = 44, B = 24, T = 10;
+
+/** The width of an element in CSS pixels, followed as it resizes (the chart draws at it). */
+function useWidth(fallback: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(fallback);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const read = () => el.clientWidth > 0 && setWidth(el.clientWidth);
+    read();
+    const ro = new ResizeObserver(read);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return { ref, width };
+}
 
 /** Day columns, stacked by series, with a y axis (4 steps) and thinned day labels. */
 export function Columns({ days, series, format, caption, empty }: {
@@ -142,17 +160,19 @@ export function Columns({ days, series, format, caption, empty }: {
   caption: string;
   empty: string;
 }) {
+  // Drawn at the box's own width, so the axis text keeps its size on a phone.
+  const { ref, width: W } = useWidth(640);
   const totals = days.map((_, i) => series.reduce((a, s) => a + (s.values[i] ?? 0), 0));
   const max = 4 * niceStep(Math.max(0, ...totals) / 4);
   if (!days.length) return <p class="rp-chart-empty">{empty}</p>;
   const plotW = W - L - 8, plotH = H - B - T;
   const step = plotW / days.length;
   const bw = Math.max(2, Math.min(28, step * 0.62));
-  const every = Math.ceil(days.length / 10);
+  const every = Math.ceil(days.length / Math.max(2, Math.floor(plotW / 56)));
   const y = (v: number) => T + plotH - (v / max) * plotH;
   return (
-    <div class="rp-columns">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={caption}>
+    <div class="rp-columns" ref={ref}>
+      <svg viewBox={`0 0 ${W} ${H}`} height={H} role="img" aria-label={caption}>
         {[0, 1, 2, 3, 4].map((i) => {
           const v = (max * i) / 4;
           return (

@@ -86,9 +86,13 @@ function TaskCenter({ lang, type, timeZone }: { lang: Lang; type: string; timeZo
           {rows.map((r) => (
             <tr key={r.id} data-task={r.id} data-status={r.status}>
               <td class="rp-task-name">{r.name}</td>
-              <td>{t(`reports.tasks.types.${r.type}`, { defaultValue: r.type })}</td>
-              <td class="nowrap">{formatTime(Date.parse(r.createdAt), timeZone)}</td>
-              <td>
+              <td class="rp-task-type">
+                {t(`reports.tasks.types.${r.type}`, { defaultValue: r.type })}
+              </td>
+              <td class="nowrap rp-task-created">
+                {formatTime(Date.parse(r.createdAt), timeZone)}
+              </td>
+              <td class="rp-task-status">
                 <span class={`badge ${STATUS_CLASS[r.status]}`}>
                   {t(`reports.tasks.statuses.${r.status}`)}
                 </span>
