@@ -95,6 +95,8 @@ function emptyPending(): Pending {
 export class MotionEngine {
   private readonly devices = new Map<string, DeviceMotion>();
   private pending = emptyPending();
+  /** What the flush under way is writing (still read from here until it is stored). */
+  private inFlight: Pending | null = null;
   /** Devices whose checkpoint is older than their analysis. */
   private unsaved = new Set<string>();
   private lastCheckpointAt = 0;
@@ -367,19 +369,25 @@ export class MotionEngine {
     return out;
   }
 
-  /** Segments closed but not written yet (at most FLUSH_MS old). */
+  /** Segments closed but not stored yet (at most FLUSH_MS old). */
   unflushed<K extends SegmentKind>(imei: string, kind: K): SegmentKinds[K][] {
     const out: SegmentKinds[K][] = [];
-    for (const s of this.pending.segments.get(imei) ?? []) {
-      if (s.kind === kind) out.push(s as unknown as SegmentKinds[K]);
+    for (const p of this.waiting()) {
+      for (const s of p.segments.get(imei) ?? []) {
+        if (s.kind === kind) out.push(s as unknown as SegmentKinds[K]);
+      }
     }
     return out;
+  }
+
+  private waiting(): Pending[] {
+    return this.inFlight ? [this.inFlight, this.pending] : [this.pending];
   }
 
   /** Day summaries not in the store yet: the running day, the one before while it is not final,
    * and final ones waiting for the flush. */
   runningDays(imei: string): DaySummary[] {
-    const out = this.pending.days.filter((d) => d.imei === imei);
+    const out = this.waiting().flatMap((p) => p.days.filter((d) => d.imei === imei));
     const dm = this.devices.get(imei);
     if (!dm) return out;
     // The day before stays open while a trip over midnight may still add to it.
@@ -419,6 +427,7 @@ export class MotionEngine {
     this.store.keepRecent(dayOf(now - DAY_MS));
     const p = this.pending;
     this.pending = emptyPending();
+    this.inFlight = p;
     const checkpoint = forceCheckpoint || now - this.lastCheckpointAt >= CHECKPOINT_MS;
     const imeis = checkpoint ? [...this.unsaved] : [];
     if (checkpoint) {
@@ -441,6 +450,8 @@ export class MotionEngine {
     } catch (e) {
       this.requeue(p, imeis);
       throw e;
+    } finally {
+      this.inFlight = null;
     }
     this.stats.flushes++;
     if (p.late.size) this.onLate();
