@@ -121,6 +121,35 @@ Deno.test("motion engine: trips and the day written within the flush interval; a
   }
 });
 
+Deno.test("motion engine: late points into the day under way rebuild it and the live analysis continues", async () => {
+  const app = await testApp();
+  const imei = "359710049300005";
+  try {
+    await accountWithDevices(app, "motion_e", [imei]);
+    const s = app.services;
+    const track = driveParkDrive(T0).points;
+    // Up to the middle of the second park: one trip closed, the device stopped.
+    const cut = track.findIndex((p) => p.time > T0 + (600 + 1200 + 300) * 1000);
+    await feed(s, imei, track.slice(0, cut));
+    // A buffer from earlier the same day: a 10 km drive at 02:00.
+    const early = new Track(dayStart(D) + 2 * 3_600_000, 22.0, 114).here().stay(300)
+      .drive(600, 60).stay(600).points;
+    await feed(s, imei, early);
+    await s.motion.idle();
+    assert.equal(s.motion.recompute!.stats.rebuilds, 1, "the live day rebuilt");
+    await feed(s, imei, track.slice(cut));
+    await s.motion.idle();
+    const range = [dayStart(D), dayStart(D) + 86_399_999] as const;
+    const trips = await s.motion.reader.segments("trip", imei, ...range);
+    assert.deepEqual(trips.map((t) => Math.round(t.distance)), [10, 20, 10]);
+    const [day] = await s.motion.reader.days(imei, ...range);
+    near(day.distance, 40, 0.8, "day km");
+    assert.equal(day.trips, 3);
+  } finally {
+    await app.close();
+  }
+});
+
 Deno.test("motion engine: a rules change recomputes the account's last days, with progress", async () => {
   const app = await testApp();
   const imei = "359710049300002";
