@@ -64,6 +64,13 @@ export const CATALOGUE = {
   coinsToSelf: 41003,
   noRateConfigured: 41004,
   unitPriceError: 41005,
+  // Recharge card codes and packages (W1, issue 18).
+  licenceMissing: 41010,
+  licenceUsed: 41011,
+  licenceWrongType: 41012,
+  cannotSellToSelf: 41013,
+  cardCodesInvalid: 41014,
+  packageNotFound: 41015,
 
   // General (49xxx).
   operationFailed: 49001,
