@@ -101,6 +101,16 @@ export const configSchema = z.object({
    * receivers are on its own network, tests); "off" refuses them at save and at delivery.
    */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["on", "off"]).default("off"),
+  /**
+   * Optional HTTP SMS gateway: each SMS is POSTed as JSON `{to, text}`; a 2xx answer is sent.
+   * Unset: no SMS (the default). Each SMS costs credits (modules/credits).
+   */
+  SMS_URL: z.string().refine(
+    (u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+    "must be an http(s):// address",
+  ).optional(),
+  /** Alert mails and webhook calls free per account and UTC month; each one beyond costs a credit. */
+  FREE_PUSHES_PER_MONTH: z.coerce.number().int().min(0).max(100_000_000).default(1000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -71,6 +71,12 @@ export const CATALOGUE = {
   cannotSellToSelf: 41013,
   cardCodesInvalid: 41014,
   packageNotFound: 41015,
+  // Credits (W2, issue 18).
+  creditsInsufficient: 41020,
+  creditsTooFewCoins: 41021,
+  creditShareLimit: 41022,
+  creditAlreadyShared: 41023,
+  creditNotShared: 41024,
 
   // General (49xxx).
   operationFailed: 49001,
