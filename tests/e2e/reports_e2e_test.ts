@@ -182,6 +182,27 @@ Deno.test({
         await page.screenshot({ path: `${SHOTS}reports-trips-laptop.png`, fullPage: true });
       });
 
+      await t.step("a row's playback link shows that trip's track at once", async () => {
+        const link = page.locator(".rp-result tbody tr .rp-play").first();
+        const href = new URL((await link.getAttribute("href"))!, base);
+        await link.click();
+        await page.waitForURL(/\/monitorPlayback\?/);
+        await hydrated(page);
+        // No Query press: the page asks for the range it was given.
+        const points = Number(
+          await page.locator("[data-points]").getAttribute("data-points", { timeout: 30_000 }),
+        );
+        const trip = trips.list[0];
+        const seconds = (Date.parse(String(trip.endTime)) - Date.parse(String(trip.startTime))) /
+          1000;
+        // A 1 s track: about one point per second of the trip (the range is cut to minutes).
+        assert.ok(points >= seconds * 0.9, `${points} points for a ${seconds} s trip`);
+        assert.equal(href.searchParams.get("endTime"), trip.endTime);
+        await page.goBack();
+        await hydrated(page);
+        await page.locator("[data-testid=report-total]").waitFor({ timeout: 30_000 });
+      });
+
       await t.step("print preview: title and total row optional, prints the table", async () => {
         await page.evaluate(() => {
           (globalThis as { __printed?: number }).__printed = 0;
