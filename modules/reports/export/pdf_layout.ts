@@ -1,7 +1,7 @@
 /**
  * Lays an export table out as PDF pages with pdfkit: landscape A4, a title, the header row
  * repeated on every page, group headers in bold, the totals line and the cut note, page
- * numbers. Runs inside the PDF worker (pdf_worker.ts), never on the server's main thread.
+ * numbers. Runs inside the file worker (file_worker.ts), never on the server's main thread.
  */
 import PDFDocument from "pdfkit";
 import { Buffer } from "node:buffer";

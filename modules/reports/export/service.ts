@@ -25,10 +25,10 @@ import {
 import type { ReportRunner } from "../types.ts";
 import { type ExportPrefs, timeFormatter } from "./cells.ts";
 import { CSV_TYPE, writeCsv } from "./csv.ts";
-import { PDF_TYPE, writePdf } from "./pdf.ts";
+import { PDF_TYPE, writeInWorker } from "./render.ts";
 import type { ExportBody } from "./schemas.ts";
 import { buildTable, type ExportTable } from "./table.ts";
-import { writeXlsx, XLSX_TYPE } from "./xlsx.ts";
+import { XLSX_TYPE } from "./xlsx.ts";
 
 /** Rows fetched per runner call. */
 const FETCH_PAGE = 1_000;
@@ -201,8 +201,7 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 function write(format: ExportFormat, table: ExportTable, pageLabel: string) {
   if (format === "csv") return writeCsv(table);
-  if (format === "xlsx") return writeXlsx(table);
-  return writePdf(table, pageLabel);
+  return writeInWorker(format, table, pageLabel);
 }
 
 /** The account's units and zone (spec §4 normalisation), and its yes/no words. */

@@ -1,7 +1,7 @@
 /**
  * An export as xlsx (exceljs's streaming writer: rows are committed as they are added, so a
- * 30,000-row sheet never sits in memory as cell objects). The loop yields every few hundred
- * rows so a large sheet does not hold the event loop.
+ * 30,000-row sheet never sits in memory as cell objects). Runs in the file worker
+ * (file_worker.ts); the loop still yields every few hundred rows, wherever it runs.
  */
 import ExcelJS from "exceljs";
 import { Buffer } from "node:buffer";
