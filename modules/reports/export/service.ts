@@ -160,14 +160,19 @@ export class ReportExport {
       total,
       prefs,
       t: (key, params) => t(key, params ?? {}),
-      accountOf: plan.body.exportType === 0 ? await this.accountLabels(rows) : undefined,
+      accountOf: plan.body.exportType === 0
+        ? await this.accountLabels(rows, t("reports.export.unknownAccount"))
+        : undefined,
       subtitle: period +
         t("reports.export.generated", { time: time(Date.now()), account: plan.self.account }),
     });
   }
 
   /** IMEI → the owning account's login (and nickname), for the group headers. */
-  private async accountLabels(rows: Record<string, unknown>[]): Promise<(imei: string) => string> {
+  private async accountLabels(
+    rows: Record<string, unknown>[],
+    unknown: string,
+  ): Promise<(imei: string) => string> {
     const ownerOf = new Map<string, string>();
     for (const row of rows) {
       const imei = String(row.imei ?? "");
@@ -181,7 +186,7 @@ export class ReportExport {
         a.nickName && a.nickName !== a.account ? `${a.account} (${a.nickName})` : a.account,
       );
     }
-    return (imei) => label.get(ownerOf.get(imei) ?? "") ?? "—";
+    return (imei) => label.get(ownerOf.get(imei) ?? "") ?? unknown;
   }
 
   /** "<report title>_<YYYYMMDD-HHmmss in the user's zone>.<format>". */
