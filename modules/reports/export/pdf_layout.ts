@@ -28,9 +28,9 @@ export async function renderPdf(
   const parts: Uint8Array[] = [];
   doc.on("data", (b: Uint8Array) => parts.push(b));
   const ended = new Promise<void>((r) => doc.on("end", () => r()));
-  const fontBytes = await Deno.readFile(font.path);
-  if (font.face) doc.registerFont("cjk", Buffer.from(fontBytes), font.face);
-  else doc.registerFont("cjk", Buffer.from(fontBytes));
+  const fontBytes = await fontFile(font.path);
+  if (font.face) doc.registerFont("cjk", fontBytes, font.face);
+  else doc.registerFont("cjk", fontBytes);
   doc.font("cjk");
 
   const width = doc.page.width - 2 * MARGIN;
@@ -110,6 +110,18 @@ export async function renderPdf(
   doc.end();
   await ended;
   return new Uint8Array(Buffer.concat(parts));
+}
+
+/** Font files read once per worker (the CJK collection is ~20 MB: not re-read per PDF). */
+const fontFiles = new Map<string, Promise<Buffer>>();
+function fontFile(path: string): Promise<Buffer> {
+  let file = fontFiles.get(path);
+  if (!file) {
+    file = Deno.readFile(path).then((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    fontFiles.set(path, file);
+    file.catch(() => fontFiles.delete(path));
+  }
+  return file;
 }
 
 /** Cuts text to fit `max` points (character widths from `charWidth`), ending it with "…". */
