@@ -4,8 +4,8 @@
  * exports are asked for as a distributor whose units are miles and whose zone is Shanghai:
  * direct xlsx (read back with exceljs: headers, units, zone, totals, account groups), csv
  * (BOM, quoting), pdf in Chinese (CJK font embedded), the task path (over 200 devices; over
- * 5,000 rows) polled through /task/list and downloaded, the row cap's note, and a sibling
- * that can neither see nor download the task.
+ * 5,000 rows) polled through /task/list and downloaded, the row cap's note, a sibling that
+ * can neither see nor download the task, and a task cut short by a restart marked failed.
  */
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
@@ -23,6 +23,9 @@ import en from "../../locales/en/reports.json" with { type: "json" };
 const ADMIN_PASSWORD = "Admin12345";
 const MIN = 60_000;
 const MI = 1.609344;
+/** The device that reports 5,001 fixes (the row cap). */
+const [DEV3] = imeisFor("86131", 1);
+const params3: Record<string, unknown> = {};
 type Row = Record<string, unknown>;
 
 /** A logged-in caller that can read files as well as envelopes. */
@@ -166,7 +169,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async (t) => {
-    const server = await startServer({ ADMIN_PASSWORD });
+    let server = await startServer({ ADMIN_PASSWORD });
     try {
       const f = await buildFleet(server, ADMIN_PASSWORD);
       const api = await Caller.login(server.url, "repDistA");
@@ -347,20 +350,20 @@ Deno.test({
       await t.step(
         "over 5,000 rows on a non-OpenStreetMap map: cut at 5,000, and says so",
         async () => {
-          const [dev3] = imeisFor("86131", 1);
           const me = await api.data("/v3/new/account/current");
           await api.data("/v3/new/newEquipment/importEquipment", {
             userId: me.userId,
             mcType: "GT06N",
-            imeis: [dev3],
+            imeis: [DEV3],
           });
           const start = Math.floor(Date.now() / 1000) * 1000 - 3 * 3600_000;
-          await sendTrack(server, dev3, start, 5_001);
-          const params = {
-            imeis: [dev3],
+          await sendTrack(server, DEV3, start, 5_001);
+          Object.assign(params3, {
+            imeis: [DEV3],
             startTime: new Date(start - MIN).toISOString(),
             endTime: new Date().toISOString(),
-          };
+          });
+          const params = params3;
           await eventually(
             () => api.data("/v3/new/report/trackDetails", { ...params, pageNum: 1, pageSize: 1 }),
             (r) => r.total === 5_001,
@@ -381,6 +384,24 @@ Deno.test({
           assert.match(rows.at(-1)![0], /first 5,000 rows of 5,001/);
         },
       );
+
+      await t.step("a task cut short by a restart is failed when the server is back", async () => {
+        // A 5,000-row pdf takes the worker a second or more: the process dies before it ends.
+        const r = await api.data("/v3/new/report/export", {
+          report: "trackDetails",
+          params: params3,
+          format: "pdf",
+          exportType: 1,
+        });
+        server.kill();
+        server = await startServer({ ADMIN_PASSWORD }, { dataDir: server.dataDir });
+        const again = await Caller.login(server.url, "repDistA");
+        const list = await again.data("/v3/new/task/list", { pageNum: 1, pageSize: 50 });
+        const row = (list.list as Row[]).find((x) => x.id === r.taskId);
+        assert.equal(row?.status, "failed", JSON.stringify(row));
+        const file = await again.json(`/v3/new/task/download?id=${r.taskId}`);
+        assert.equal(file.code, CATALOGUE.taskNotReady);
+      });
     } finally {
       await server.stop();
     }
