@@ -55,6 +55,12 @@ export const CATALOGUE = {
   passwordMismatch: 40026,
   exportTooOften: 40027,
   passwordTooManyTries: 40028,
+  // Demo accounts, embed keys, own e-mail (W4, issue 18).
+  demoAlreadyPending: 40050,
+  demoAlreadyDecided: 40051,
+  demoLinkInvalid: 40052,
+  embedKeyInvalid: 40053,
+  emailUnchanged: 40054,
   // White label (40040+).
   imageDimensionsInvalid: 40040,
 
@@ -165,6 +171,9 @@ export const CATALOGUE = {
   startAfterEnd: 44003,
   shareLinkNotFound: 44004,
   shareHoursInvalid: 44005,
+  // Common addresses and area car-finding (W4, issue 18).
+  commonAddressLimit: 44010,
+  areaRadiusInvalid: 44011,
   // Geofences and alerts (45xxx).
   fenceLimitExceeded: 45001,
   landmarkLimitExceeded: 45002,
