@@ -203,6 +203,14 @@ export const CATALOGUE = {
   taskNotReady: 47101,
   pdfFontMissing: 47102,
   exportTasksRunning: 47103,
+  // Fleet route planning (48101-48199) and reminders (48201-48299), issue 19 F2.
+  routeGenerationFailed: 48101,
+  routeTooLong: 48102,
+  routePointsLimit: 48103,
+  routeTimeInvalid: 48104,
+  routeNameExists: 48105,
+  reminderAdvanceTooLong: 48201,
+  reminderIntervalMissing: 48202,
 } as const;
 
 export type ErrorName = keyof typeof CATALOGUE;
