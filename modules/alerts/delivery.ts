@@ -5,7 +5,7 @@ import type { Mailer } from "../notifications/mailer.ts";
 import type { MessageStore } from "../notifications/messages.ts";
 import type { WebhookSender } from "../notifications/webhook.ts";
 import { alertMail } from "./mail_text.ts";
-import type { PushGate } from "./push.ts";
+import type { AlertSms, PushAllowance, PushGate } from "./push.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
 import type { AlertRaised } from "./events.ts";
@@ -63,6 +63,10 @@ export class AlertDelivery {
       zones: ZoneLookup;
       messages: MessageStore;
       metrics?: DeliveryCounters;
+      /** Mail and webhook pushes beyond the free monthly quota cost credits. */
+      pushes?: PushAllowance;
+      /** Alert SMS (paid with credits). */
+      sms?: AlertSms;
     },
   ) {}
 
@@ -140,6 +144,21 @@ export class AlertDelivery {
     }
   }
 
+  /**
+   * Whether a mail or webhook push may go: within the account's free monthly quota, or paid
+   * with a credit. A push without either is skipped (counted by the credits, never an error).
+   */
+  private async allowed(userId: string, channel: "mail" | "webhook"): Promise<boolean> {
+    if (!this.d.pushes) return true;
+    try {
+      return (await this.d.pushes.takePush(userId, channel)) !== "skipped";
+    } catch (e) {
+      // The quota's store failing must not cost the user an alert.
+      alertLog.error("push quota check failed", e);
+      return true;
+    }
+  }
+
   private async deliver(alert: AlertRecord): Promise<void> {
     // The message center keeps an "offline" message (type 2) whether or not it is pushed.
     if (alert.type === "offline") {
@@ -171,14 +190,23 @@ export class AlertDelivery {
       }
     }
     const fenceMail = alert.fenceId ? (await this.d.zones.get(alert.fenceId))?.emailAlert : false;
-    if (s.email.enabled && s.email.address && (s.email.types.includes(alert.type) || fenceMail)) {
+    const mailed = s.email.enabled && s.email.address &&
+      (s.email.types.includes(alert.type) || fenceMail);
+    if (mailed && await this.allowed(alert.userId, "mail")) {
       const mail = alertMail(view, owner.language);
       await this.d.mailer.send({ to: s.email.address, ...mail }).then(
         () => this.d.metrics?.delivered.mail.inc(),
         () => {},
       );
     }
-    if (s.webhook.enabled && s.webhook.url && s.webhook.types.includes(alert.type)) {
+    if (s.sms?.enabled && s.sms.phone && s.sms.types.includes(alert.type) && this.d.sms) {
+      const text = alertMail(view, owner.language).subject;
+      await this.d.sms.sendSms(alert.userId, s.sms.phone, text).catch((e) =>
+        alertLog.error("alert SMS failed", e)
+      );
+    }
+    const hooked = s.webhook.enabled && s.webhook.url && s.webhook.types.includes(alert.type);
+    if (hooked && await this.allowed(alert.userId, "webhook")) {
       this.d.metrics?.delivered.webhook.inc();
       this.d.webhooks.deliver(alert.userId, s.webhook.url, s.webhook.secret, "alert", {
         id: alert.id,

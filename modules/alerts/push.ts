@@ -29,3 +29,17 @@ export class PushGate {
     }
   }
 }
+
+/**
+ * The monthly quota of mail and webhook pushes (FREE_PUSHES_PER_MONTH per account): a push
+ * beyond it costs a credit, and without credits it is skipped. Filled by the composition root
+ * with modules/credits; absent (tests that build delivery by hand), pushes are not metered.
+ */
+export interface PushAllowance {
+  takePush(userId: string, channel: "mail" | "webhook"): Promise<"free" | "paid" | "skipped">;
+}
+
+/** Alert SMS through the SMS gateway, each paid with credits (modules/credits). */
+export interface AlertSms {
+  sendSms(userId: string, to: string, text: string): Promise<string>;
+}

@@ -81,6 +81,12 @@ export const accountSettingsBody = z.object({
     secret: z.string().max(200).default(""),
     types: z.array(alertType).max(ALERT_TYPES.length),
   }).strict(),
+  /** Alert SMS through the SMS gateway (SMS_URL), one credit each; absent: off. */
+  sms: z.object({
+    enabled: z.boolean(),
+    phone: z.string().trim().regex(/^\+?\d{5,20}$/, "validation.phoneForm").or(z.literal("")),
+    types: z.array(alertType).max(ALERT_TYPES.length),
+  }).strict().optional(),
 }).strict();
 export type AccountAlertSettings = Omit<z.infer<typeof accountSettingsBody>, "userId">;
 

@@ -178,7 +178,12 @@ export class AlertService {
     const { userId: _u, ...rest } = body;
     void _u;
     const secret = body.webhook.secret || current.webhook.secret || newSecret();
-    const saved: AccountAlertSettings = { ...rest, webhook: { ...rest.webhook, secret } };
+    const saved: AccountAlertSettings = {
+      ...rest,
+      webhook: { ...rest.webhook, secret },
+      // Clients that do not know the SMS channel keep what was set through the API.
+      ...(rest.sms ?? current.sms ? { sms: rest.sms ?? current.sms } : {}),
+    };
     await this.d.settings.saveAccount(id, saved);
     return { userId: id, ...saved };
   }

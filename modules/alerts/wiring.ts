@@ -16,7 +16,7 @@ import { AlertDelivery, type DeliveryCounters } from "./delivery.ts";
 import { log } from "../../lib/log.ts";
 import { AlertEngine } from "./engine.ts";
 import type { AlertRaised, FenceCrossed } from "./events.ts";
-import { PushGate } from "./push.ts";
+import { type AlertSms, type PushAllowance, PushGate } from "./push.ts";
 import { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { BroadcastRecords } from "./settings_store.ts";
@@ -58,6 +58,10 @@ export async function createAlerting(
     codes: CodeStore;
     webhooks: WebhookSender;
     messages: MessageStore;
+    /** The free monthly push quota and credits (modules/credits). */
+    pushes?: PushAllowance;
+    /** Alert SMS (modules/credits, through SMS_URL). */
+    sms?: AlertSms;
     addressOf: (lat: number, lng: number, userId: string) => string | undefined;
     /** Alerts raised and delivered (app/metrics.ts). */
     metrics?: DeliveryCounters;
@@ -92,6 +96,8 @@ export async function createAlerting(
     zones: d.zones,
     messages: d.messages,
     metrics: d.metrics,
+    pushes: d.pushes,
+    sms: d.sms,
   });
   if (config.ALERT_ENGINE === "on") alertEngine.start();
   // Auto broadcast rules count every stored alert (device alarms and engine alerts).

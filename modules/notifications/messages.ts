@@ -11,8 +11,19 @@ export type MessageType = typeof MESSAGE_TYPES[number];
 /** Spec §9: balance reminders at 10:00 daily, on Mondays weekly, or on the 1st monthly. */
 export const BALANCE_REMINDERS = ["off", "daily", "weekly", "monthly"] as const;
 export type BalanceReminder = typeof BALANCE_REMINDERS[number];
+/**
+ * The balances the user watches and the level each must stay at (a reminder goes out while
+ * one is under it); null: not watched. Without thresholds the built-in rule applies (payers
+ * owning devices, under LOW_COINS Mi coins and no recharge cards).
+ */
+export interface BalanceThresholds {
+  coins: number | null;
+  cards: number | null;
+  credits: number | null;
+}
 export interface MessagePrefs {
   balanceReminder: BalanceReminder;
+  balanceThresholds?: BalanceThresholds;
 }
 export const DEFAULT_PREFS: MessagePrefs = { balanceReminder: "weekly" };
 
@@ -78,8 +89,16 @@ export class MessageStore {
     return { ...DEFAULT_PREFS, ...await this.records.prefs(userId) };
   }
 
-  async savePrefs(userId: string, prefs: MessagePrefs): Promise<void> {
-    await this.records.savePrefs(userId, prefs);
+  /** Saves the fields given, keeping the others (the two pages each set some of them). */
+  async savePrefs(userId: string, prefs: Partial<MessagePrefs>): Promise<void> {
+    await this.records.savePrefs(userId, { ...await this.prefs(userId), ...prefs });
+  }
+
+  /** Accounts that set balance thresholds (the reminder check looks at them too). */
+  async *withThresholds(): AsyncGenerator<string> {
+    for await (const [userId, p] of this.records.allPrefs()) {
+      if (p.balanceThresholds) yield userId;
+    }
   }
 
   async list(

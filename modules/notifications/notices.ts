@@ -4,7 +4,13 @@ import type { DeviceAlertSettings } from "../alerts/schemas.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { activationState, type Device, effectiveExpiry } from "../devices/model.ts";
 import type { LedgerEntry } from "../wallet/model.ts";
-import type { BalanceReminder, MessageStore } from "./messages.ts";
+import type { CreditsReader } from "../credits/model.ts";
+import { normalizeLang, translator } from "../../lib/i18n/i18n.ts";
+import { log } from "../../lib/log.ts";
+import type { Mailer } from "./mailer.ts";
+import type { BalanceReminder, BalanceThresholds, MessageStore } from "./messages.ts";
+
+const noticeLog = log.area("notices");
 
 const DAY_MS = 86_400_000;
 /** Reminder dates (licence, insurance, SIM card) are announced this many days ahead, and again at 7. */
@@ -51,6 +57,10 @@ export class PlatformNotices {
       accounts: AccountLookup;
       directory: DeviceDirectory;
       deviceSettings: () => Iterable<DeviceAlertSettings>;
+      /** Credit balances (the reminder watches them when the user set a threshold). */
+      credits?: CreditsReader;
+      /** Balance reminders also go by mail to accounts with an address. */
+      mailer?: Mailer;
     },
     startedAt = Date.now(),
   ) {
@@ -229,26 +239,68 @@ export class PlatformNotices {
   }
 
   /**
-   * Type 6, spec §9 "balance reminders at 10:00 daily, Monday weekly, 1st monthly": accounts
-   * that pay (recharge permission) and own devices are reminded in the period their message
-   * preference names (weekly unless changed), once, from its 10:00 UTC, while they have fewer
-   * than LOW_COINS Mi coins and no recharge cards.
+   * Type 6, spec §9 "balance reminders at 10:00 daily, Monday weekly, 1st monthly", in the
+   * period the account's preference names (weekly unless changed), once, from its 10:00 UTC.
+   * An account that set thresholds is reminded while its Mi coins, recharge cards or credits
+   * are under one; otherwise payers (recharge permission) owning devices are, while they have
+   * fewer than LOW_COINS Mi coins and no recharge cards. A mail goes with it when the account
+   * has an e-mail address.
    */
   private async lowBalances(now: number): Promise<number> {
     let n = 0;
-    for (const userId of this.d.directory.owners()) {
+    const ids = new Set(this.d.directory.owners());
+    for await (const id of this.d.messages.withThresholds()) ids.add(id);
+    for (const userId of ids) {
       const a = await this.d.accounts.get(userId);
-      if (!a || a.virtual || a.parentId === "" || a.permissions.rechargeFlag !== 1) continue;
-      if (a.coinNumber >= LOW_COINS || a.rechargeCards > 0) continue;
-      const period = reminderPeriod((await this.d.messages.prefs(a.id)).balanceReminder, now);
+      if (!a || a.virtual || a.parentId === "") continue;
+      const prefs = await this.d.messages.prefs(a.id);
+      const period = reminderPeriod(prefs.balanceReminder, now);
       if (!period) continue;
-      const m = await this.d.messages.postOnce(["lowBalance", a.id, period], a.id, 6, {
-        coins: a.coinNumber,
-        cards: a.rechargeCards,
-      });
-      if (m) n++;
+      const params = prefs.balanceThresholds
+        ? await this.underThresholds(a, prefs.balanceThresholds)
+        : this.legacyLow(a);
+      if (!params) continue;
+      const m = await this.d.messages.postOnce(["lowBalance", a.id, period], a.id, 6, params);
+      if (!m) continue;
+      n++;
+      await this.mailReminder(a, params);
     }
     return n;
+  }
+
+  /** The built-in rule: a payer owning devices with under LOW_COINS coins and no cards. */
+  private legacyLow(a: Account): Record<string, string | number> | null {
+    if (!this.d.directory.ownedBy(a.id).length || a.permissions.rechargeFlag !== 1) return null;
+    if (a.coinNumber >= LOW_COINS || a.rechargeCards > 0) return null;
+    return { coins: a.coinNumber, cards: a.rechargeCards };
+  }
+
+  /** The balances under the user's thresholds, as the message's values; null when none is. */
+  private async underThresholds(a: Account, t: BalanceThresholds) {
+    const credits = t.credits !== null && this.d.credits
+      ? await this.d.credits.creditsOf(a.id)
+      : null;
+    const low = (t.coins !== null && a.coinNumber < t.coins) ||
+      (t.cards !== null && a.rechargeCards < t.cards) ||
+      (credits !== null && t.credits !== null && credits < t.credits);
+    if (!low) return null;
+    return {
+      variant: "thresholds",
+      coins: a.coinNumber,
+      cards: a.rechargeCards,
+      credits: credits ?? (this.d.credits ? await this.d.credits.creditsOf(a.id) : a.credits),
+    };
+  }
+
+  private async mailReminder(a: Account, params: Record<string, string | number>) {
+    if (!a.email || !this.d.mailer?.enabled) return;
+    const t = translator(normalizeLang(a.language));
+    const key = `alerts.messages.text.6${params.variant ? `_${params.variant}` : ""}`;
+    await this.d.mailer.send({
+      to: a.email,
+      subject: t("alerts.messages.type.6"),
+      text: `${t(key, params)}\n\n${t("alerts.messages.reminderMailFooter")}`,
+    }).catch((e) => noticeLog.warn(`balance reminder mail to account ${a.id} failed: ${e}`));
   }
 }
 

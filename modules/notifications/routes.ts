@@ -74,8 +74,16 @@ export function registerNotificationRoutes(api: ApiRegistry, s: NotificationRout
     path: "/v3/new/message/prefs/save",
     need: "self",
     tag,
-    summary: "Save message preferences (balance reminders at 10:00: daily, Mondays, or the 1st)",
-    body: z.object({ balanceReminder: z.enum(BALANCE_REMINDERS) }).strict(),
+    summary:
+      "Save message preferences (balance reminders at 10:00: daily, Mondays, or the 1st; the balance thresholds, null: not watched)",
+    body: z.object({
+      balanceReminder: z.enum(BALANCE_REMINDERS).optional(),
+      balanceThresholds: z.object({
+        coins: z.number().min(0).max(10_000_000).multipleOf(0.01).nullable(),
+        cards: z.number().int().min(0).max(10_000_000).nullable(),
+        credits: z.number().int().min(0).max(100_000_000).nullable(),
+      }).strict().optional(),
+    }).strict(),
     handler: async ({ body, c }) => {
       const id = await self(c.var.session);
       await s.messages.savePrefs(id, body);

@@ -133,4 +133,11 @@ export class MessageRecords {
   async savePrefs(userId: string, prefs: MessagePrefs): Promise<void> {
     await this.kv.set(["messagePrefs", userId], prefs);
   }
+
+  /** Every account's saved preferences. */
+  async *allPrefs(): AsyncGenerator<[string, Partial<MessagePrefs>]> {
+    for await (const e of this.kv.list<MessagePrefs>({ prefix: ["messagePrefs"] })) {
+      yield [String(e.key[1]), e.value];
+    }
+  }
 }

@@ -160,7 +160,8 @@ export class WebhookSender {
   }
 }
 
-interface Target {
+/** Where a call goes: the URL and the one checked address the socket connects to. */
+export interface Target {
   url: URL;
   address: string;
 }
@@ -170,9 +171,9 @@ interface Target {
  * rather than fetch(): fetch resolves the host again, which would let a DNS answer that
  * changes between check and connect (rebinding) reach an internal address. TLS is verified
  * against the URL's host name while the socket goes to the checked address. Redirects are
- * not followed (the 3xx status is the answer).
+ * not followed (the 3xx status is the answer). The SMS gateway (sms.ts) posts through it too.
  */
-async function post(target: Target, headers: Record<string, string>, body: string) {
+export async function post(target: Target, headers: Record<string, string>, body: string) {
   const { url, address } = target;
   const tls = url.protocol === "https:";
   const port = Number(url.port) || (tls ? 443 : 80);
