@@ -6,6 +6,13 @@
 import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 import { REPORT_SECTION_PATHS } from "./reports/nav.ts";
 
+/** The settings area's wallet group (spec: /settingMiCoins, /credits; the business centre). */
+export const WALLET_NAV = [
+  ["/settingMiCoins", "settingMiCoins"],
+  ["/businessCenter", "businessCenter"],
+] as const;
+const WALLET_PAGES = WALLET_NAV.map(([href]) => href);
+
 export type SectionKey =
   | "monitor"
   | "accounts"
@@ -47,6 +54,7 @@ export const SECTIONS: readonly Section[] = [
       "/settingAlert",
       "/settingMessages",
       "/modelNameAlias",
+      ...WALLET_PAGES,
       ...COMMAND_PAGES,
     ],
   },
@@ -75,6 +83,7 @@ export const SETTINGS_GROUPS = [
     key: "messages",
     items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
   },
+  { key: "wallet", items: WALLET_NAV },
   { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
 ] as const;
 

@@ -22,6 +22,7 @@ import en_geofences from "../../locales/en/geofences.json" with { type: "json" }
 import en_commands from "../../locales/en/commands.json" with { type: "json" };
 import en_geocoder from "../../locales/en/geocoder.json" with { type: "json" };
 import en_reports from "../../locales/en/reports.json" with { type: "json" };
+import en_wallet from "../../locales/en/wallet.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -41,6 +42,7 @@ import zh_geofences from "../../locales/zh/geofences.json" with { type: "json" }
 import zh_commands from "../../locales/zh/commands.json" with { type: "json" };
 import zh_geocoder from "../../locales/zh/geocoder.json" with { type: "json" };
 import zh_reports from "../../locales/zh/reports.json" with { type: "json" };
+import zh_wallet from "../../locales/zh/wallet.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -63,6 +65,7 @@ export const RESOURCES = {
     commands: en_commands,
     geocoder: en_geocoder,
     reports: en_reports,
+    wallet: en_wallet,
   },
   zh: {
     common: zh_common,
@@ -84,5 +87,6 @@ export const RESOURCES = {
     commands: zh_commands,
     geocoder: zh_geocoder,
     reports: zh_reports,
+    wallet: zh_wallet,
   },
 };

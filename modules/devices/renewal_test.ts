@@ -86,7 +86,7 @@ Deno.test("wallet, device renewal, platform expiry visibility and app binding AP
         const mine = ok(await call(`${W}/balance`, {}, tokens.dist));
         assert.deepEqual(mine, {
           coins: 100,
-          cards: { "3m": 0, "6m": 0, "1y": 3, "10y": 1 },
+          cards: { "3m": 0, "6m": 0, "1y": 3, "10y": 1, point: 0 },
           unlimited: false,
         });
         // The account record carries the copy the shell's balance call shows.

@@ -2,6 +2,7 @@ import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import type { WalletService } from "../wallet/service.ts";
+import type { CreditsReader } from "../wallet/model.ts";
 
 /** The home page's figures of the caller: balances and what its subtree holds. */
 export class HomepageFigures {
@@ -9,9 +10,13 @@ export class HomepageFigures {
     private readonly access: AccessGuard,
     private readonly accounts: AccountLookup,
     private readonly wallet: WalletService,
+    private readonly credits: CreditsReader,
   ) {}
 
-  /** Mi coins and recharge cards (every length together) from the wallet, and credits. */
+  /**
+   * Mi coins, recharge cards (every type together, and per type) from the wallet, and the
+   * credit balance.
+   */
   async balances(session: Session) {
     const { owner } = await this.access.caller(session);
     // The wallet's ledger is authoritative (modules/wallet).
@@ -19,7 +24,8 @@ export class HomepageFigures {
     return {
       coinNumber: b.coins,
       rechargeCards: Object.values(b.cards).reduce((sum, n) => sum + n, 0),
-      credits: owner.credits,
+      cards: b.cards,
+      credits: await this.credits.creditsOf(owner.id),
     };
   }
 

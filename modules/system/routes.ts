@@ -6,6 +6,7 @@ import { COUNTRIES } from "./countries.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import type { WalletService } from "../wallet/service.ts";
+import type { CreditsReader } from "../wallet/model.ts";
 import { HomepageFigures } from "./homepage.ts";
 
 /** The services these routes use (the composition root passes them). */
@@ -13,6 +14,7 @@ export interface SystemRouteDeps {
   access: AccessGuard;
   accountStore: AccountLookup;
   wallet: WalletService;
+  creditsReader: CreditsReader;
 }
 
 /** Service nodes (spec §9): HK=1, EU=2, US=3. */
@@ -24,7 +26,7 @@ export const SERVICE_NODES = [
 
 export function registerSystemRoutes(api: ApiRegistry, s: SystemRouteDeps) {
   const tag = "Tools";
-  const homepage = new HomepageFigures(s.access, s.accountStore, s.wallet);
+  const homepage = new HomepageFigures(s.access, s.accountStore, s.wallet, s.creditsReader);
   api.add({
     method: "get",
     path: "/v3/new/tools/i18n",

@@ -91,7 +91,12 @@ Deno.test("system routes", async (s) => {
       for (const token of [distAToken, virtual]) {
         const r = await t.call("/v3/new/homepage/queryMiCoinsBalance", {}, token);
         assertOk(r);
-        assert.deepEqual(r.json.data, { coinNumber: 12, rechargeCards: 3, credits: 70 });
+        assert.deepEqual(r.json.data, {
+          coinNumber: 12,
+          rechargeCards: 3,
+          cards: { "3m": 1, "6m": 0, "1y": 2, "10y": 0, point: 0 },
+          credits: 70,
+        });
       }
       const fresh = await t.call("/v3/new/homepage/queryMiCoinsBalance", {}, admin);
       assert.equal(fresh.json.data.coinNumber, 0);

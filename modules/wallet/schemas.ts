@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { accountId, pageFields } from "../accounts/schemas.ts";
-import { CARD_TYPES, TERMS } from "./model.ts";
+import { CARD_CODE_PATTERN, CARD_TYPES, TERMS } from "./model.ts";
 
 const cardCounts = z.object(
   Object.fromEntries(CARD_TYPES.map((c) => [c, z.number().int().min(0).max(100000).optional()])),
@@ -27,3 +27,25 @@ export const setRateBody = z.object({
       .strict(),
   }).strict().nullable(),
 }).strict();
+
+const isoTime = z.string().datetime({ offset: true });
+const logFilter = {
+  view: z.enum(["consumption", "allocation", "business"]),
+  userId: accountId.optional(),
+  startTime: isoTime.optional(),
+  endTime: isoTime.optional(),
+};
+export const logBody = z.object({ ...logFilter, ...pageFields }).strict();
+export const logExportBody = z.object(logFilter).strict();
+
+export const redeemBody = z.object({
+  code: z.string().trim().regex(CARD_CODE_PATTERN),
+  type: z.enum(CARD_TYPES),
+}).strict();
+
+export const codeListBody = z.object({ used: z.boolean().optional(), ...pageFields }).strict();
+
+export const codeImportForm = z.object({
+  type: z.enum(CARD_TYPES),
+  file: z.file().describe("Codes: .xlsx (first column) or text/CSV (first field of each line)"),
+});

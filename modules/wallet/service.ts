@@ -126,27 +126,61 @@ export class WalletService {
    * payer lacks coins or cards. Accounts' coinNumber / rechargeCards carry a copy of the
    * balance for the shell's balance call and the deletion rules.
    */
-  async apply(deltas: Delta[], entries: LedgerEntry[], payer: Account): Promise<Balance> {
-    const platformIds = new Set(isPlatform(payer) ? [payer.id] : []);
+  async apply(
+    deltas: Delta[],
+    entries: LedgerEntry[],
+    payer: Account,
+    /** The other side of a sale: the platform administrator sells without a balance. */
+    seller?: Account,
+  ): Promise<Balance> {
+    const platformIds = new Set(
+      [payer, seller].filter((a) => a && isPlatform(a)).map((a) => a!.id),
+    );
     const res = await this.store.apply(deltas, entries, (id) => platformIds.has(id));
     const mine = res.balances.get(payer.id)!;
     if (!res.ok) {
       if (mine.coinCents < 0) throw new BizError("miCoinsInsufficient");
       throw new BizError("rechargeCardsInsufficient");
     }
-    for (const [id, b] of res.balances) {
-      if (platformIds.has(id)) continue;
-      const a = await this.accounts.get(id);
-      if (a) {
-        await this.accounts.update({
-          ...a,
-          coinNumber: toCoins(b.coinCents),
-          rechargeCards: Object.values(b.cards).reduce((s, n) => s + n, 0),
-        });
-      }
-    }
+    for (const [id, b] of res.balances) if (!platformIds.has(id)) await this.keepCopy(id, b);
     await this.events.deliver({ type: "balancesChanged", entries, balances: res.balances });
     return mine;
+  }
+
+  /** The account record's copy of its balance (account lists, the low-balance reminder). */
+  private async keepCopy(id: string, b: Balance) {
+    const a = await this.accounts.get(id);
+    if (a) {
+      await this.accounts.update({
+        ...a,
+        coinNumber: toCoins(b.coinCents),
+        rechargeCards: Object.values(b.cards).reduce((s, n) => s + n, 0),
+      });
+    }
+  }
+
+  /**
+   * Redeems a recharge card code into the caller's (paying account's) card balance, once: a
+   * code that does not exist, is used, or is of another type than the one chosen is refused.
+   */
+  async redeem(session: Session, code: string, type: CardType) {
+    const payer = await this.payer(session);
+    if (isPlatform(payer)) throw new BizError("permissionDenied");
+    const res = await this.store.redeem(code, type, payer.id, (c) => ({
+      id: crypto.randomUUID(),
+      accountId: payer.id,
+      time: new Date().toISOString(),
+      kind: "redeem",
+      coinCents: 0,
+      cards: { [c.type]: 1 },
+      code: c.code,
+      operatorId: session.accountId,
+    }));
+    if (!res.ok) {
+      throw new BizError(res.reason, { type: res.type ?? "" });
+    }
+    await this.keepCopy(payer.id, res.balance);
+    return await this.balance(session);
   }
 
   /** The rate of a model: the administrator's, else the built-in one; null when removed. */
@@ -181,5 +215,18 @@ export class WalletService {
       total: await this.store.ledgerCount(a.id),
       list: list.map((e) => ({ ...e, coins: toCoins(e.coinCents) })),
     };
+  }
+
+  /**
+   * Coins were taken inside another module's commit (CoinDebits: credits bought): the
+   * account's copy of its balance follows, and the bus is told as for any movement.
+   */
+  async debitedElsewhere(entry: LedgerEntry, balance: Balance, unlimited: boolean) {
+    if (!unlimited) await this.keepCopy(entry.accountId, balance);
+    await this.events.deliver({
+      type: "balancesChanged",
+      entries: [entry],
+      balances: new Map([[entry.accountId, balance]]),
+    });
   }
 }
