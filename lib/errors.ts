@@ -211,6 +211,13 @@ export const CATALOGUE = {
   routeNameExists: 48105,
   reminderAdvanceTooLong: 48201,
   reminderIntervalMissing: 48202,
+  // Fleet drivers, vehicles and RFID swipes (48001-48099), issue 19 F1.
+  rfidCardInUse: 48001,
+  driverExpiryBeforeRegister: 48002,
+  vehicleDeviceBound: 48003,
+  vinSuspicious: 48004,
+  insuranceExpireBeforeEffective: 48005,
+  driverSheetInvalid: 48006,
 } as const;
 
 export type ErrorName = keyof typeof CATALOGUE;
