@@ -22,7 +22,6 @@ import {
 import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
 import { registerWalletRoutes } from "../modules/wallet/routes.ts";
-import { registerPackageRoutes } from "../modules/packages/routes.ts";
 import { registerPositionRoutes } from "../modules/positions/routes.ts";
 import { registerCommandRoutes } from "../modules/commands/routes.ts";
 import { registerMonitorRoutes } from "../modules/monitor/routes.ts";
@@ -36,6 +35,7 @@ import { registerExportRoutes } from "../modules/reports/export/routes.ts";
 import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts";
 import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
+import { registerDemoRoutes } from "../modules/demo/routes.ts";
 
 const httpLog = log.area("http");
 
@@ -107,7 +107,6 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDomainRoutes(api, s);
   registerDeviceRoutes(api, s);
   registerWalletRoutes(api, s);
-  registerPackageRoutes(api, s);
   registerPositionRoutes(api, s);
   registerCommandRoutes(api, s);
   registerMonitorRoutes(api, s);
@@ -121,6 +120,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerMyReportRoutes(api, s);
   registerMotionRoutes(api, s);
   registerReportRoutes(api, s);
+  registerDemoRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -37,7 +37,7 @@ export interface Section {
 /** Top-level sections that exist today. */
 export const SECTIONS: readonly Section[] = [
   { key: "monitor", href: "/monitorObject", paths: ["/monitor"] },
-  { key: "accounts", href: "/account", paths: ["/account"] },
+  { key: "accounts", href: "/account", paths: ["/account", "/demoApplications"] },
   { key: "devices", href: "/devices", paths: ["/devices"] },
   { key: "geofences", href: "/geofence", paths: ["/geofence"] },
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },

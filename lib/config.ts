@@ -111,6 +111,10 @@ export const configSchema = z.object({
   ).optional(),
   /** Alert mails and webhook calls free per account and UTC month; each one beyond costs a credit. */
   FREE_PUSHES_PER_MONTH: z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  /** Length of a demo (trial) account in days, the approval day included (modules/demo). */
+  DEMO_TRIAL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** Login of the account demo accounts are created under; unset: the approving administrator. */
+  DEMO_PARENT_ACCOUNT: z.string().trim().min(1).max(50).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -17,6 +17,7 @@ import { registerAlertPages } from "./alerts.tsx";
 import { registerReportPages } from "./reports.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
+import { registerDemoPages } from "./demo.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
 
@@ -41,6 +42,7 @@ const REGISTRARS: Registrar[] = [
   registerAlertPages,
   registerReportPages,
   registerApiDocs,
+  registerDemoPages,
 ];
 
 export interface PageRoute {

@@ -220,6 +220,11 @@ function AccountToolbar(
         {t("accounts.toolbar.directOnly")}
       </label>
       <span class="grow" />
+      {me.accountType === 0 && !me.isVirtual && (
+        <a id="account-demo-review" class="btn" href="/demoApplications">
+          {t("demo.review.nav")}
+        </a>
+      )}
       {!me.isVirtual && (
         <button
           type="button"

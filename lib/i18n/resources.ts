@@ -23,6 +23,7 @@ import en_commands from "../../locales/en/commands.json" with { type: "json" };
 import en_geocoder from "../../locales/en/geocoder.json" with { type: "json" };
 import en_reports from "../../locales/en/reports.json" with { type: "json" };
 import en_wallet from "../../locales/en/wallet.json" with { type: "json" };
+import en_demo from "../../locales/en/demo.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -43,6 +44,7 @@ import zh_commands from "../../locales/zh/commands.json" with { type: "json" };
 import zh_geocoder from "../../locales/zh/geocoder.json" with { type: "json" };
 import zh_reports from "../../locales/zh/reports.json" with { type: "json" };
 import zh_wallet from "../../locales/zh/wallet.json" with { type: "json" };
+import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -66,6 +68,7 @@ export const RESOURCES = {
     geocoder: en_geocoder,
     reports: en_reports,
     wallet: en_wallet,
+    demo: en_demo,
   },
   zh: {
     common: zh_common,
@@ -88,5 +91,6 @@ export const RESOURCES = {
     geocoder: zh_geocoder,
     reports: zh_reports,
     wallet: zh_wallet,
+    demo: zh_demo,
   },
 };
