@@ -38,6 +38,12 @@ import { DeviceFiles } from "../modules/devices/files.ts";
 import { DeviceRenewal } from "../modules/devices/renewal.ts";
 import { WalletService } from "../modules/wallet/service.ts";
 import { WalletStore } from "../modules/wallet/store.ts";
+import { WalletLogs } from "../modules/wallet/logs.ts";
+import { CardCodes } from "../modules/wallet/card_codes.ts";
+import type { CreditsReader } from "../modules/wallet/model.ts";
+import { PackageService } from "../modules/packages/service.ts";
+import { PackageStore } from "../modules/packages/store.ts";
+import type { SmsCreditGrant } from "../modules/packages/model.ts";
 import { DomainStore } from "../modules/domains/store.ts";
 import { DomainImages } from "../modules/domains/images.ts";
 import { DomainService } from "../modules/domains/service.ts";
@@ -119,6 +125,14 @@ export interface Services extends AlertingServices {
   deviceFiles: DeviceFiles;
   deviceRenewal: DeviceRenewal;
   wallet: WalletService;
+  /** The wallet page's logs and their export. */
+  walletLogs: WalletLogs;
+  /** Recharge card codes (the administrator's import and list). */
+  cardCodes: CardCodes;
+  /** The business centre's packages. */
+  packages: PackageService;
+  /** Credit balances as the wallet shows them. */
+  creditsReader: CreditsReader;
   // gateway, positions, commands, work modes
   positions: PositionStore;
   /** Tracks for the playback page (range rules, visibility). */
@@ -269,6 +283,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       new DomainImages(config.DATA_DIR, domains),
     ),
     ...buildDeviceRequests(core, signIn, devices, gateway),
+    ...buildBusinessCentre(core, signIn, devices),
     ...gateway,
     ...commands,
     ...geofences,
@@ -323,6 +338,31 @@ async function buildDevices(
     events: bus,
   });
   return { deviceStore, directory, devices, wallet, accounts };
+}
+
+/** The wallet page's logs, recharge card codes and packages. */
+function buildBusinessCentre(
+  { kv }: Core,
+  { accountStore, access }: SignInArea,
+  { wallet }: DevicesArea,
+) {
+  // Credits live on the account record until modules/credits provides its reader and grant.
+  const creditsReader: CreditsReader = {
+    creditsOf: async (id) => (await accountStore.get(id))?.credits ?? 0,
+  };
+  const smsGrant: SmsCreditGrant = {
+    grantSms: async (id, sms) => {
+      const a = await accountStore.get(id);
+      if (a) await accountStore.update({ ...a, credits: a.credits + sms });
+    },
+  };
+  const walletStore = new WalletStore(kv);
+  return {
+    walletLogs: new WalletLogs(walletStore, access, accountStore),
+    cardCodes: new CardCodes(walletStore, access),
+    packages: new PackageService(new PackageStore(kv), access, accountStore, wallet, smsGrant),
+    creditsReader,
+  };
 }
 
 /** The gateway's stores and live connections, and the positions and alerts it writes. */
