@@ -5,7 +5,7 @@
 import type { TaskStatus } from "../reports/model.ts";
 
 export interface TaskRecord {
-  /** Time-ordered: base-36 creation time, then random (lists sort newest first by key). */
+  /** Time-ordered: base-36 creation time and counter, then random (newest first by key). */
   id: string;
   /** The account that asked (a virtual user's own id): only it sees and downloads the task. */
   ownerId: string;
@@ -36,10 +36,18 @@ export interface TaskOutput {
 /** What a task's work reports while it runs (0-100; never lowers the shown progress). */
 export type ProgressFn = (percent: number) => void;
 
-/** Task ids: 9 base-36 digits of the creation time (sortable until 5188), then 12 hex. */
+let lastMs = -1;
+let sameMs = 0;
+
+/**
+ * Task ids: 9 base-36 digits of the creation time (sortable until 5188), 3 of a counter of
+ * ids made in the same millisecond (so newer always sorts after older), then 12 random hex.
+ */
 export function newTaskId(now: number): string {
+  sameMs = now === lastMs ? sameMs + 1 : 0;
+  lastMs = now;
   const rand = crypto.getRandomValues(new Uint8Array(6));
-  return now.toString(36).padStart(9, "0") +
+  return now.toString(36).padStart(9, "0") + sameMs.toString(36).padStart(3, "0") +
     Array.from(rand, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -48,4 +56,4 @@ export function idFloor(ms: number): string {
   return ms.toString(36).padStart(9, "0");
 }
 
-export const TASK_ID_PATTERN = /^[0-9a-z]{9}[0-9a-f]{12}$/;
+export const TASK_ID_PATTERN = /^[0-9a-z]{12}[0-9a-f]{12}$/;

@@ -320,7 +320,7 @@ Deno.test({
           format: "xlsx",
           exportType: 1,
         });
-        assert.match(r.taskId, /^[0-9a-z]{21}$/);
+        assert.match(r.taskId, /^[0-9a-z]{12}[0-9a-f]{12}$/);
         task.id = r.taskId;
         const row = await taskDone(api, r.taskId);
         assert.equal(row.type, "report");
@@ -342,7 +342,7 @@ Deno.test({
         const list = await sibling.data("/v3/new/task/list", { pageNum: 1, pageSize: 50 });
         assert.equal(list.total, 0);
         const stolen = await sibling.json(`/v3/new/task/download?id=${task.id}`);
-        const unknown = await sibling.json(`/v3/new/task/download?id=${"0".repeat(21)}`);
+        const unknown = await sibling.json(`/v3/new/task/download?id=${"0".repeat(24)}`);
         assert.equal(stolen.code, CATALOGUE.dataNotExists);
         assert.deepEqual(stolen, unknown, "the same answer as an id that never existed");
       });
