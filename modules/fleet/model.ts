@@ -138,3 +138,11 @@ export interface Page<T> {
   total: number;
   list: T[];
 }
+
+/** The state of a licence or insurance expiry date on `today` (both YYYY-MM-DD). */
+export function expiryStateOf(date: string, today: string): ExpiryState {
+  if (!date) return "none";
+  if (date < today) return "expired";
+  const soon = new Date(Date.parse(`${today}T00:00:00Z`) + EXPIRING_SOON_DAYS * 86_400_000);
+  return date <= soon.toISOString().slice(0, 10) ? "expiringSoon" : "valid";
+}

@@ -1,0 +1,174 @@
+import type { Driver, RfidSwipe, Vehicle } from "./model.ts";
+
+/**
+ * Fleet records in KV (drivers, vehicles, RFID swipes):
+ *  driver       accountId, id        Driver
+ *  driverAt     id                   accountId (finds a driver by id)
+ *  rfidCard     rootId, cardNo       driverId (unique within one enterprise tree)
+ *  vehicle      accountId, id        Vehicle
+ *  vehicleAt    id                   accountId
+ *  vehicleImei  imei                 vehicle id (one vehicle per device)
+ *  swipe        accountId, ms, id    RfidSwipe
+ *  expiryState  kind, id             the last notified expiry state (raised once per change)
+ */
+const K = {
+  driver: (accountId: string, id: string) => ["fleet", "driver", accountId, id],
+  drivers: (accountId?: string) => accountId ? ["fleet", "driver", accountId] : ["fleet", "driver"],
+  driverAt: (id: string) => ["fleet", "driverAt", id],
+  rfidCard: (rootId: string, cardNo: string) => ["fleet", "rfidCard", rootId, cardNo.toUpperCase()],
+  vehicle: (accountId: string, id: string) => ["fleet", "vehicle", accountId, id],
+  vehicles: (accountId?: string) =>
+    accountId ? ["fleet", "vehicle", accountId] : ["fleet", "vehicle"],
+  vehicleAt: (id: string) => ["fleet", "vehicleAt", id],
+  vehicleImei: (imei: string) => ["fleet", "vehicleImei", imei],
+  swipe: (accountId: string, ms: number, id: string) => ["fleet", "swipe", accountId, ms, id],
+  swipes: (accountId: string) => ["fleet", "swipe", accountId],
+  swipeDone: (id: string) => ["fleet", "swipeDone", id],
+  expiryState: (kind: string, id: string) => ["fleet", "expiryState", kind, id],
+};
+
+/** A unique key another record already holds: what the service turns into a refusal. */
+export type Conflict = "rfidCard" | "imei" | null;
+
+export class FleetStore {
+  constructor(private readonly kv: Deno.Kv) {}
+
+  // ---- drivers ----
+
+  async driver(id: string): Promise<Driver | null> {
+    const at = await this.kv.get<string>(K.driverAt(id));
+    if (!at.value) return null;
+    return (await this.kv.get<Driver>(K.driver(at.value, id))).value;
+  }
+
+  /** Drivers of the given accounts (every account when null). */
+  async drivers(accountIds: Iterable<string> | null): Promise<Driver[]> {
+    return await this.listOf<Driver>(accountIds, K.drivers);
+  }
+
+  /** The driver holding a card in an enterprise tree, if any. */
+  async driverIdByCard(rootId: string, cardNo: string): Promise<string | null> {
+    return (await this.kv.get<string>(K.rfidCard(rootId, cardNo))).value;
+  }
+
+  /**
+   * Writes a driver and its card claim in one commit; refuses when another driver of the
+   * tree holds the card. `before` is the stored record being replaced (null for a new one).
+   */
+  async saveDriver(d: Driver, rootId: string, before: Driver | null): Promise<Conflict> {
+    const op = this.kv.atomic();
+    const cardChanged = !before || before.rfidCardNo.toUpperCase() !== d.rfidCardNo.toUpperCase();
+    if (d.rfidCardNo && cardChanged) {
+      const key = K.rfidCard(rootId, d.rfidCardNo);
+      const held = await this.kv.get<string>(key);
+      if (held.value && held.value !== d.id) return "rfidCard";
+      op.check(held).set(key, d.id);
+    }
+    if (before?.rfidCardNo && cardChanged) op.delete(K.rfidCard(rootId, before.rfidCardNo));
+    op.set(K.driver(d.accountId, d.id), d).set(K.driverAt(d.id), d.accountId);
+    return (await op.commit()).ok ? null : "rfidCard";
+  }
+
+  async deleteDriver(d: Driver, rootId: string): Promise<void> {
+    const op = this.kv.atomic().delete(K.driver(d.accountId, d.id)).delete(K.driverAt(d.id));
+    if (d.rfidCardNo) {
+      const key = K.rfidCard(rootId, d.rfidCardNo);
+      if ((await this.kv.get<string>(key)).value === d.id) op.delete(key);
+    }
+    await op.commit();
+  }
+
+  // ---- vehicles ----
+
+  async vehicle(id: string): Promise<Vehicle | null> {
+    const at = await this.kv.get<string>(K.vehicleAt(id));
+    if (!at.value) return null;
+    return (await this.kv.get<Vehicle>(K.vehicle(at.value, id))).value;
+  }
+
+  async vehicles(accountIds: Iterable<string> | null): Promise<Vehicle[]> {
+    return await this.listOf<Vehicle>(accountIds, K.vehicles);
+  }
+
+  async vehicleByImei(imei: string): Promise<Vehicle | null> {
+    const id = (await this.kv.get<string>(K.vehicleImei(imei))).value;
+    return id ? await this.vehicle(id) : null;
+  }
+
+  /** Writes a vehicle and its device claim in one commit; refuses a device another holds. */
+  async saveVehicle(v: Vehicle, before: Vehicle | null): Promise<Conflict> {
+    const op = this.kv.atomic();
+    if (v.imei && v.imei !== before?.imei) {
+      const held = await this.kv.get<string>(K.vehicleImei(v.imei));
+      if (held.value && held.value !== v.id) return "imei";
+      op.check(held).set(K.vehicleImei(v.imei), v.id);
+    }
+    if (before?.imei && before.imei !== v.imei) op.delete(K.vehicleImei(before.imei));
+    if (before && before.accountId !== v.accountId) op.delete(K.vehicle(before.accountId, v.id));
+    op.set(K.vehicle(v.accountId, v.id), v).set(K.vehicleAt(v.id), v.accountId);
+    return (await op.commit()).ok ? null : "imei";
+  }
+
+  async deleteVehicle(v: Vehicle): Promise<void> {
+    const op = this.kv.atomic().delete(K.vehicle(v.accountId, v.id)).delete(K.vehicleAt(v.id));
+    if (v.imei) op.delete(K.vehicleImei(v.imei));
+    await op.commit();
+  }
+
+  // ---- swipes ----
+
+  /**
+   * Stores a swipe once (a device resending the same report after a lost ack keeps one
+   * record: `id` is derived from device, time and card) and sets the vehicle's current driver.
+   */
+  async addSwipe(s: RfidSwipe, vehicle: Vehicle | null): Promise<boolean> {
+    const done = await this.kv.get(K.swipeDone(s.id));
+    if (done.versionstamp) return false;
+    const op = this.kv.atomic().check(done)
+      .set(K.swipe(s.accountId, Date.parse(s.time), s.id), s)
+      .set(K.swipeDone(s.id), true);
+    if (vehicle) op.set(K.vehicle(vehicle.accountId, vehicle.id), vehicle);
+    return (await op.commit()).ok;
+  }
+
+  /** Swipes of the accounts within [fromMs, toMs], newest first. */
+  async swipes(accountIds: Iterable<string> | null, fromMs: number, toMs: number) {
+    const out: RfidSwipe[] = [];
+    const ids = accountIds ?? await this.swipeAccounts();
+    for (const accountId of ids) {
+      const iter = this.kv.list<RfidSwipe>({
+        start: [...K.swipes(accountId), fromMs],
+        end: [...K.swipes(accountId), toMs + 1],
+      });
+      for await (const e of iter) out.push(e.value);
+    }
+    return out.sort((a, b) => b.time.localeCompare(a.time));
+  }
+
+  private async swipeAccounts(): Promise<string[]> {
+    const ids = new Set<string>();
+    for await (const e of this.kv.list({ prefix: ["fleet", "swipe"] })) ids.add(String(e.key[2]));
+    return [...ids];
+  }
+
+  // ---- expiry notices ----
+
+  async expiryState(kind: string, id: string): Promise<string | null> {
+    return (await this.kv.get<string>(K.expiryState(kind, id))).value;
+  }
+
+  async setExpiryState(kind: string, id: string, state: string): Promise<void> {
+    await this.kv.set(K.expiryState(kind, id), state);
+  }
+
+  private async listOf<T>(
+    accountIds: Iterable<string> | null,
+    prefix: (accountId?: string) => Deno.KvKey,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    for (const p of accountIds === null ? [prefix()] : [...accountIds].map((a) => prefix(a))) {
+      for await (const e of this.kv.list<T>({ prefix: p })) out.push(e.value);
+    }
+    return out;
+  }
+}
