@@ -37,6 +37,7 @@ import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts"
 import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
+import { registerFleetRoutes } from "../modules/fleet/routes.ts";
 
 const httpLog = log.area("http");
 
@@ -123,6 +124,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerMotionRoutes(api, s);
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
+  registerFleetRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

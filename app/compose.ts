@@ -80,6 +80,10 @@ import { DEFAULT_MOTION_RULES } from "../modules/motion/types.ts";
 import { ReportExport } from "../modules/reports/export/service.ts";
 import { TaskService } from "../modules/tasks/service.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
+import { FleetAccess } from "../modules/fleet/access.ts";
+import { DriverService } from "../modules/fleet/drivers.ts";
+import { FleetStore } from "../modules/fleet/store.ts";
+import { VehicleService } from "../modules/fleet/vehicles.ts";
 import { DemoService } from "../modules/demo/service.ts";
 import { DemoStore } from "../modules/demo/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
@@ -178,6 +182,9 @@ export interface Services extends AlertingServices {
   reportRunner: ReportRunner;
   /** Report files (xlsx, csv, pdf): directly, or as a task of the task centre. */
   reportExport: ReportExport;
+  /** Fleet drivers and vehicles (modules/fleet, enterprise only). */
+  fleetDrivers: DriverService;
+  fleetVehicles: VehicleService;
   /** Demo applications, their review and the trial accounts (modules/demo). */
   demo: DemoService;
 }
@@ -295,6 +302,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     motion,
     ...reports,
     reportExport,
+    ...buildFleet(core, signIn, devices),
     demo: new DemoService({
       store: new DemoStore(kv),
       captcha: signIn.captcha,
@@ -487,6 +495,23 @@ function buildAddresses(
   });
   const alertAddresses = new AlertAddresses({ alerts, geocoder, accounts: accountStore });
   return { geocoder, alertAddresses };
+}
+
+/** Fleet drivers and vehicles of enterprise trees (modules/fleet). */
+function buildFleet(
+  { kv }: Core,
+  signIn: SignInArea,
+  { devices, directory }: DevicesArea,
+): Pick<Services, "fleetDrivers" | "fleetVehicles"> {
+  const store = new FleetStore(kv);
+  const access = new FleetAccess(signIn.access, signIn.accountStore);
+  return {
+    fleetDrivers: new DriverService(store, access, signIn.accountStore),
+    fleetVehicles: new VehicleService(store, access, {
+      visibleDevice: (session, imei) => devices.visibleDevice(session, imei),
+      nameOf: (imei) => directory.get(imei)?.deviceName ?? "",
+    }),
+  };
 }
 
 /** Ingest (steps 1-2 of the position pipeline, recovered), then the alerts area (steps 3-5). */
