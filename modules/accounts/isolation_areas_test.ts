@@ -38,6 +38,10 @@ const ELSEWHERE: Record<string, string> = {
   "/v3/new/alarm/process":
     "an alert is named by its device's IMEI: modules/devices/existence_test.ts",
   "/v3/new/alarm/mark": "an alert is named by its device's IMEI: modules/devices/existence_test.ts",
+  "/v3/new/demo/approve":
+    "administrators only (applications belong to no subtree): modules/demo/demo_test.ts",
+  "/v3/new/demo/reject":
+    "administrators only (applications belong to no subtree): modules/demo/demo_test.ts",
   "/v3/new/task/download":
     "tests/integration/reports_export_test.ts (a sibling's task answers like an unknown id)",
 };

@@ -68,6 +68,12 @@ Deno.test("demo: apply, approve, mailed link sets the password once, login; reje
       const distToken = await app.login("dist_demo", PASSWORD);
       const r = await app.call("/v3/new/demo/list", {}, distToken);
       assert.equal(r.json.code, CATALOGUE.permissionDenied);
+      // A distributor can neither approve nor reject, and its try changes nothing.
+      for (const path of ["/v3/new/demo/approve", "/v3/new/demo/reject"]) {
+        const refused = await app.call(path, { id: approvedId }, distToken);
+        assert.equal(refused.json.code, CATALOGUE.permissionDenied);
+      }
+      assert.equal(await app.services.accountStore.findIdByLogin("jane@acme.test"), null);
       const list = await app.call("/v3/new/demo/list", { status: "pending" }, admin);
       assert.equal(list.json.code, 10000);
       assert.equal(list.json.data.total, 1);
