@@ -15,6 +15,7 @@ import { registerCommandPages } from "./commands.tsx";
 import { registerMonitorPages } from "./monitor.tsx";
 import { registerAlertPages } from "./alerts.tsx";
 import { registerReportPages } from "./reports.tsx";
+import { registerWalletPages } from "./wallet.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 import { registerDemoPages } from "./demo.tsx";
@@ -41,6 +42,7 @@ const REGISTRARS: Registrar[] = [
   registerMonitorPages,
   registerAlertPages,
   registerReportPages,
+  registerWalletPages,
   registerApiDocs,
   registerDemoPages,
 ];

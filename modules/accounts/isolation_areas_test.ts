@@ -75,6 +75,8 @@ interface Fixture {
   batchA: string;
   ruleA: string;
   messageA: string;
+  /** A free package distA offers its subtree (modules/packages). */
+  packageA: string;
   alertSettingsA: Record<string, unknown>;
   xlsxTemplate: Uint8Array<ArrayBuffer>;
 }
@@ -227,6 +229,19 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/wallet/balance", ofEntA()),
   refused("/v3/new/wallet/ledger", ofEntA()),
   refused("/v3/new/wallet/allocate", (f) => [{ targetUserId: f.ids.entA, coins: 1 }]),
+  refused("/v3/new/wallet/log", ofEntA({ view: "business" })),
+  refused("/v3/new/wallet/log/export", ofEntA({ view: "allocation" })),
+  refused("/v3/new/package/update", (f) => [{ ...PACKAGE, id: f.packageA, coins: 1 }], [
+    "packageNotFound",
+    "permissionDenied",
+  ]),
+  // A package is bought by an account below the offering one.
+  refused("/v3/new/package/buy", (f) => [{ id: f.packageA }], [
+    "packageNotFound",
+    "permissionDenied",
+  ], {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
   refused("/v3/new/geocoder/reverse", (f) => [{ points: [FUTIAN], userId: f.ids.entA }]),
   refused("/v3/new/geocoder/search", ofEntA({ q: "Depot" })),
 
@@ -265,7 +280,22 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/domain/delete", () => [{ host: "fleet.example.com" }], undefined, {
     ownerToken: (f) => f.tree.tokens.admin,
   }),
+  refused("/v3/new/package/delete", (f) => [{ id: f.packageA }], [
+    "packageNotFound",
+    "permissionDenied",
+  ]),
 ];
+
+/** A package that costs and grants nothing (modules/packages). */
+const PACKAGE = {
+  name: "Starter",
+  price: 1,
+  currency: "USD",
+  months: 0,
+  smsCount: 0,
+  coins: 0,
+  discount: 1,
+};
 
 /** A white-label configuration (modules/domains). */
 const DOMAIN = {
@@ -402,6 +432,7 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     messageA,
     alertSettingsA,
     xlsxTemplate,
+    packageA: (await ok("/v3/new/package/add", PACKAGE, tokens.distA)).id,
   };
 }
 
@@ -442,6 +473,7 @@ function ghosts(f: Fixture): [string, string][] {
     f.batchA,
     f.ruleA,
     f.messageA,
+    f.packageA,
   ];
   return named.map((id) => [id, ghostOf(id)]);
 }

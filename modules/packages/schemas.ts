@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { CURRENCIES, PACKAGE_MONTHS } from "./model.ts";
 
-const packageId = z.string().uuid();
+/** Any short string: an id that is not one of the caller's answers like an unknown one. */
+const packageId = z.string().trim().min(1).max(64);
 
 export const packageFields = z.object({
   name: z.string().trim().min(1).max(50),
