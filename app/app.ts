@@ -38,6 +38,7 @@ import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
 import { registerFleetRoutes } from "../modules/fleet/routes.ts";
+import { registerFleetPathRoutes } from "../modules/fleet/paths_routes.ts";
 
 const httpLog = log.area("http");
 
@@ -125,6 +126,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
   registerFleetRoutes(api, s);
+  registerFleetPathRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

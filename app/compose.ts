@@ -84,6 +84,11 @@ import { FleetAccess } from "../modules/fleet/access.ts";
 import { DriverService } from "../modules/fleet/drivers.ts";
 import { FleetStore } from "../modules/fleet/store.ts";
 import { VehicleService } from "../modules/fleet/vehicles.ts";
+import { PathService } from "../modules/fleet/paths_service.ts";
+import { PathStore } from "../modules/fleet/paths_store.ts";
+import { OsrmRouter } from "../modules/fleet/paths_routing.ts";
+import { CorridorWatch } from "../modules/fleet/paths_watch.ts";
+import type { RouteWatch } from "../modules/alerts/types.ts";
 import { DemoService } from "../modules/demo/service.ts";
 import { DemoStore } from "../modules/demo/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
@@ -185,6 +190,8 @@ export interface Services extends AlertingServices {
   /** Fleet drivers and vehicles (modules/fleet, enterprise only). */
   fleetDrivers: DriverService;
   fleetVehicles: VehicleService;
+  /** Fleet route planning: planned routes and their corridors (modules/fleet/paths*). */
+  fleetPaths: PathService;
   /** Demo applications, their review and the trial accounts (modules/demo). */
   demo: DemoService;
 }
@@ -243,6 +250,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const geofences = await buildGeofences(core, signIn, devices, commands);
   const notifications = buildNotifications(core, signIn, devices, geofences);
   const addresses = buildAddresses(core, signIn, gateway, geofences);
+  // Planned routes: the alert engine asks their corridor watch about every live fix.
+  const corridorWatch = new CorridorWatch();
   const alerting = await buildAlerting(core, {
     ...signIn,
     ...devices,
@@ -251,8 +260,9 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...geofences,
     ...notifications,
     ...addresses,
-  });
+  }, corridorWatch);
   const monitor = buildMonitor(core, signIn, devices);
+  const fleetPaths = await buildFleetPaths(core, signIn, devices, corridorWatch);
   const tasks = new TaskService(new TaskStore(kv));
   // Tasks still "running" in the store belonged to the previous process.
   await tasks.recover();
@@ -302,6 +312,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     motion,
     ...reports,
     reportExport,
+    ...fleetPaths,
     ...buildFleet(core, signIn, devices),
     demo: new DemoService({
       store: new DemoStore(kv),
@@ -525,6 +536,7 @@ async function buildAlerting(
     & GeofencesArea
     & NotificationsArea
     & AddressesArea,
+  routes: RouteWatch,
 ): Promise<AlertingArea> {
   const ingestor = new Ingestor(
     a.directory,
@@ -553,9 +565,28 @@ async function buildAlerting(
     webhooks: a.webhooks,
     messages: a.messages,
     addressOf: a.alertAddresses.addressNow,
+    routes,
     metrics: metrics.alerts,
   });
   return { ...alerting, ingestor };
+}
+
+/** Fleet route planning: routes (loaded into the corridor watch), the optional road router. */
+async function buildFleetPaths(
+  { kv, config }: Core,
+  signIn: SignInArea,
+  devices: DevicesArea,
+  watch: CorridorWatch,
+): Promise<{ fleetPaths: PathService }> {
+  const fleetPaths = new PathService(
+    new PathStore(kv),
+    new FleetAccess(signIn.access, signIn.accountStore),
+    devices.directory,
+    watch,
+    config.ROUTING_URL ? new OsrmRouter(config.ROUTING_URL) : null,
+  );
+  await fleetPaths.load();
+  return { fleetPaths };
 }
 
 /** The monitor pages' service, and the gauge of their live-stream clients. */

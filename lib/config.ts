@@ -94,6 +94,15 @@ export const configSchema = z.object({
     .optional(),
   /** Requests per second to GEOCODER_URL (Nominatim's public policy: at most 1). */
   GEOCODER_RATE: z.coerce.number().min(0.01).max(100).default(1),
+  /**
+   * Optional OSRM-compatible routing server for road-snapped planned routes (fleet):
+   * `…/route/v1/driving/lng,lat;…?overview=full&geometries=geojson`. Unset: straight legs.
+   */
+  ROUTING_URL: z.string().refine(
+    (u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+    "must be an http(s):// address",
+  ).refine((u) => !URL.canParse(u) || !new URL(u).search && !new URL(u).hash, "must have no query")
+    .optional(),
   /** First webhook retry delay; each further retry doubles it. */
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
   /**

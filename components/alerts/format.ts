@@ -33,5 +33,8 @@ export function alertDetail(
   if (a.type === "mileage" || a.type === "maintenance") return t("alerts.detail.km", { n: d.km });
   if (a.type === "accOnDuration") return t("alerts.detail.hours", { n: d.hours });
   if (a.type === "nightDriving") return t("alerts.detail.night", { start: d.start, end: d.end });
+  if (a.type === "routeDeviation" || a.type === "routeReturn") {
+    return t(`alerts.detail.${a.type}`, { route: d.route, metres: d.metres });
+  }
   return a.speed !== null ? t("alerts.detail.speed", { speed: a.speed }) : "-";
 }

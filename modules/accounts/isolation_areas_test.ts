@@ -60,6 +60,18 @@ const RULE = {
   content: "Vehicle disturbed",
 };
 
+/** A planned route (modules/fleet/paths*), and how a non-enterprise caller is refused. */
+const ROUTE = {
+  name: "Depot run",
+  points: [FUTIAN, { lat: 22.55, lng: 114.07 }],
+  offset: 100,
+  weekdays: [1, 2, 3, 4, 5],
+  startTime: "07:00",
+  endTime: "19:00",
+  imeis: [],
+};
+const FLEET_REFUSAL: ErrorName[] = ["enterpriseFeatureDenied", "permissionDenied"];
+
 /** distA's objects (in its subtree) and distB's, made through the API. */
 interface Fixture {
   t: TestApp;
@@ -79,6 +91,8 @@ interface Fixture {
   packageA: string;
   alertSettingsA: Record<string, unknown>;
   xlsxTemplate: Uint8Array<ArrayBuffer>;
+  /** A planned route of entA (fleet: enterprises only, so its owner is entA). */
+  routeA: string;
 }
 
 type Input = Record<string, unknown>;
@@ -229,6 +243,11 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/wallet/balance", ofEntA()),
   refused("/v3/new/wallet/ledger", ofEntA()),
   refused("/v3/new/wallet/allocate", (f) => [{ targetUserId: f.ids.entA, coins: 1 }]),
+  refused("/v3/new/credits/balance", ofEntA()),
+  refused("/v3/new/credits/log", ofEntA()),
+  // In run order: the owner's share is what its unshare then ends.
+  refused("/v3/new/credits/share", ofEntA()),
+  refused("/v3/new/credits/unshare", ofEntA()),
   refused("/v3/new/wallet/log", ofEntA({ view: "business" })),
   refused("/v3/new/wallet/log/export", ofEntA({ view: "allocation" })),
   refused("/v3/new/package/update", (f) => [{ ...PACKAGE, id: f.packageA, coins: 1 }], [
@@ -240,6 +259,14 @@ const MATRIX: [string, Entry][] = [
     "packageNotFound",
     "permissionDenied",
   ], {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
+  // Fleet route planning: the distributor siblings are refused as non-enterprises.
+  refused("/v3/new/fleet/route/add", (f) => [{ ...ROUTE, userId: f.ids.entA }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+    own: (f) => ({ ...ROUTE, name: "Second run", userId: f.ids.entA }),
+  }),
+  refused("/v3/new/fleet/route/update", (f) => [{ ...ROUTE, id: f.routeA }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
   refused("/v3/new/geocoder/reverse", (f) => [{ points: [FUTIAN], userId: f.ids.entA }]),
@@ -284,6 +311,9 @@ const MATRIX: [string, Entry][] = [
     "packageNotFound",
     "permissionDenied",
   ]),
+  refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
 ];
 
 /** A package that costs and grants nothing (modules/packages). */
@@ -433,6 +463,7 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     alertSettingsA,
     xlsxTemplate,
     packageA: (await ok("/v3/new/package/add", PACKAGE, tokens.distA)).id,
+    routeA: (await ok("/v3/new/fleet/route/add", ROUTE, tokens.entA)).id,
   };
 }
 
@@ -474,6 +505,7 @@ function ghosts(f: Fixture): [string, string][] {
     f.ruleA,
     f.messageA,
     f.packageA,
+    f.routeA,
   ];
   return named.map((id) => [id, ghostOf(id)]);
 }

@@ -14,7 +14,7 @@ import type { GeofenceService } from "../geofences/service.ts";
 import type { DeviceAlertSettings } from "./schemas.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
-import type { EngineType } from "./types.ts";
+import type { EngineType, RouteWatch } from "./types.ts";
 import { log } from "../../lib/log.ts";
 
 const engineLog = log.area("alerts");
@@ -61,6 +61,8 @@ export interface EngineDeps {
   onFenceCommand?: (imei: string, zone: Zone) => void;
   /** The alert address of a point for a device's owner (the geocoder's, synchronous). */
   addressOf?: (lat: number, lng: number, userId: string) => string | undefined;
+  /** Planned routes bound to devices (fleet): deviation and return. */
+  routes?: RouteWatch;
 }
 
 /**
@@ -188,6 +190,7 @@ export class AlertEngine {
     if (t.settings !== s) this.resetCounters(t, s);
     if (t.last && p.time < t.last.time) return; // re-uploaded history: no live alerts
     this.fences(imei, userId, t, p);
+    if (this.d.routes) this.plannedRoutes(imei, userId, p);
     if (s) this.thresholds(imei, userId, t, s, p);
     t.last = { lat: p.lat, lng: p.lng, time: p.time, speed: p.speed, acc: p.acc };
     t.offlineAnnounced = null;
@@ -256,6 +259,14 @@ export class AlertEngine {
           detail: { days: zone.stayDays },
         });
       }
+    }
+  }
+
+  /** Route deviation / back on route from the device's planned routes. */
+  private plannedRoutes(imei: string, userId: string, p: StoredPosition): void {
+    const found = this.d.routes!.observe(imei, p.lat, p.lng, p.time);
+    if (found) {
+      for (const r of found) this.raise(imei, userId, r.type, p, p.time, { detail: r.detail });
     }
   }
 

@@ -12,6 +12,7 @@ export function alertMail(a: PushedAlert, language: string): { subject: string; 
     t("alerts.mail.time", { time: new Date(a.time).toISOString().replace("T", " ").slice(0, 19) }),
   ];
   if (a.fenceName) lines.push(t("alerts.mail.fence", { fence: a.fenceName }));
+  if (a.detail?.route) lines.push(t("alerts.mail.route", { route: a.detail.route }));
   if (a.lat !== null && a.lng !== null) {
     lines.push(t("alerts.mail.position", { lat: a.lat.toFixed(6), lng: a.lng.toFixed(6) }));
   }

@@ -16,6 +16,8 @@ export const ENGINE_TYPES = [
   "maintenance",
   "accOnDuration",
   "nightDriving",
+  "routeDeviation",
+  "routeReturn",
 ] as const;
 export type EngineType = typeof ENGINE_TYPES[number];
 
@@ -95,4 +97,19 @@ export interface AlertRecordWriter {
 export interface AlertHistory {
   /** One device's alerts with from ≤ time ≤ to, oldest first, every one (no scan cap). */
   range(imei: string, from: number, to: number): Promise<AlertRecord[]>;
+}
+
+/** A planned route's verdict on one fix: the device left its corridor long enough, or is back. */
+export interface RouteTransition {
+  type: "routeDeviation" | "routeReturn";
+  /** route (name), routeId; deviations also metres (off the line) and minutes (off so far). */
+  detail: Record<string, string | number>;
+}
+
+/**
+ * The planned-route check the engine asks for each live fix, implemented by the fleet module
+ * (modules/fleet/paths_watch.ts; app/compose.ts passes it). Null: no route bound to the device.
+ */
+export interface RouteWatch {
+  observe(imei: string, lat: number, lng: number, time: number): RouteTransition[] | null;
 }

@@ -21,6 +21,7 @@ import { AlertService } from "./service.ts";
 import type { AlertSettingsStore } from "./settings.ts";
 import type { BroadcastRecords } from "./settings_store.ts";
 import type { AlertStore } from "./store.ts";
+import type { RouteWatch } from "./types.ts";
 
 const alertLog = log.area("alerts");
 
@@ -63,6 +64,8 @@ export async function createAlerting(
     /** Alert SMS (modules/credits, through SMS_URL). */
     sms?: AlertSms;
     addressOf: (lat: number, lng: number, userId: string) => string | undefined;
+    /** Planned routes bound to devices (modules/fleet/paths_watch.ts). */
+    routes?: RouteWatch;
     /** Alerts raised and delivered (app/metrics.ts). */
     metrics?: DeliveryCounters;
   },
@@ -84,6 +87,7 @@ export async function createAlerting(
       ).catch((e) => alertLog.error("fence command failed", e));
     },
     addressOf: d.addressOf,
+    routes: d.routes,
   });
   const alertDelivery = new AlertDelivery({
     alerts: d.alerts,
