@@ -37,6 +37,13 @@ import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts"
 import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
+import { registerBusinessLogRoutes } from "../modules/businesslog/routes.ts";
+import {
+  MANUAL_UPLOAD_BODY_LIMIT,
+  MANUAL_UPLOAD_PATH,
+  registerManualRoutes,
+} from "../modules/manual/routes.ts";
+import { registerAnnouncementRoutes } from "../modules/announcements/routes.ts";
 import { registerFleetRoutes } from "../modules/fleet/routes.ts";
 import { registerFleetPathRoutes } from "../modules/fleet/paths_routes.ts";
 
@@ -45,7 +52,10 @@ const httpLog = log.area("http");
 /** JSON bodies above this are refused before parsing (uploads get their own limits). */
 const API_BODY_LIMIT = 1024 * 1024;
 /** Upload routes whose files may be larger than a JSON body: path → body limit. */
-const UPLOAD_BODY_LIMITS = new Map([[UPLOAD_IMAGE_PATH, UPLOAD_IMAGE_BODY_LIMIT]]);
+const UPLOAD_BODY_LIMITS = new Map([
+  [UPLOAD_IMAGE_PATH, UPLOAD_IMAGE_BODY_LIMIT],
+  [MANUAL_UPLOAD_PATH, MANUAL_UPLOAD_BODY_LIMIT],
+]);
 
 export interface AppParts {
   app: Hono<AppEnv>;
@@ -86,6 +96,8 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   const apiLimit = limit(API_BODY_LIMIT);
   const uploadLimits = new Map([...UPLOAD_BODY_LIMITS].map(([path, max]) => [path, limit(max)]));
   app.use("/v3/*", (c, next) => (uploadLimits.get(c.req.path) ?? apiLimit)(c, next));
+  // The pop-up window check lives outside /v3 (spec console §7).
+  app.use("/tsp2/*", apiLimit);
 
   app.onError((err, c) => {
     if (err instanceof BizError) return refusal(c, err);
@@ -125,6 +137,9 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerMotionRoutes(api, s);
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
+  registerBusinessLogRoutes(api, s);
+  registerManualRoutes(api, s);
+  registerAnnouncementRoutes(api, s);
   registerFleetRoutes(api, s);
   registerFleetPathRoutes(api, s);
   app.route("/", domainImageRoutes(s));
@@ -148,7 +163,14 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
     (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" })),
   );
 
-  api.mount(app, requireSession, (c, need) => s.access.assertNeed(c.var.session, need));
+  // Every business operation that succeeded goes to the business log (modules/businesslog).
+  api.mount(app, requireSession, (c, need) => s.access.assertNeed(c.var.session, need), {
+    // The change is done: a log failure is reported, never turned into a failed request.
+    onChange: (change) =>
+      s.businessLog.record(change).catch((e) =>
+        httpLog.error(`[${change.c.var.requestId}] business log of ${change.def.path}`, e)
+      ),
+  });
   // After the pages: /v3/new/docs is a page under /v3, and Hono answers with the first match.
   mountPages?.({ app, api, requireSession });
   app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));

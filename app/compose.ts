@@ -91,6 +91,12 @@ import { CorridorWatch } from "../modules/fleet/paths_watch.ts";
 import type { RouteWatch } from "../modules/alerts/types.ts";
 import { DemoService } from "../modules/demo/service.ts";
 import { DemoStore } from "../modules/demo/store.ts";
+import { BusinessLog } from "../modules/businesslog/service.ts";
+import { BusinessLogStore } from "../modules/businesslog/store.ts";
+import { ManualService } from "../modules/manual/service.ts";
+import { ManualStore } from "../modules/manual/store.ts";
+import { AnnouncementService } from "../modules/announcements/service.ts";
+import { AnnouncementStore } from "../modules/announcements/store.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
@@ -194,6 +200,12 @@ export interface Services extends AlertingServices {
   fleetPaths: PathService;
   /** Demo applications, their review and the trial accounts (modules/demo). */
   demo: DemoService;
+  /** Every business operation of the API, per subtree, 180 days (modules/businesslog). */
+  businessLog: BusinessLog;
+  /** The user manual and API documents (modules/manual). */
+  manuals: ManualService;
+  /** Announcements to a subtree and the pop-up window check (modules/announcements). */
+  announcements: AnnouncementService;
 }
 
 /** What every area is built from: the store, the settings, the bus and the metrics. */
@@ -314,6 +326,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     reportExport,
     ...fleetPaths,
     ...buildFleet(core, signIn, devices),
+    ...buildHelp(core, signIn),
     demo: new DemoService({
       store: new DemoStore(kv),
       captcha: signIn.captcha,
@@ -323,6 +336,18 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       mailer: notifications.mailer,
       config,
     }),
+  };
+}
+
+/** Help and logs: the business log, the help documents and announcements. */
+function buildHelp(
+  { kv }: Core,
+  { access, accountStore }: SignInArea,
+): Pick<Services, "businessLog" | "manuals" | "announcements"> {
+  return {
+    businessLog: new BusinessLog(new BusinessLogStore(kv), access, accountStore),
+    manuals: new ManualService(new ManualStore(kv), access),
+    announcements: new AnnouncementService(new AnnouncementStore(kv), access),
   };
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { PageContext } from "../app/pages/context.ts";
 import ShellActions from "../islands/shell/ShellActions.tsx";
 import AlertPopup from "../islands/alerts/AlertPopup.tsx";
+import AnnouncementPopup from "../islands/help/AnnouncementPopup.tsx";
 import { imageUrl } from "../modules/domains/store.ts";
 import NavDrawer from "../islands/shell/NavDrawer.tsx";
 import TableCues from "../islands/shell/TableCues.tsx";
@@ -50,6 +51,7 @@ export function Shell({ ctx, children }: { ctx: PageContext; children: ReactNode
       </header>
       <main>{children}</main>
       {user && <AlertPopup lang={ctx.lang} />}
+      {user && <AnnouncementPopup lang={ctx.lang} />}
       <TableCues />
     </>
   );

@@ -51,6 +51,9 @@ export const SECTIONS: readonly Section[] = [
       "/changePassword",
       "/loginLogs",
       "/releaseNotes",
+      "/userManual",
+      "/businessLogs",
+      "/announcements",
       "/settingAlert",
       "/settingMessages",
       "/modelNameAlias",
@@ -81,10 +84,22 @@ export const SETTINGS_GROUPS = [
   { key: "commands", items: COMMAND_NAV },
   {
     key: "messages",
-    items: [["/settingAlert", "settingAlert"], ["/settingMessages", "settingMessages"]],
+    items: [
+      ["/settingAlert", "settingAlert"],
+      ["/settingMessages", "settingMessages"],
+      ["/announcements", "announcements"],
+    ],
   },
   { key: "wallet", items: WALLET_NAV },
-  { key: "help", items: [["/loginLogs", "loginLogs"], ["/releaseNotes", "releaseNotes"]] },
+  {
+    key: "help",
+    items: [
+      ["/userManual", "userManual"],
+      ["/businessLogs", "businessLogs"],
+      ["/loginLogs", "loginLogs"],
+      ["/releaseNotes", "releaseNotes"],
+    ],
+  },
 ] as const;
 
 /**

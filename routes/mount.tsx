@@ -19,6 +19,7 @@ import { registerWalletPages } from "./wallet.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 import { registerDemoPages } from "./demo.tsx";
+import { registerHelpPages } from "./help.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
 
@@ -45,6 +46,7 @@ const REGISTRARS: Registrar[] = [
   registerWalletPages,
   registerApiDocs,
   registerDemoPages,
+  registerHelpPages,
 ];
 
 export interface PageRoute {

@@ -40,6 +40,51 @@ export const NEEDS = [
 ] as const;
 export type Need = typeof NEEDS[number];
 
+/**
+ * Needs that change something: a successful non-GET call of a route needing one of these is a
+ * business operation (the business log). read, self and public never are; viewReports and
+ * video only read.
+ */
+export const CHANGING_NEEDS: readonly Need[] = [
+  "editData",
+  "sendCommands",
+  "batchSendCommands",
+  "batchWorkMode",
+  "modifyCommands",
+  "recharge",
+  "bindApp",
+  "manageAccounts",
+  "manageVirtual",
+];
+
+/**
+ * Is a route a business operation? Its `audit` flag when set; otherwise a changing need, a
+ * method other than GET and a last path segment other than "list" or "get" (the few reads
+ * behind a changing permission, e.g. the administrator's card code list).
+ */
+export function changesState(def: Pick<RouteDef, "audit" | "need" | "method" | "path">): boolean {
+  if (def.audit !== undefined) return def.audit;
+  const last = def.path.split("/").pop() ?? "";
+  return CHANGING_NEEDS.includes(def.need) && def.method !== "get" &&
+    last !== "list" && last !== "get";
+}
+
+/** A business operation that succeeded, as the change hook receives it. */
+export interface ChangeRecord {
+  c: Context<AppEnv>;
+  def: RouteDef;
+  /** The parsed JSON body or query (null when the route takes none). */
+  input: unknown;
+  /** The upload form of a form route. */
+  form: FormData | null;
+}
+
+/**
+ * Called after each successful business operation (changesState), awaited before the
+ * answer. lib/ knows no module: the app layer passes the recorder (modules/businesslog).
+ */
+export type ChangeHook = (change: ChangeRecord) => Promise<void>;
+
 /** The shared access guard: refuses (throws) unless the session's caller has the need. */
 export type NeedGuard = (c: Context<AppEnv>, need: Need) => Promise<void>;
 
@@ -60,6 +105,11 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   form?: z.ZodType;
   /** Content type of a file answer (e.g. an xlsx download), documented beside the envelope. */
   produces?: string;
+  /**
+   * Overrides changesState(): true records a route the rule leaves out, false leaves out a
+   * route that changes nothing although its need is a changing one.
+   */
+  audit?: boolean;
   /** Returns the `data` of a success answer, or a Response for files and redirects. */
   handler: (
     input: { body: z.infer<B>; query: z.infer<Q>; c: Context<AppEnv> },
@@ -80,13 +130,18 @@ export class ApiRegistry {
     this.routes.push(def as unknown as RouteDef);
   }
 
-  /** Mounts every route: the session gate, then the need guard, then parsing and the handler. */
+  /**
+   * Mounts every route: the session gate, then the need guard, then parsing and the handler;
+   * a business operation that succeeded is then handed to `onChange`.
+   */
   mount(
     app: Hono<AppEnv>,
     requireSession: (c: Context<AppEnv>) => Promise<void>,
     guard: NeedGuard,
+    options: { onChange?: ChangeHook } = {},
   ): void {
     for (const def of this.routes) {
+      const recorded = !!options.onChange && changesState(def);
       app.on(def.method.toUpperCase(), def.path, async (c) => {
         if ((def.access ?? "session") === "session") {
           await requireSession(c);
@@ -95,8 +150,11 @@ export class ApiRegistry {
         const query = def.query ? parse(def.query, c.req.queries(), true) : undefined;
         const body = def.body ? parse(def.body, await readJson(c), false) : undefined;
         // A malformed upload is refused here, once for every form route (cached for the handler).
-        if (def.form) await readForm(c);
+        const form = def.form ? await readForm(c) : null;
         const result = await def.handler({ body, query, c });
+        if (recorded && (!(result instanceof Response) || result.ok)) {
+          await options.onChange!({ c, def, input: body ?? query ?? null, form });
+        }
         return result instanceof Response ? result : ok(c, result ?? null);
       });
     }

@@ -24,6 +24,7 @@ import en_geocoder from "../../locales/en/geocoder.json" with { type: "json" };
 import en_reports from "../../locales/en/reports.json" with { type: "json" };
 import en_wallet from "../../locales/en/wallet.json" with { type: "json" };
 import en_demo from "../../locales/en/demo.json" with { type: "json" };
+import en_help from "../../locales/en/help.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -45,6 +46,7 @@ import zh_geocoder from "../../locales/zh/geocoder.json" with { type: "json" };
 import zh_reports from "../../locales/zh/reports.json" with { type: "json" };
 import zh_wallet from "../../locales/zh/wallet.json" with { type: "json" };
 import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
+import zh_help from "../../locales/zh/help.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -69,6 +71,7 @@ export const RESOURCES = {
     reports: en_reports,
     wallet: en_wallet,
     demo: en_demo,
+    help: en_help,
   },
   zh: {
     common: zh_common,
@@ -92,5 +95,6 @@ export const RESOURCES = {
     reports: zh_reports,
     wallet: zh_wallet,
     demo: zh_demo,
+    help: zh_help,
   },
 };

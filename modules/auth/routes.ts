@@ -11,12 +11,14 @@ import type { AccountLookup } from "../accounts/model.ts";
 import type { AlertSettingsStore } from "../alerts/settings.ts";
 import type { CaptchaService } from "./captcha.ts";
 import type { AuthService } from "./service.ts";
+import type { AnnouncementService } from "../announcements/service.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface AuthRouteDeps {
   access: AccessGuard;
   accountStore: AccountLookup;
   alertSettings: AlertSettingsStore;
+  announcements: AnnouncementService;
   auth: AuthService;
   captcha: CaptchaService;
   config: Config;
@@ -86,7 +88,9 @@ export function registerAuthRoutes(api: ApiRegistry, s: AuthRouteDeps) {
       const parent = owner.parentId ? await s.accountStore.get(owner.parentId) : null;
       // One alarm-sound setting: the alert settings' (what the pop-up plays by), not a copy.
       const soundFlag = s.alertSettings.account(owner.id).sound ? 1 : 0;
-      return { ...currentUserInfo(self, owner, parent), soundFlag };
+      // Spec §3 announcementList: the announcements received that are within their period.
+      const announcementList = await s.announcements.current(c.var.session);
+      return { ...currentUserInfo(self, owner, parent), soundFlag, announcementList };
     },
   });
 

@@ -14,6 +14,7 @@ import type { PlatformNotices } from "../notifications/notices.ts";
 import type { PositionCompaction } from "../positions/types.ts";
 import type { WorkModeService } from "../workmodes/service.ts";
 import type { TaskService } from "../tasks/service.ts";
+import type { BusinessLog } from "../businesslog/service.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
 
 /** The services these routes use (the composition root passes them). */
@@ -21,6 +22,7 @@ export interface JobDeps {
   accountStore: AccountLookup;
   alertDelivery: AlertDelivery;
   alertEngine: AlertEngine;
+  businessLog: Pick<BusinessLog, "prune">;
   bus: Publisher<DeviceStatusChanged>;
   commands: CommandService;
   config: Config;
@@ -105,6 +107,11 @@ export function scheduleJobs(s: JobDeps): void {
   // Task centre: export files are kept EXPORT_KEEP_DAYS (7) days, then removed with their task.
   cronJob(s, "remove old task files", "17 * * * *", async () => {
     await s.tasks.prune();
+  });
+
+  // Business log (modules/businesslog): entries are kept KEEP_DAYS (180) days.
+  cronJob(s, "remove old business log entries", "41 3 * * *", async () => {
+    await s.businessLog.prune();
   });
 
   // Devices go offline by silence, not by a message: announce those transitions.
