@@ -10,7 +10,7 @@ import type { DeviceRenewal } from "../../modules/devices/renewal.ts";
 
 const EQ = "/v3/new/newEquipment";
 const TERMS = [3, 6, 12, 120] as const;
-const CARDS = ["3m", "6m", "1y", "10y"] as const;
+const CARDS = ["3m", "6m", "1y", "10y", "point"] as const;
 
 type Quote = Awaited<ReturnType<DeviceRenewal["quote"]>>;
 type Line = Quote["plans"][number] & { reason: string };
@@ -29,7 +29,7 @@ interface Props {
  */
 export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
   const [term, setTerm] = useState<typeof TERMS[number]>(12);
-  const [payWith, setPayWith] = useState<"card" | "coin">("card");
+  const [payWith, setPayWith] = useState<"card" | "coin" | "point">("card");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [auto, setAuto] = useState(false);
   const a = useAction();
@@ -40,7 +40,7 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
   );
   const balance = outcome?.balance ?? quote?.balance;
   const short = !!quote && !quote.balance.unlimited &&
-    (payWith === "card"
+    (payWith !== "coin"
       ? quote.total.cards > quote.balance.cards[quote.total.card]
       : quote.total.coins > quote.balance.coins);
   const payable = !!quote && quote.plans.some((p) => p.ok);
@@ -96,7 +96,9 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
           <ChoiceRow
             name="renew-pay"
             legend={t("devices.renew.payWith")}
-            options={(["card", "coin"] as const).map((p) => [p, t(`devices.renew.pay.${p}`)])}
+            options={(["card", "point", "coin"] as const).map((
+              p,
+            ) => [p, t(`devices.renew.pay.${p}`)])}
             value={payWith}
             onChange={setPayWith}
           />
@@ -126,7 +128,7 @@ export function RenewDialog({ t, imeis, onClose, onDone }: Props) {
         <p class={`renew-total${short ? " bad-text" : ""}`} id="renew-total">
           {t("devices.renew.total")}:{" "}
           <strong>
-            {payWith === "card"
+            {payWith !== "coin"
               ? `${t(`devices.renew.card.${quote.total.card}`)} × ${quote.total.cards}`
               : t("devices.renew.coins", { count: quote.total.coins })}
           </strong>
@@ -198,7 +200,7 @@ function RenewLines({ t, lines, hidden, result }: {
                 {!l.ok
                   ? "—"
                   : l.card
-                  ? `${t(`devices.renew.card.${l.card}`)} × 1`
+                  ? `${t(`devices.renew.card.${l.card}`)} × ${l.cards ?? 1}`
                   : t("devices.renew.coins", { count: l.coins })}
               </td>
               <td>

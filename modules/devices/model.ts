@@ -36,7 +36,9 @@ export interface Device {
   /** Install image file names (IMEI(n).jpg) under DATA_DIR/devices/images. */
   installImages?: string[];
   /** Spec §4 auto renewal: renewed before its platform expiry with this term and payment. */
-  autoRenew?: { term: 3 | 6 | 12 | 120; payWith: "card" | "coin"; payerId: string } | null;
+  autoRenew?:
+    | { term: 3 | 6 | 12 | 120; payWith: "card" | "coin" | "point"; payerId: string }
+    | null;
   /** Spec §4 "bindable by an app account: allowed or not allowed"; missing means allowed. */
   appBindable?: boolean;
   ringtone?: string | null;

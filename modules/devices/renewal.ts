@@ -20,7 +20,14 @@ import type { AllocationEntry } from "./store.ts";
 import { MAX_PLATFORM_YEARS } from "./operations.ts";
 import type { DeviceService } from "./service.ts";
 
-export type PayWith = "card" | "coin";
+/** Cards of the term's length, Mi coins, or point cards (one per month of the term). */
+export type PayWith = "card" | "coin" | "point";
+
+/** The card type and how many per device a card payment takes (null: paid with coins). */
+export function cardPayment(payWith: PayWith, term: Term): { card: CardType; each: number } | null {
+  if (payWith === "card") return { card: CARD_OF_TERM[term], each: 1 };
+  return payWith === "point" ? { card: "point", each: term } : null;
+}
 
 export interface RenewInput {
   imeis: string[];
@@ -36,9 +43,10 @@ export interface RenewPlan {
   /** Platform expiry before and after (null when hidden from the caller or never set). */
   expiration: string | null;
   newExpiration: string | null;
-  /** Mi coins (after the payer's discount) or one card of the term's length. */
+  /** Mi coins (after the payer's discount), or cards: one of the term's length or its months in point cards. */
   coins: number;
   card: CardType | null;
+  cards?: number;
   error?: ErrorName;
   device?: Device;
   newUserExpiration?: string | null;
@@ -88,8 +96,8 @@ export class DeviceRenewal {
       plans: await this.present(session, plans),
       total: {
         coins: toCoins(ok.reduce((s, p) => s + toCents(p.coins), 0)),
-        cards: input.payWith === "card" ? ok.length : 0,
-        card: CARD_OF_TERM[input.term],
+        cards: ok.length * (cardPayment(input.payWith, input.term)?.each ?? 0),
+        card: cardPayment(input.payWith, input.term)?.card ?? CARD_OF_TERM[input.term],
       },
       balance: await this.wallet.balance(session),
     };
@@ -107,9 +115,10 @@ export class DeviceRenewal {
     const ok = plans.filter((p) => !p.error);
     if (ok.length) {
       const time = new Date().toISOString();
-      const card = CARD_OF_TERM[input.term];
+      const paid = cardPayment(input.payWith, input.term);
+      const card = paid?.card ?? CARD_OF_TERM[input.term];
       const coinCents = -ok.reduce((s, p) => s + toCents(p.coins), 0);
-      const cards = input.payWith === "card" ? ok.length : 0;
+      const cards = ok.length * (paid?.each ?? 0);
       const entry: LedgerEntry = {
         id: crypto.randomUUID(),
         accountId: payer.id,
@@ -291,7 +300,11 @@ export class DeviceRenewal {
           continue;
         }
         plan.coins = toCoins(toCents(price * payer.discount));
-      } else plan.card = CARD_OF_TERM[input.term];
+      } else {
+        const paid = cardPayment(input.payWith, input.term)!;
+        plan.card = paid.card;
+        plan.cards = paid.each;
+      }
       const current = d.expiration?.slice(0, 10) ?? null;
       const next = addMonths(current ? later(current, now) : now, input.term);
       if (next > max) {

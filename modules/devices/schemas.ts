@@ -134,7 +134,7 @@ export const aliasBody = z.object({
 export const statsBody = z.object({ userId: accountId.optional() }).strict();
 
 const term = z.union([z.literal(3), z.literal(6), z.literal(12), z.literal(120)]);
-const payWith = z.enum(["card", "coin"]);
+const payWith = z.enum(["card", "coin", "point"]);
 
 /** Renewal (spec §3 renewal terms): months 3, 6, 12 or 120; paid with cards or Mi coins. */
 export const renewBody = z.object({ imeis: imeiList, term, payWith }).strict();

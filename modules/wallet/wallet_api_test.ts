@@ -203,6 +203,44 @@ Deno.test("wallet API", async (t) => {
       code(await call(`${W}/cards/list`, {}, tokens.dist), "permissionDenied");
     });
 
+    await t.step("point cards pay a renewal: one per month of the term and device", async () => {
+      const EQ = "/v3/new/newEquipment";
+      const imeis = ["868120400009001", "868120400009002"];
+      ok(
+        await call(
+          `${EQ}/importEquipment`,
+          { userId: ids.ent, mcType: "GT06N", imeis },
+          tokens.admin,
+        ),
+      );
+      ok(
+        await call(`${W}/allocate`, { targetUserId: ids.ent, cards: { point: 30 } }, tokens.admin),
+      );
+      const quote = ok(
+        await call(`${EQ}/renewQuote`, { imeis, term: 12, payWith: "point" }, tokens.ent),
+      );
+      assert.deepEqual([quote.total.card, quote.total.cards], ["point", 24]);
+      assert.equal(quote.plans[0].cards, 12);
+      code(
+        await call(`${EQ}/renewEquipment`, { imeis, term: 120, payWith: "point" }, tokens.ent),
+        "rechargeCardsInsufficient",
+      );
+      const r = ok(
+        await call(`${EQ}/renewEquipment`, { imeis, term: 12, payWith: "point" }, tokens.ent),
+      );
+      assert.equal(r.renewed, 2);
+      assert.equal(r.balance.cards.point, 6);
+      const renewals = ok(await call(`${W}/log`, { view: "consumption" }, tokens.ent));
+      assert.deepEqual(renewals.list[0].cards, { point: -24 });
+      // A model without a rate cannot be renewed, whatever pays.
+      ok(await call(`${W}/setRate`, { mcType: "GT06N", rate: null }, tokens.admin));
+      const refused = ok(
+        await call(`${EQ}/renewEquipment`, { imeis, term: 3, payWith: "point" }, tokens.ent),
+      );
+      assert.equal(refused.renewed, 0);
+      assert.equal(refused.results[0].error, "noRateConfigured");
+    });
+
     await t.step("the balance call answers coins, cards per type and credits", async () => {
       const r = ok(await call("/v3/new/homepage/queryMiCoinsBalance", {}, tokens.dist));
       assert.equal(r.coinNumber, 0);
