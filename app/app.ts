@@ -22,6 +22,7 @@ import {
 import { registerSystemRoutes } from "../modules/system/routes.ts";
 import { registerDeviceRoutes } from "../modules/devices/routes.ts";
 import { registerWalletRoutes } from "../modules/wallet/routes.ts";
+import { registerCreditRoutes } from "../modules/credits/routes.ts";
 import { registerPackageRoutes } from "../modules/packages/routes.ts";
 import { registerPositionRoutes } from "../modules/positions/routes.ts";
 import { registerCommandRoutes } from "../modules/commands/routes.ts";
@@ -122,6 +123,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDomainRoutes(api, s);
   registerDeviceRoutes(api, s);
   registerWalletRoutes(api, s);
+  registerCreditRoutes(api, s);
   registerPackageRoutes(api, s);
   registerPositionRoutes(api, s);
   registerCommandRoutes(api, s);

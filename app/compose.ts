@@ -38,12 +38,16 @@ import { DeviceFiles } from "../modules/devices/files.ts";
 import { DeviceRenewal } from "../modules/devices/renewal.ts";
 import { WalletService } from "../modules/wallet/service.ts";
 import { WalletStore } from "../modules/wallet/store.ts";
+import { CreditsService } from "../modules/credits/service.ts";
+import { CreditStore } from "../modules/credits/store.ts";
+import { SmsGateway } from "../modules/notifications/sms.ts";
 import { WalletLogs } from "../modules/wallet/logs.ts";
 import { CardCodes } from "../modules/wallet/card_codes.ts";
 import type { CreditsReader } from "../modules/wallet/model.ts";
 import { PackageService } from "../modules/packages/service.ts";
 import { PackageStore } from "../modules/packages/store.ts";
 import type { SmsCreditGrant } from "../modules/packages/model.ts";
+import { SMS_CREDITS } from "../modules/credits/model.ts";
 import { DomainStore } from "../modules/domains/store.ts";
 import { DomainImages } from "../modules/domains/images.ts";
 import { DomainService } from "../modules/domains/service.ts";
@@ -140,6 +144,8 @@ export interface Services extends AlertingServices {
   deviceFiles: DeviceFiles;
   deviceRenewal: DeviceRenewal;
   wallet: WalletService;
+  /** Credit balances, buying and sharing them, SMS and the push quota (modules/credits). */
+  credits: CreditsService;
   /** The wallet page's logs and their export. */
   walletLogs: WalletLogs;
   /** Recharge card codes (the administrator's import and list). */
@@ -256,11 +262,12 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   };
   const signIn = buildSignIn(core);
   const devices = await buildDevices(core, signIn);
+  const credits = buildCredits(core, signIn, devices);
   const domains = new DomainStore(kv);
   const gateway = buildGateway(core);
   const commands = buildCommands(core, signIn, devices, gateway);
   const geofences = await buildGeofences(core, signIn, devices, commands);
-  const notifications = buildNotifications(core, signIn, devices, geofences);
+  const notifications = buildNotifications(core, signIn, devices, geofences, credits);
   const addresses = buildAddresses(core, signIn, gateway, geofences);
   // Planned routes: the alert engine asks their corridor watch about every live fix.
   const corridorWatch = new CorridorWatch();
@@ -272,6 +279,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...geofences,
     ...notifications,
     ...addresses,
+    credits,
   }, corridorWatch);
   const monitor = buildMonitor(core, signIn, devices);
   const fleetPaths = await buildFleetPaths(core, signIn, devices, corridorWatch);
@@ -312,7 +320,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       new DomainImages(config.DATA_DIR, domains),
     ),
     ...buildDeviceRequests(core, signIn, devices, gateway),
-    ...buildBusinessCentre(core, signIn, devices),
+    credits,
+    ...buildBusinessCentre(core, signIn, devices, credits),
     ...gateway,
     ...commands,
     ...geofences,
@@ -389,15 +398,13 @@ function buildBusinessCentre(
   { kv }: Core,
   { accountStore, access }: SignInArea,
   { wallet }: DevicesArea,
+  credits: CreditsService,
 ) {
-  // Credits live on the account record until modules/credits provides its reader and grant.
-  const creditsReader: CreditsReader = {
-    creditsOf: async (id) => (await accountStore.get(id))?.credits ?? 0,
-  };
+  const creditsReader: CreditsReader = credits;
+  // A package's SMS count is granted as the credits those SMS cost.
   const smsGrant: SmsCreditGrant = {
     grantSms: async (id, sms) => {
-      const a = await accountStore.get(id);
-      if (a) await accountStore.update({ ...a, credits: a.credits + sms });
+      await credits.grantCredits(id, sms * SMS_CREDITS, id);
     },
   };
   const walletStore = new WalletStore(kv);
@@ -407,6 +414,25 @@ function buildBusinessCentre(
     packages: new PackageService(new PackageStore(kv), access, accountStore, wallet, smsGrant),
     creditsReader,
   };
+}
+
+/**
+ * Credits: balances (seeded with the account's free credits), buying them with coins in the
+ * wallet's commit (the wallet store as its CoinDebits port), sharing, SMS and the push quota.
+ */
+function buildCredits(
+  { kv, config }: Core,
+  { accountStore, access }: SignInArea,
+  { wallet }: DevicesArea,
+): CreditsService {
+  return new CreditsService({
+    store: new CreditStore(kv, new WalletStore(kv)),
+    accounts: accountStore,
+    access,
+    wallet,
+    freePushes: config.FREE_PUSHES_PER_MONTH,
+    sms: config.SMS_URL ? new SmsGateway(config.SMS_URL) : null,
+  });
 }
 
 /** The gateway's stores and live connections, and the positions and alerts it writes. */
@@ -496,6 +522,7 @@ function buildNotifications(
   { accountStore }: SignInArea,
   { directory }: DevicesArea,
   { alertSettings }: GeofencesArea,
+  credits: CreditsService,
 ): NotificationsArea {
   const mailer = new Mailer(config);
   const codes = new CodeStore(new CodeRecords(kv));
@@ -510,6 +537,8 @@ function buildNotifications(
     accounts: accountStore,
     directory,
     deviceSettings: () => alertSettings.allOwn(),
+    credits,
+    mailer,
   });
   return { mailer, codes, webhooks, messages, notices };
 }
@@ -560,7 +589,8 @@ async function buildAlerting(
     & CommandsArea
     & GeofencesArea
     & NotificationsArea
-    & AddressesArea,
+    & AddressesArea
+    & { credits: CreditsService },
   routes: RouteWatch,
 ): Promise<AlertingArea> {
   const ingestor = new Ingestor(
@@ -589,6 +619,9 @@ async function buildAlerting(
     codes: a.codes,
     webhooks: a.webhooks,
     messages: a.messages,
+    // Mail and webhook pushes beyond the free monthly quota cost credits; SMS always do.
+    pushes: a.credits,
+    sms: a.credits,
     addressOf: a.alertAddresses.addressNow,
     routes,
     metrics: metrics.alerts,

@@ -10,6 +10,7 @@ import { REPORT_SECTION_PATHS } from "./reports/nav.ts";
 export const WALLET_NAV = [
   ["/settingMiCoins", "settingMiCoins"],
   ["/businessCenter", "businessCenter"],
+  ["/credits", "credits"],
 ] as const;
 const WALLET_PAGES = WALLET_NAV.map(([href]) => href);
 

@@ -18,6 +18,7 @@ import { registerReportPages } from "./reports.tsx";
 import { registerWalletPages } from "./wallet.tsx";
 import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
+import { registerCreditPages } from "./credits.tsx";
 import { registerDemoPages } from "./demo.tsx";
 import { registerHelpPages } from "./help.tsx";
 
@@ -45,6 +46,7 @@ const REGISTRARS: Registrar[] = [
   registerReportPages,
   registerWalletPages,
   registerApiDocs,
+  registerCreditPages,
   registerDemoPages,
   registerHelpPages,
 ];

@@ -23,6 +23,7 @@ import en_commands from "../../locales/en/commands.json" with { type: "json" };
 import en_geocoder from "../../locales/en/geocoder.json" with { type: "json" };
 import en_reports from "../../locales/en/reports.json" with { type: "json" };
 import en_wallet from "../../locales/en/wallet.json" with { type: "json" };
+import en_credits from "../../locales/en/credits.json" with { type: "json" };
 import en_demo from "../../locales/en/demo.json" with { type: "json" };
 import en_help from "../../locales/en/help.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
@@ -45,6 +46,7 @@ import zh_commands from "../../locales/zh/commands.json" with { type: "json" };
 import zh_geocoder from "../../locales/zh/geocoder.json" with { type: "json" };
 import zh_reports from "../../locales/zh/reports.json" with { type: "json" };
 import zh_wallet from "../../locales/zh/wallet.json" with { type: "json" };
+import zh_credits from "../../locales/zh/credits.json" with { type: "json" };
 import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
 import zh_help from "../../locales/zh/help.json" with { type: "json" };
 
@@ -70,6 +72,7 @@ export const RESOURCES = {
     geocoder: en_geocoder,
     reports: en_reports,
     wallet: en_wallet,
+    credits: en_credits,
     demo: en_demo,
     help: en_help,
   },
@@ -94,6 +97,7 @@ export const RESOURCES = {
     geocoder: zh_geocoder,
     reports: zh_reports,
     wallet: zh_wallet,
+    credits: zh_credits,
     demo: zh_demo,
     help: zh_help,
   },

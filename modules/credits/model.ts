@@ -94,6 +94,9 @@ export interface CreditsView {
   maxShared: number;
   pushes: PushCount & { month: string; quota: number };
   sms: { enabled: boolean; credits: number };
+  /** What the caller may do here: buy (recharge permission), share (manages accounts). */
+  canBuy: boolean;
+  canShare: boolean;
 }
 
 /** "2026-11": the UTC month of a time, the push quota's period. */

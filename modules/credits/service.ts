@@ -3,6 +3,7 @@ import type { Session } from "../../lib/http/env.ts";
 import { log } from "../../lib/log.ts";
 import type { AccessGuard } from "../accounts/access.ts";
 import type { AccountLookup } from "../accounts/model.ts";
+import { needRefusal } from "../accounts/needs.ts";
 import type { SmsGateway } from "../notifications/sms.ts";
 import type { LedgerEntry } from "../wallet/model.ts";
 import { isPlatform, type WalletService } from "../wallet/service.ts";
@@ -76,6 +77,8 @@ export class CreditsService implements CreditsReader, CreditGrants {
 
   async balance(session: Session, userId?: string, now = Date.now()): Promise<CreditsView> {
     const a = await this.target(session, userId);
+    const { self, owner } = await this.d.access.caller(session);
+    const mine = a.id === owner.id;
     const poolId = await this.d.store.poolOf(a.id);
     const pool = poolId ? await this.d.accounts.get(poolId) : null;
     const shares = await this.d.store.shares(a.id);
@@ -100,6 +103,8 @@ export class CreditsService implements CreditsReader, CreditGrants {
       maxShared: MAX_SHARED_ACCOUNTS,
       pushes: { ...await this.d.store.pushes(a.id, month), month, quota: this.d.freePushes },
       sms: { enabled: this.d.sms !== null, credits: SMS_CREDITS },
+      canBuy: mine && needRefusal("recharge", self, owner) === null,
+      canShare: mine && needRefusal("manageAccounts", self, owner) === null,
     };
   }
 
