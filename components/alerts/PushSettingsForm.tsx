@@ -1,7 +1,11 @@
-/** The push tab of /settingAlert: console pop-up and sound, mail (verified address), webhook. */
+/**
+ * The push tab of /settingAlert: console pop-up and sound, mail (verified address), webhook,
+ * SMS (credits).
+ */
 import { Field } from "../ui/Field.tsx";
 import { TypeChecks } from "./TypeChecks.tsx";
 import { CheckBox } from "./CheckBox.tsx";
+import { SmsSection } from "./SmsSection.tsx";
 import {
   edit,
   newAddress,
@@ -18,6 +22,7 @@ export function PushSettingsForm({ s }: { s: PushSettingsState }) {
       <ConsoleSection s={s} />
       <MailSection s={s} />
       <WebhookSection s={s} />
+      <SmsSection s={s} />
       {errors.form && <p class="form-error">{errors.form}</p>}
       <div class="form-actions">
         <button type="submit" class="btn btn-primary">{t("ui.save")}</button>

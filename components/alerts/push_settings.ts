@@ -102,6 +102,8 @@ export async function save(s: PushSettingsState, e: Event) {
       ? "email"
       : field.startsWith("webhook")
       ? "webhook"
+      : field.startsWith("sms")
+      ? "sms"
       : "form";
     s.errors.value = { [where]: failText(s, err) };
   }

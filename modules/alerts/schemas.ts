@@ -84,7 +84,7 @@ export const accountSettingsBody = z.object({
   /** Alert SMS through the SMS gateway (SMS_URL), one credit each; absent: off. */
   sms: z.object({
     enabled: z.boolean(),
-    phone: z.string().trim().regex(/^\+?\d{5,20}$/, "validation.phoneForm").or(z.literal("")),
+    phone: z.string().trim().regex(/^\+?[0-9-]{5,20}$/, "validation.phoneForm").or(z.literal("")),
     types: z.array(alertType).max(ALERT_TYPES.length),
   }).strict().optional(),
 }).strict();
