@@ -45,7 +45,11 @@ import {
   registerManualRoutes,
 } from "../modules/manual/routes.ts";
 import { registerAnnouncementRoutes } from "../modules/announcements/routes.ts";
-import { registerFleetRoutes } from "../modules/fleet/routes.ts";
+import {
+  FLEET_AVATAR_BODY_LIMIT,
+  FLEET_AVATAR_PATH,
+  registerFleetRoutes,
+} from "../modules/fleet/routes.ts";
 import { registerFleetPathRoutes } from "../modules/fleet/paths_routes.ts";
 
 const httpLog = log.area("http");
@@ -55,6 +59,7 @@ const API_BODY_LIMIT = 1024 * 1024;
 /** Upload routes whose files may be larger than a JSON body: path → body limit. */
 const UPLOAD_BODY_LIMITS = new Map([
   [UPLOAD_IMAGE_PATH, UPLOAD_IMAGE_BODY_LIMIT],
+  [FLEET_AVATAR_PATH, FLEET_AVATAR_BODY_LIMIT],
   [MANUAL_UPLOAD_PATH, MANUAL_UPLOAD_BODY_LIMIT],
 ]);
 

@@ -87,6 +87,10 @@ import { TaskStore } from "../modules/tasks/store.ts";
 import { FleetAccess } from "../modules/fleet/access.ts";
 import { DriverService } from "../modules/fleet/drivers.ts";
 import { FleetStore } from "../modules/fleet/store.ts";
+import { SwipeService } from "../modules/fleet/swipes.ts";
+import { BoardService } from "../modules/fleet/board.ts";
+import { DriverAvatars } from "../modules/fleet/avatars.ts";
+import { DriverSheets } from "../modules/fleet/sheets.ts";
 import { VehicleService } from "../modules/fleet/vehicles.ts";
 import { PathService } from "../modules/fleet/paths_service.ts";
 import { PathStore } from "../modules/fleet/paths_store.ts";
@@ -202,6 +206,11 @@ export interface Services extends AlertingServices {
   /** Fleet drivers and vehicles (modules/fleet, enterprise only). */
   fleetDrivers: DriverService;
   fleetVehicles: VehicleService;
+  /** RFID swipes (driver identity reports the gateway stores) and the data board. */
+  fleetSwipes: SwipeService;
+  fleetBoard: BoardService;
+  fleetAvatars: DriverAvatars;
+  fleetDriverSheets: DriverSheets;
   /** Fleet route planning: planned routes and their corridors (modules/fleet/paths*). */
   fleetPaths: PathService;
   /** Demo applications, their review and the trial accounts (modules/demo). */
@@ -271,6 +280,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const addresses = buildAddresses(core, signIn, gateway, geofences);
   // Planned routes: the alert engine asks their corridor watch about every live fix.
   const corridorWatch = new CorridorWatch();
+  // Driver identity reports are kept in the gateway's commit (the fleet's pending swipes).
+  const fleetStore = new FleetStore(kv);
   const alerting = await buildAlerting(core, {
     ...signIn,
     ...devices,
@@ -280,6 +291,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...notifications,
     ...addresses,
     credits,
+    fleetStore,
   }, corridorWatch);
   const monitor = buildMonitor(core, signIn, devices);
   const fleetPaths = await buildFleetPaths(core, signIn, devices, corridorWatch);
@@ -294,6 +306,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     accounts: signIn.accountStore,
     deviceOwner: (imei) => devices.directory.get(imei)?.userId,
   });
+  const fleet = await buildFleet(core, signIn, devices, motion, fleetStore);
   connectAreas(core, alerting, {
     motion: motion.engine,
     alertAddresses: addresses.alertAddresses,
@@ -302,6 +315,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     accountStore: signIn.accountStore,
     gatewayStore: gateway.gatewayStore,
     workModes: commands.workModes,
+    fleetSwipes: fleet.fleetSwipes,
   });
 
   return {
@@ -334,7 +348,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...reports,
     reportExport,
     ...fleetPaths,
-    ...buildFleet(core, signIn, devices),
+    ...fleet,
     ...buildHelp(core, signIn),
     demo: new DemoService({
       store: new DemoStore(kv),
@@ -562,20 +576,42 @@ function buildAddresses(
   return { geocoder, alertAddresses };
 }
 
-/** Fleet drivers and vehicles of enterprise trees (modules/fleet). */
-function buildFleet(
-  { kv }: Core,
+/**
+ * Fleet drivers, vehicles, RFID swipes (identities the gateway stored and the last process did
+ * not turn into swipes are recorded now) and the data board (modules/fleet).
+ */
+async function buildFleet(
+  { config }: Core,
   signIn: SignInArea,
   { devices, directory }: DevicesArea,
-): Pick<Services, "fleetDrivers" | "fleetVehicles"> {
-  const store = new FleetStore(kv);
+  motion: MotionServices,
+  store: FleetStore,
+): Promise<
+  Pick<
+    Services,
+    | "fleetDrivers"
+    | "fleetVehicles"
+    | "fleetSwipes"
+    | "fleetBoard"
+    | "fleetAvatars"
+    | "fleetDriverSheets"
+  >
+> {
   const access = new FleetAccess(signIn.access, signIn.accountStore);
+  const fleetDrivers = new DriverService(store, access, signIn.accountStore);
+  const fleetVehicles = new VehicleService(store, access, {
+    visibleDevice: (session, imei) => devices.visibleDevice(session, imei),
+    nameOf: (imei) => directory.get(imei)?.deviceName ?? "",
+  });
+  const fleetSwipes = new SwipeService(store, access, signIn.accountStore);
+  await fleetSwipes.recover();
   return {
-    fleetDrivers: new DriverService(store, access, signIn.accountStore),
-    fleetVehicles: new VehicleService(store, access, {
-      visibleDevice: (session, imei) => devices.visibleDevice(session, imei),
-      nameOf: (imei) => directory.get(imei)?.deviceName ?? "",
-    }),
+    fleetDrivers,
+    fleetVehicles,
+    fleetSwipes,
+    fleetBoard: new BoardService(access, fleetDrivers, fleetVehicles, motion.reader),
+    fleetAvatars: new DriverAvatars(config.DATA_DIR, fleetDrivers),
+    fleetDriverSheets: new DriverSheets(fleetDrivers),
   };
 }
 
@@ -590,7 +626,7 @@ async function buildAlerting(
     & GeofencesArea
     & NotificationsArea
     & AddressesArea
-    & { credits: CreditsService },
+    & { credits: CreditsService; fleetStore: FleetStore },
   routes: RouteWatch,
 ): Promise<AlertingArea> {
   const ingestor = new Ingestor(
@@ -601,6 +637,7 @@ async function buildAlerting(
     offlineMs,
     a.alertAddresses.addressNow,
     metrics.gateway.ingest,
+    a.fleetStore,
   );
   await ingestor.recover();
   const alerting = await createAlerting(config, {
@@ -738,12 +775,24 @@ function buildReports(
 function connectAreas(
   { bus }: Core,
   alerting: AlertingArea,
-  { alertAddresses, notices, streams, accountStore, gatewayStore, workModes, motion }:
-    & Pick<Services, "alertAddresses" | "notices" | "accountStore" | "gatewayStore" | "workModes">
+  {
+    alertAddresses,
+    notices,
+    streams,
+    accountStore,
+    gatewayStore,
+    workModes,
+    motion,
+    fleetSwipes,
+  }:
+    & Pick<
+      Services,
+      "alertAddresses" | "notices" | "accountStore" | "gatewayStore" | "workModes" | "fleetSwipes"
+    >
     & { streams: MonitorService["streams"]; motion: MotionServices["engine"] },
 ): void {
   connectPipeline(bus, positionPipeline({ ...alerting, alertAddresses, notices, streams, motion }));
-  connectReactions(bus, { notices, accountStore, gatewayStore, workModes });
+  connectReactions(bus, { notices, accountStore, gatewayStore, workModes, fleetSwipes });
   alertAddresses.start();
 }
 

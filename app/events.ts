@@ -1,7 +1,8 @@
 /**
  * The events the bus carries (each declared by the module that publishes it) and the
  * reactions to the ones that are not the position pipeline's (app/position_pipeline.ts):
- * who is told when accounts move, devices change hands, balances change, commands settle.
+ * who is told when accounts move, devices change hands, balances change, commands settle,
+ * drivers swipe their cards.
  */
 import { EventBus } from "../lib/events/bus.ts";
 import type { AccountMoved } from "../modules/accounts/events.ts";
@@ -13,6 +14,7 @@ import type { GatewayEvent } from "../modules/gateway/events.ts";
 import type { GatewayStore } from "../modules/gateway/link/store.ts";
 import type { PlatformNotices } from "../modules/notifications/notices.ts";
 import type { BalancesChanged } from "../modules/wallet/events.ts";
+import type { SwipeService } from "../modules/fleet/swipes.ts";
 import type { WorkModeService } from "../modules/workmodes/service.ts";
 
 /** Everything that happens and is told: the union of every module's events. */
@@ -43,6 +45,7 @@ export function connectReactions(
     accountStore: AccountStore;
     gatewayStore: GatewayStore;
     workModes: WorkModeService;
+    fleetSwipes: Pick<SwipeService, "onIdentified">;
   },
 ): void {
   bus.on("accountMoved", (e) => a.notices.accountMoved(e.account, e.target), {
@@ -74,6 +77,11 @@ export function connectReactions(
       const cards: Record<string, number> = e.balances.get(id)?.cards ?? {};
       return Object.values(cards).reduce((sum, n) => sum + n, 0);
     }), { name: "message center: card consumption", durable: true });
+  // A driver identity the gateway stored becomes a swipe record (the vehicle's current driver).
+  bus.on("driverIdentified", a.fleetSwipes.onIdentified, {
+    name: "fleet: RFID swipes",
+    durable: true,
+  });
   bus.on("commandSettled", (e) => a.workModes.onCommand(e.command), {
     name: "work modes: task states",
     durable: true,

@@ -72,6 +72,11 @@ export class DriverService {
     return { total: hits.length, list: hits.slice(start, start + input.pageSize) };
   }
 
+  /** Every driver the caller may see (the export). */
+  async all(session: Session): Promise<DriverRow[]> {
+    return await this.rows(await this.access.scope(session));
+  }
+
   /** Every driver of the scope, newest first, with licence state and vehicle plate. */
   async rows(scope: FleetScope): Promise<DriverRow[]> {
     const [drivers, vehicles] = await Promise.all([

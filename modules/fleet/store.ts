@@ -1,3 +1,4 @@
+import type { DriverIdentity, DriverIdentityJournal } from "../gateway/events.ts";
 import type { Driver, RfidSwipe, Vehicle } from "./model.ts";
 
 /**
@@ -9,6 +10,8 @@ import type { Driver, RfidSwipe, Vehicle } from "./model.ts";
  *  vehicleAt    id                   accountId
  *  vehicleImei  imei                 vehicle id (one vehicle per device)
  *  swipe        accountId, ms, id    RfidSwipe
+ *  pending      identityId           {userId, identity}: written in the gateway's commit, turned
+ *                                    into a swipe by the fleet's handler (or at start-up)
  *  expiryState  kind, id             the last notified expiry state (raised once per change)
  */
 const K = {
@@ -24,13 +27,19 @@ const K = {
   swipe: (accountId: string, ms: number, id: string) => ["fleet", "swipe", accountId, ms, id],
   swipes: (accountId: string) => ["fleet", "swipe", accountId],
   swipeDone: (id: string) => ["fleet", "swipeDone", id],
+  pending: (id: string) => ["fleet", "pending", id],
   expiryState: (kind: string, id: string) => ["fleet", "expiryState", kind, id],
 };
 
 /** A unique key another record already holds: what the service turns into a refusal. */
 export type Conflict = "rfidCard" | "imei" | null;
 
-export class FleetStore {
+export interface PendingIdentity {
+  userId: string;
+  identity: DriverIdentity;
+}
+
+export class FleetStore implements DriverIdentityJournal {
   constructor(private readonly kv: Deno.Kv) {}
 
   // ---- drivers ----
@@ -117,14 +126,28 @@ export class FleetStore {
 
   // ---- swipes ----
 
+  /** The gateway's commit keeps each identity report here until it is a swipe record. */
+  addTo(op: Deno.AtomicOperation, userId: string, identity: DriverIdentity): void {
+    op.set(K.pending(identity.id), { userId, identity } satisfies PendingIdentity);
+  }
+
+  async *pending(): AsyncGenerator<PendingIdentity> {
+    for await (const e of this.kv.list<PendingIdentity>({ prefix: ["fleet", "pending"] })) {
+      yield e.value;
+    }
+  }
+
   /**
    * Stores a swipe once (a device resending the same report after a lost ack keeps one
    * record: `id` is derived from device, time and card) and sets the vehicle's current driver.
    */
   async addSwipe(s: RfidSwipe, vehicle: Vehicle | null): Promise<boolean> {
     const done = await this.kv.get(K.swipeDone(s.id));
-    if (done.versionstamp) return false;
-    const op = this.kv.atomic().check(done)
+    if (done.versionstamp) {
+      await this.kv.delete(K.pending(s.id));
+      return false;
+    }
+    const op = this.kv.atomic().check(done).delete(K.pending(s.id))
       .set(K.swipe(s.accountId, Date.parse(s.time), s.id), s)
       .set(K.swipeDone(s.id), true);
     if (vehicle) op.set(K.vehicle(vehicle.accountId, vehicle.id), vehicle);

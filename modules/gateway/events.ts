@@ -38,10 +38,48 @@ export interface DeviceConnection {
   connected: boolean;
 }
 
+/**
+ * A driver identity report (JT/T 808 0x0702 card inserted/removed; an RFID card id in a GT06,
+ * OsmAnd… fix: `swipe`, whose in/out the fleet works out). Kept in the gateway's commit through
+ * the DriverIdentityJournal port, so the device is acknowledged only once it is stored.
+ */
+export interface DriverIdentity {
+  /** Stable per device, time and card: a report resent after a lost ack is the same one. */
+  id: string;
+  imei: string;
+  /** ISO time the card was read (device time). */
+  time: string;
+  type: "in" | "out" | "swipe";
+  /** JT/T 808: the qualification certificate code; others: the card id. "" when absent. */
+  cardNo: string;
+  name: string;
+  issuer: string;
+  /** YYYY-MM-DD or "". */
+  certificateExpiry: string;
+  /** JT/T 808 IC card read result (0 success); 0 elsewhere. */
+  readResult: number;
+  /** Where the device was (its last known fix), null when it never had one. */
+  lat: number | null;
+  lng: number | null;
+}
+
+export interface DriverIdentified {
+  type: "driverIdentified";
+  imei: string;
+  userId: string;
+  identity: DriverIdentity;
+}
+
+/** Where the gateway's commit keeps driver identities (the fleet module's store implements it). */
+export interface DriverIdentityJournal {
+  addTo(op: Deno.AtomicOperation, userId: string, identity: DriverIdentity): void;
+}
+
 /** What live pages and other areas hear from the gateway, after it is stored. */
 export type GatewayEvent =
   | PositionStored
   | PositionsCommitted
   | DeviceStatusChanged
   | AlertRaised
-  | DeviceConnection;
+  | DeviceConnection
+  | DriverIdentified;

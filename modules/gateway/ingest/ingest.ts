@@ -11,7 +11,8 @@ import type { DevicePoints, JournalChunk, Readings } from "../../positions/journ
 import { summarizeJournal } from "../../positions/journal.ts";
 import type { PositionJournal } from "../../positions/types.ts";
 import type { Publisher } from "../../../lib/events/bus.ts";
-import type { GatewayEvent } from "../events.ts";
+import type { DriverIdentity, DriverIdentityJournal, GatewayEvent } from "../events.ts";
+import { driverIdentityOf } from "./driver_identity.ts";
 import { hasLocation, toStored } from "./convert.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage, Position } from "../protocols/types.ts";
@@ -88,6 +89,8 @@ export class Ingestor {
     private readonly addressOf: AddressOf,
     /** Commits, their size and time, acknowledgement latency, the queue (app/compose.ts). */
     private readonly metrics: IngestMetrics = ingestMetrics(),
+    /** Driver identity reports (RFID swipes) kept in the same commit (the fleet's store). */
+    private readonly identities: DriverIdentityJournal | null = null,
   ) {
     metrics.pendingSubmissions.sampler = () => this.queue.length;
     metrics.pendingPositions.sampler = () => {
@@ -326,6 +329,12 @@ export class Ingestor {
         if (m.attributes.sleeping === true) state.sleeping = true;
         if (m.attributes.poweredOff === true) state.poweredOff = true;
         d.stateOnly = true;
+        this.identify(
+          op,
+          device,
+          driverIdentityOf(device.imei, m.time.getTime(), m.attributes, state.position),
+          events,
+        );
         if (!m.alarm) return 0;
         this.alert(op, device, m.alarm, m.time.getTime(), state.position, events);
         return 1;
@@ -355,6 +364,10 @@ export class Ingestor {
       return 1;
     }
     const located = hasLocation(p);
+    if (raw.attributes.driverUniqueId !== undefined) {
+      const at = located ? p : state.position;
+      this.identify(op, device, driverIdentityOf(device.imei, p.time, raw.attributes, at), events);
+    }
     if (!located) {
       // Cell-only fixes carry status but no plottable point.
       applyReadings(state, p.acc, p.battery, p.signal);
@@ -368,6 +381,18 @@ export class Ingestor {
     if (!raw.alarm) return 0;
     this.alert(op, device, raw.alarm, p.time, located ? p : null, events);
     return 1;
+  }
+
+  /** Keeps a driver identity in the commit and tells the fleet once it is stored. */
+  private identify(
+    op: Deno.AtomicOperation,
+    device: Device,
+    identity: DriverIdentity | null,
+    events: GatewayEvent[],
+  ): void {
+    if (!identity || !this.identities) return;
+    this.identities.addTo(op, device.userId, identity);
+    events.push({ type: "driverIdentified", imei: device.imei, userId: device.userId, identity });
   }
 
   /** Counts a fix with an implausible time; logs the first one of each device. */
@@ -454,7 +479,8 @@ function alarmCost(m: DeviceMessage): number {
     for (const p of m.positions) n += p.alarm ? 2 : 0;
     return n;
   }
-  if (m.type === "status") return m.alarm ? 2 : 0;
+  // A driver identity report adds one key (the fleet's pending swipe).
+  if (m.type === "status") return (m.alarm ? 2 : 0) + (m.attributes.cardStatus ? 1 : 0);
   return 0;
 }
 

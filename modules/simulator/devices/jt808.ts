@@ -23,6 +23,7 @@ export const JT = {
   REGISTER: 0x0100,
   AUTH: 0x0102,
   LOCATION: 0x0200,
+  DRIVER_IDENTITY: 0x0702,
   BATCH: 0x0704,
   PLATFORM_REPLY: 0x8001,
   REGISTER_REPLY: 0x8100,
@@ -118,6 +119,36 @@ export function jt808Register(
 /** 0x0102 (2013): the body is the authentication code. */
 export function jt808Auth(terminal: string, serial: number, authCode: string): Uint8Array {
   return jt808Frame(JT.AUTH, terminal, serial, asciiBytes(authCode));
+}
+
+/** A driver's IC card as a JT/T 808 terminal reads it (0x0702). */
+export interface DriverCard {
+  name: string;
+  /** Qualification certificate code (20 bytes on the wire). */
+  code: string;
+  issuer: string;
+  /** YYYY-MM-DD */
+  validity: string;
+}
+
+/**
+ * 0x0702 driver identity (2013): BYTE state (1 card inserted, 2 removed), BCD[6] time; on
+ * insertion BYTE read result (0 ok), BYTE+name, STRING[20] certificate code, BYTE+issuing
+ * body, BCD[4] validity YYYYMMDD. Names are written as ASCII (GBK for ASCII is the same).
+ */
+export function jt808DriverIdentity(
+  terminal: string,
+  serial: number,
+  swipe: { inserted: boolean; time: Date; card?: DriverCard },
+): Uint8Array {
+  const w = new FrameWriter().u8(swipe.inserted ? 1 : 2).bytes(bcdTime(swipe.time));
+  if (swipe.inserted && swipe.card) {
+    const name = asciiBytes(swipe.card.name);
+    const issuer = asciiBytes(swipe.card.issuer);
+    w.u8(0).u8(name.length).bytes(name).fixed(asciiBytes(swipe.card.code), 20)
+      .u8(issuer.length).bytes(issuer).bytes(bcd(swipe.card.validity.replaceAll("-", ""), 4));
+  }
+  return jt808Frame(JT.DRIVER_IDENTITY, terminal, serial, w.done());
 }
 
 /** 0x0002: empty in the standard; with `withReadings` the common vendor tail (battery %, CSQ, status). */

@@ -1,0 +1,185 @@
+/**
+ * RFID swipes end to end (issue 19): a JT/T 808 terminal of an enterprise, over real TCP to a
+ * real server process, sends a driver identity report (0x0702, a real capture: card inserted,
+ * certificate code 0029b885) and later a card removal. The terminal is acknowledged, the swipe
+ * is listed linked to the enterprise's driver with that RFID card number, the vehicle bound to
+ * the terminal gets that driver as its current driver (the board shows them on duty), and the
+ * removal ends the shift. An unknown card is kept and flagged.
+ */
+import assert from "node:assert/strict";
+import { ApiClient } from "../helpers/api_client.ts";
+import { devicePorts } from "../helpers/gateway.ts";
+import { RawDevice } from "../helpers/raw_device.ts";
+import { startServer } from "../helpers/server.ts";
+import { hex, wire } from "../../modules/gateway/protocols/jt808/test_frames.ts";
+import {
+  JT,
+  jt808Auth,
+  jt808DriverIdentity,
+  jt808Location,
+  jt808Register,
+  type Jt808ServerFrame,
+  Jt808StreamReader,
+} from "../../modules/simulator/devices/jt808.ts";
+import { latin1Text, sampleFix } from "../../modules/simulator/fix.ts";
+
+const ADMIN_PASSWORD = "Admin12345";
+const PASSWORD = "Passw0rd1";
+/** The capture's terminal number is 018270611514: the IMEI ends with it. */
+const IMEI = "359018270611514";
+const TERMINAL = IMEI.slice(-12);
+/** Captured 0x0702 (jt808-huabao fixtures): inserted 2025-10-09 15:07:51 +08, code 0029b885. */
+const CAPTURE =
+  "7e0702002201827061151401bc012510091507510000303032396238383500000000000000000000000000000000002b7e";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>) {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** The 0x8001 answer to our `serial` of `msgId`: its result byte. */
+async function acked(d: RawDevice<Jt808ServerFrame>, serial: number, msgId: number) {
+  const f = await d.frame();
+  assert.equal(f.msgId, JT.PLATFORM_REPLY);
+  assert.equal((f.body[0] << 8) | f.body[1], serial, "reply serial");
+  assert.equal((f.body[2] << 8) | f.body[3], msgId, "reply message id");
+  return f.body[4];
+}
+
+Deno.test({
+  name: "fleet: a JT/T 808 0x0702 swipe over TCP is stored linked to its driver",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const server = await startServer({ ADMIN_PASSWORD });
+    let d: RawDevice<Jt808ServerFrame> | null = null;
+    try {
+      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+      const adminId = (await admin.call("/v3/new/account/current")).id;
+      const ent = await admin.call("/v3/new/account/add", {
+        account: "rfident",
+        nickName: "RFID enterprise",
+        password: PASSWORD,
+        accountType: 9,
+        parentId: adminId,
+      });
+      const imported = await admin.call("/v3/new/newEquipment/importEquipment", {
+        userId: ent.id,
+        mcType: "JT808",
+        imeis: [IMEI],
+      });
+      assert.equal(imported.succeeded, 1, JSON.stringify(imported));
+      const api = await ApiClient.login(server.url, "rfident", PASSWORD);
+      const driver = await api.call("/v3/new/fleet/driver/add", {
+        name: "Zhang San",
+        rfidCardNo: "0029b885",
+        licenseNo: "L-77",
+      });
+      const vehicle = await api.call("/v3/new/fleet/vehicle/add", {
+        plate: "粤B-RFID1",
+        imei: IMEI,
+        status: "using",
+      });
+
+      d = await RawDevice.open(devicePorts(server).jt808, new Jt808StreamReader());
+      await d.send(jt808Register(TERMINAL, 1));
+      const reg = await d.frame();
+      assert.equal(reg.msgId, JT.REGISTER_REPLY);
+      await d.send(jt808Auth(TERMINAL, 2, latin1Text(reg.body.subarray(3))));
+      assert.equal(await acked(d, 2, JT.AUTH), 0);
+      // A fix first, so the swipe has a place.
+      const fix = sampleFix({
+        time: new Date(Date.now() - 60_000),
+        latitude: 22.54,
+        longitude: 114.06,
+      });
+      await d.send(jt808Location(TERMINAL, 3, fix));
+      assert.equal(await acked(d, 3, JT.LOCATION), 0);
+
+      // The captured swipe: acknowledged (after its commit), then listed with its driver.
+      await d.send(wire(hex(CAPTURE)));
+      assert.equal(await acked(d, 0x01bc, JT.DRIVER_IDENTITY), 0);
+      const range = { startTime: "2025-10-09", endTime: "2025-10-09", pageNum: 1, pageSize: 10 };
+      const listed = await waitFor("the swipe record", async () => {
+        const r = await api.call("/v3/new/fleet/rfid/list", range);
+        return r.total === 1 ? r : null;
+      });
+      const swipe = listed.list[0];
+      assert.equal(swipe.cardNo, "0029b885");
+      assert.equal(swipe.driverId, driver.id);
+      assert.equal(swipe.driverName, "Zhang San");
+      assert.equal(swipe.imei, IMEI);
+      assert.equal(swipe.type, "in");
+      assert.equal(swipe.time, "2025-10-09T07:07:51.000Z");
+      assert.equal(swipe.plate, "粤B-RFID1");
+      assert.ok(Math.abs(swipe.lat - 22.54) < 1e-4 && Math.abs(swipe.lng - 114.06) < 1e-4);
+      assert.equal(swipe.unknown, false);
+      // The swipe made the driver the vehicle's current driver: the board shows them on duty.
+      const board = await api.call("/v3/new/fleet/board", {});
+      assert.deepEqual(board.onDuty, [{
+        driverId: driver.id,
+        driverName: "Zhang San",
+        vehicleId: vehicle.id,
+        plate: "粤B-RFID1",
+      }]);
+      // The device resends the same report (a lost ack): still one record.
+      await d.send(wire(hex(CAPTURE)));
+      assert.equal(await acked(d, 0x01bc, JT.DRIVER_IDENTITY), 0);
+
+      // Card removed (no code): the current driver's swipe out ends the shift.
+      const outAt = new Date(Date.UTC(2025, 9, 9, 9, 30, 0));
+      await d.send(jt808DriverIdentity(TERMINAL, 5, { inserted: false, time: outAt }));
+      assert.equal(await acked(d, 5, JT.DRIVER_IDENTITY), 0);
+      // A card nobody holds: kept, flagged unknown; matched on the licence number otherwise.
+      const unknownAt = new Date(Date.UTC(2025, 9, 9, 10, 0, 0));
+      const card = { name: "Wang", code: "NOBODY01", issuer: "SZ DOT", validity: "2027-06-30" };
+      await d.send(jt808DriverIdentity(TERMINAL, 6, { inserted: true, time: unknownAt, card }));
+      assert.equal(await acked(d, 6, JT.DRIVER_IDENTITY), 0);
+      const byLicence = { ...card, code: "L-77" };
+      const licenceAt = new Date(Date.UTC(2025, 9, 9, 11, 0, 0));
+      await d.send(
+        jt808DriverIdentity(TERMINAL, 7, { inserted: true, time: licenceAt, card: byLicence }),
+      );
+      assert.equal(await acked(d, 7, JT.DRIVER_IDENTITY), 0);
+      const all = await waitFor("four swipes", async () => {
+        const r = await api.call("/v3/new/fleet/rfid/list", range);
+        return r.total === 4 ? r : null;
+      });
+      const [licence, unknown, out] = all.list;
+      assert.deepEqual([out.type, out.driverId, out.cardNo], ["out", driver.id, ""]);
+      assert.equal(unknown.unknown, true);
+      assert.equal(unknown.driverId, "");
+      assert.equal(unknown.cardNo, "NOBODY01");
+      assert.equal(unknown.issuer, "SZ DOT");
+      assert.equal(unknown.certificateExpiry, "2027-06-30");
+      assert.equal(licence.driverId, driver.id);
+      const unknownOnly = await api.call("/v3/new/fleet/rfid/list", {
+        ...range,
+        unknownOnly: true,
+      });
+      assert.equal(unknownOnly.total, 1);
+      const byDriver = await api.call("/v3/new/fleet/rfid/list", { ...range, driverId: driver.id });
+      assert.equal(byDriver.total, 3);
+      // Another enterprise sees none of it.
+      await admin.call("/v3/new/account/add", {
+        account: "rfidother",
+        nickName: "Other",
+        password: PASSWORD,
+        accountType: 9,
+        parentId: adminId,
+      });
+      const other = await ApiClient.login(server.url, "rfidother", PASSWORD);
+      assert.equal((await other.call("/v3/new/fleet/rfid/list", range)).total, 0);
+    } finally {
+      d?.conn.close();
+      await server.stop();
+    }
+  },
+});
