@@ -13,6 +13,7 @@ import { buildTree, PASSWORD } from "../accounts/test_support.ts";
 
 const IMEI = "359710049420015";
 const EQ = "/v3/new/newEquipment";
+// deno-lint-ignore no-explicit-any -- answers of many shapes, checked field by field
 type Json = { code: number; msg: string; data: any };
 
 /** The calls buildTree makes, over HTTP to the real server. */
