@@ -4,6 +4,21 @@
  */
 export const RELEASES = [
   {
+    version: "1.2.0",
+    date: "2026-11-26",
+    items: [
+      "hardening",
+      "phoneLayout",
+      "streetAddresses",
+      "reports",
+      "reportExports",
+      "wallet",
+      "credits",
+      "help",
+      "announcements",
+    ],
+  },
+  {
     version: "1.1.0",
     date: "2026-11-26",
     items: [
