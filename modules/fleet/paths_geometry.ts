@@ -86,7 +86,7 @@ function indexLegs(c: Corridor, n: number, padLat: number, padLng: number): void
     const ln1 = Math.max(c.legs[o + 1], c.legs[o + 3]) + padLng;
     for (let y = cell(la0, c.cellDeg); y <= cell(la1, c.cellDeg); y++) {
       for (let x = cell(ln0, c.cellDeg); x <= cell(ln1, c.cellDeg); x++) {
-        const k = y * 1_000_003 + x;
+        const k = cellKey(y, x);
         const list = c.grid.get(k);
         if (list) list.push(i);
         else c.grid.set(k, [i]);
@@ -99,6 +99,14 @@ function cell(deg: number, size: number): number {
   return Math.floor(deg / size);
 }
 
+/**
+ * A small-integer key of a cell (kept within V8's small integers, which hash fastest): rows
+ * and columns wrap at 2^15, far beyond the cells one 500 km route's box holds.
+ */
+function cellKey(y: number, x: number): number {
+  return ((y & 0x7fff) << 15) | (x & 0x7fff);
+}
+
 /** True when the point lies within the corridor (distance to the line ≤ offset). */
 export function insideCorridor(c: Corridor, lat: number, lng: number): boolean {
   const [a, b, d, e] = c.box;
@@ -109,7 +117,7 @@ export function insideCorridor(c: Corridor, lat: number, lng: number): boolean {
     }
     return false;
   }
-  const legs = c.grid.get(cell(lat, c.cellDeg) * 1_000_003 + cell(lng, c.cellDeg));
+  const legs = c.grid.get(cellKey(cell(lat, c.cellDeg), cell(lng, c.cellDeg)));
   if (!legs) return false;
   for (const i of legs) if (legDistanceM(c, i * 4, lat, lng) <= c.offsetM) return true;
   return false;

@@ -20,6 +20,9 @@ interface WatchedRoute {
   endMinute: number;
   timeZone: string;
   minOffMs: number;
+  /** The epoch minute `effective` last answered for, and its answer (devices share it). */
+  minute: number;
+  on: boolean;
 }
 
 interface DeviceOnRoute {
@@ -28,14 +31,18 @@ interface DeviceOnRoute {
   deviated: boolean;
 }
 
+/** One device's routes, with its state on each (same order): one map lookup per fix. */
+interface Binding {
+  routes: WatchedRoute[];
+  states: DeviceOnRoute[];
+}
+
 export class CorridorWatch implements RouteWatch {
-  private byImei = new Map<string, WatchedRoute[]>();
+  private byImei = new Map<string, Binding>();
   private routes = new Map<string, { watched: WatchedRoute; imeis: string[] }>();
-  /** imei → route id → state. */
-  private states = new Map<string, Map<string, DeviceOnRoute>>();
   readonly stats = { checks: 0 };
 
-  /** Adds or replaces a route (after a save). */
+  /** Adds or replaces a route (after a save); its devices start on route. */
   set(r: PlannedRoute): void {
     this.remove(r.id);
     const watched: WatchedRoute = {
@@ -47,12 +54,15 @@ export class CorridorWatch implements RouteWatch {
       endMinute: minutesOf(r.endTime),
       timeZone: r.timeZone,
       minOffMs: r.minOffMinutes * 60_000,
+      minute: NaN,
+      on: false,
     };
     this.routes.set(r.id, { watched, imeis: [...r.imeis] });
     for (const imei of r.imeis) {
-      const list = this.byImei.get(imei);
-      if (list) list.push(watched);
-      else this.byImei.set(imei, [watched]);
+      let b = this.byImei.get(imei);
+      if (!b) this.byImei.set(imei, b = { routes: [], states: [] });
+      b.routes.push(watched);
+      b.states.push({ offSince: null, deviated: false });
     }
   }
 
@@ -61,21 +71,23 @@ export class CorridorWatch implements RouteWatch {
     if (!known) return;
     this.routes.delete(id);
     for (const imei of known.imeis) {
-      const left = (this.byImei.get(imei) ?? []).filter((w) => w.id !== id);
-      if (left.length) this.byImei.set(imei, left);
-      else this.byImei.delete(imei);
-      this.states.get(imei)?.delete(id);
+      const b = this.byImei.get(imei);
+      const i = b ? b.routes.findIndex((w) => w.id === id) : -1;
+      if (!b || i < 0) continue;
+      b.routes.splice(i, 1);
+      b.states.splice(i, 1);
+      if (!b.routes.length) this.byImei.delete(imei);
     }
   }
 
   /** Transitions of one live fix against the device's routes (null when it has none). */
   observe(imei: string, lat: number, lng: number, time: number): RouteTransition[] | null {
-    const bound = this.byImei.get(imei);
-    if (!bound) return null;
+    const b = this.byImei.get(imei);
+    if (!b) return null;
     let out: RouteTransition[] | null = null;
-    for (const w of bound) {
+    for (let i = 0; i < b.routes.length; i++) {
+      const w = b.routes[i], st = b.states[i];
       this.stats.checks++;
-      const st = this.state(imei, w.id);
       if (!effective(w, time)) {
         // Outside the window the rule is asleep: the next window starts afresh.
         st.offSince = null;
@@ -106,18 +118,17 @@ export class CorridorWatch implements RouteWatch {
     }
     return out;
   }
-
-  private state(imei: string, routeId: string): DeviceOnRoute {
-    let m = this.states.get(imei);
-    if (!m) this.states.set(imei, m = new Map());
-    let s = m.get(routeId);
-    if (!s) m.set(routeId, s = { offSince: null, deviated: false });
-    return s;
-  }
 }
 
 /** Whether the rule applies at `time`: its weekday and its window (which may cross midnight). */
 function effective(w: WatchedRoute, time: number): boolean {
+  const epochMinute = Math.floor(time / 60_000);
+  if (epochMinute === w.minute) return w.on;
+  w.minute = epochMinute;
+  return w.on = windowHolds(w, time);
+}
+
+function windowHolds(w: WatchedRoute, time: number): boolean {
   const { minute, weekday } = localClock(w.timeZone, time);
   if (!(w.weekdayMask & (1 << weekday))) return false;
   return w.startMinute <= w.endMinute
