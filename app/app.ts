@@ -38,6 +38,7 @@ import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts"
 import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
+import { registerEmbedRoutes } from "../modules/embed/routes.ts";
 import { registerBusinessLogRoutes } from "../modules/businesslog/routes.ts";
 import {
   MANUAL_UPLOAD_BODY_LIMIT,
@@ -144,6 +145,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerMotionRoutes(api, s);
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
+  registerEmbedRoutes(api, s);
   registerBusinessLogRoutes(api, s);
   registerManualRoutes(api, s);
   registerAnnouncementRoutes(api, s);

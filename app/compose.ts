@@ -99,6 +99,8 @@ import { CorridorWatch } from "../modules/fleet/paths_watch.ts";
 import type { RouteWatch } from "../modules/alerts/types.ts";
 import { DemoService } from "../modules/demo/service.ts";
 import { DemoStore } from "../modules/demo/store.ts";
+import { EmbedService } from "../modules/embed/service.ts";
+import { EmbedStore } from "../modules/embed/store.ts";
 import { BusinessLog } from "../modules/businesslog/service.ts";
 import { BusinessLogStore } from "../modules/businesslog/store.ts";
 import { ManualService } from "../modules/manual/service.ts";
@@ -215,6 +217,8 @@ export interface Services extends AlertingServices {
   fleetPaths: PathService;
   /** Demo applications, their review and the trial accounts (modules/demo). */
   demo: DemoService;
+  /** Read-only embed keys and framing origins of the /iframe map (modules/embed). */
+  embed: EmbedService;
   /** Every business operation of the API, per subtree, 180 days (modules/businesslog). */
   businessLog: BusinessLog;
   /** The user manual and API documents (modules/manual). */
@@ -350,6 +354,13 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleetPaths,
     ...fleet,
     ...buildHelp(core, signIn),
+    embed: new EmbedService({
+      store: new EmbedStore(kv),
+      access: signIn.access,
+      accounts: signIn.accountStore,
+      directory: devices.directory,
+      offlineMs: core.offlineMs,
+    }),
     demo: new DemoService({
       store: new DemoStore(kv),
       captcha: signIn.captcha,

@@ -20,6 +20,7 @@ import { NotFoundPage } from "./status.tsx";
 import { registerApiDocs } from "./api_docs.tsx";
 import { registerCreditPages } from "./credits.tsx";
 import { registerDemoPages } from "./demo.tsx";
+import { registerEmbedPages } from "./embed.tsx";
 import { registerHelpPages } from "./help.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
@@ -48,6 +49,7 @@ const REGISTRARS: Registrar[] = [
   registerApiDocs,
   registerCreditPages,
   registerDemoPages,
+  registerEmbedPages,
   registerHelpPages,
 ];
 
