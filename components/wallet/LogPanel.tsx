@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import dayjs from "dayjs";
 import { api } from "../../lib/client/api.ts";
 import type { AccountRef } from "../accounts/types.ts";
@@ -40,10 +40,16 @@ export function LogPanel(
     ...(from ? { startTime: dayjs(from).startOf("day").toISOString() } : {}),
     ...(to ? { endTime: dayjs(to).add(1, "day").startOf("day").toISOString() } : {}),
   });
+  // Only the newest request's answer is shown (a slower earlier one must not overwrite it).
+  const latest = useRef(0);
   const load = () => {
+    const mine = ++latest.current;
     setData(null);
     api<{ total: number; list: LogRow[] }>("/v3/new/wallet/log", { ...filter(), ...page })
-      .then(setData, (e) => toast((e as Error).message, "error"));
+      .then(
+        (d) => mine === latest.current && setData(d),
+        (e) => toast((e as Error).message, "error"),
+      );
   };
   useEffect(load, [view, target.id, page, version]);
   const name = (c: string) => t(`wallet.cardTypes.${c}`);

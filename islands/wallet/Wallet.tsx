@@ -69,7 +69,7 @@ function Wallet({ lang, me }: { lang: Lang; me: WalletMe }) {
           {tab === "give" && <GivePanel t={t} me={me} target={target} onDone={changed} />}
           {tab === "logs" && <LogPanel t={t} target={target} version={version} />}
           {tab === "redeem" && <RedeemPanel t={t} onDone={changed} />}
-          {tab === "rates" && <RatesPanel t={t} />}
+          {tab === "rates" && <RatesPanel t={t} canEdit={me.isPlatform} />}
           {tab === "codes" && <CodesPanel t={t} />}
         </section>
       </div>

@@ -74,6 +74,21 @@ async function importCodes(page: Page, base: string) {
   assert.match(await text(page, "#codes-result"), /^3 imported/);
   await page.waitForSelector("#codes-table tbody tr:nth-child(3)");
   await page.screenshot({ path: `${SHOTS}wallet-admin-codes.png` });
+  // The administrator gives the first model a three-month rate.
+  await page.click("#wallet-tab-rates");
+  const edit = page.locator("[data-edit-rate]").first();
+  const model = await edit.getAttribute("data-edit-rate");
+  await edit.click();
+  await page.selectOption("#rate-option", "2");
+  await page.fill("#rate-price-3", "3");
+  await page.fill("#rate-price-6", "5.5");
+  await page.fill("#rate-price-12", "9");
+  await page.click("#rate-save");
+  const row = page.locator("#rates-table tbody tr").first();
+  await page.waitForFunction(() =>
+    /Three-month/.test(document.querySelector("#rates-table tbody tr")?.textContent ?? "")
+  );
+  assert.match(await row.innerText(), new RegExp(`${model}[\\s\\S]*5\\.5[\\s\\S]*9`));
   await page.context().clearCookies();
 }
 
@@ -118,8 +133,11 @@ async function giveAndRedeem(page: Page, base: string) {
   // The allocation log of the enterprise chosen in the tree, and its export.
   await page.click("#wallet-tab-logs");
   await page.click("#log-view-allocation");
-  await page.waitForSelector("#log-table tbody tr td.num");
-  assert.match(await text(page, "#log-table tbody tr:first-child"), /Received/);
+  // The enterprise's allocation log: one row, what it received.
+  await page.waitForFunction(() =>
+    /Received/.test(document.querySelector("#log-table tbody tr")?.textContent ?? "")
+  );
+  assert.equal(await page.locator("#log-table tbody tr").count(), 1);
   const [file] = await Promise.all([page.waitForEvent("download"), page.click("#log-export")]);
   assert.equal(file.suggestedFilename(), "wallet-allocation.xlsx");
   await page.click(".tree-panel >> text=North Distribution");
