@@ -320,6 +320,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     gatewayStore: gateway.gatewayStore,
     workModes: commands.workModes,
     fleetSwipes: fleet.fleetSwipes,
+    credits,
   });
 
   return {
@@ -795,15 +796,22 @@ function connectAreas(
     workModes,
     motion,
     fleetSwipes,
+    credits,
   }:
     & Pick<
       Services,
-      "alertAddresses" | "notices" | "accountStore" | "gatewayStore" | "workModes" | "fleetSwipes"
+      | "alertAddresses"
+      | "notices"
+      | "accountStore"
+      | "gatewayStore"
+      | "workModes"
+      | "fleetSwipes"
+      | "credits"
     >
     & { streams: MonitorService["streams"]; motion: MotionServices["engine"] },
 ): void {
   connectPipeline(bus, positionPipeline({ ...alerting, alertAddresses, notices, streams, motion }));
-  connectReactions(bus, { notices, accountStore, gatewayStore, workModes, fleetSwipes });
+  connectReactions(bus, { notices, accountStore, gatewayStore, workModes, fleetSwipes, credits });
   alertAddresses.start();
 }
 

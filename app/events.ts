@@ -5,7 +5,8 @@
  * drivers swipe their cards.
  */
 import { EventBus } from "../lib/events/bus.ts";
-import type { AccountMoved } from "../modules/accounts/events.ts";
+import type { AccountCreated, AccountMoved } from "../modules/accounts/events.ts";
+import type { CreditsReader } from "../modules/credits/model.ts";
 import type { FenceCrossed } from "../modules/alerts/events.ts";
 import type { AccountStore } from "../modules/accounts/store.ts";
 import type { CommandSettled } from "../modules/commands/events.ts";
@@ -22,6 +23,7 @@ export type AppEvent =
   | GatewayEvent
   | FenceCrossed
   | AccountMoved
+  | AccountCreated
   | DevicesImported
   | DevicesTransferred
   | BalancesChanged
@@ -45,9 +47,15 @@ export function connectReactions(
     accountStore: AccountStore;
     gatewayStore: GatewayStore;
     workModes: WorkModeService;
+    /** Reading a new account's credits grants (and logs) its free ones. */
+    credits: CreditsReader;
     fleetSwipes: Pick<SwipeService, "onIdentified">;
   },
 ): void {
+  bus.on("accountCreated", async (e) => void await a.credits.creditsOf(e.account.id), {
+    name: "credits: free credits of a new account",
+    durable: true,
+  });
   bus.on("accountMoved", (e) => a.notices.accountMoved(e.account, e.target), {
     name: "message center: account move",
     durable: true,

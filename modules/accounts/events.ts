@@ -6,3 +6,12 @@ export interface AccountMoved {
   account: Account;
   target: Account;
 }
+
+/**
+ * A (real, not virtual) account was created: the areas that start it off react (its 50 free
+ * credits are granted and logged by modules/credits).
+ */
+export interface AccountCreated {
+  type: "accountCreated";
+  account: Account;
+}

@@ -18,7 +18,7 @@ import {
 } from "./model.ts";
 import type * as S from "./schemas.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
-import type { AccountMoved } from "./events.ts";
+import type { AccountCreated, AccountMoved } from "./events.ts";
 import type { AccountStore } from "./store.ts";
 
 type AddInput = z.infer<typeof S.addAccountBody>;
@@ -42,8 +42,8 @@ export interface AccountHooks {
   sessions: { forceLogout(accountId: string): Promise<unknown> };
   /** Refusals other areas have to deleting an account (devices still bound, a balance…). */
   deletionGuards: AccountGuard[];
-  /** Told after accounts moved (the message center posts "account move"). */
-  events: Publisher<AccountMoved>;
+  /** Told after accounts moved (the message center posts "account move") or were created. */
+  events: Publisher<AccountMoved | AccountCreated>;
 }
 
 export class AccountService {
@@ -118,6 +118,7 @@ export class AccountService {
     if (!await this.store.insert(account)) {
       throw new BizError("accountExists", {}, { field: "account" });
     }
+    await this.hooks.events.deliver({ type: "accountCreated", account });
     return { id: account.id };
   }
 

@@ -37,6 +37,9 @@ Deno.test("credits API", async (t) => {
   const coins = async (token: string) => ok(await call(`${W}/balance`, {}, token)).coins;
   try {
     await t.step("a new account has 50 free credits, logged once", async () => {
+      // Granted when the account was created (the accountCreated event), before any read.
+      const created = ok(await call(`${C}/log`, {}, tokens.dist));
+      assert.deepEqual(created.list.map((e: { kind: string }) => e.kind), ["free"]);
       const b = await credits(tokens.dist);
       assert.equal(b.credits, 50);
       assert.equal(b.coinsPerCredit, 0.014);

@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
+import { WalletStore } from "../wallet/store.ts";
+import { CreditStore } from "./store.ts";
 
 const IMEI = "359710049300077";
 
@@ -33,9 +35,9 @@ Deno.test("credits: alert SMS through the gateway and pushes beyond the free quo
   });
   try {
     const a = await accountWithDevices(app, "spend_a", [IMEI]);
-    // The account starts with 3 credits (its record's count seeds the pool).
-    const acc = (await app.services.accountStore.get(a.id))!;
-    await app.services.accountStore.update({ ...acc, credits: 3 });
+    // Of its 50 free credits the account has 3 left (47 spent on earlier SMS).
+    const store = new CreditStore(app.services.kv, new WalletStore(app.services.kv));
+    assert.equal(await store.spend(a.id, 47, "sms", "earlier", () => Promise.resolve(0)), a.id);
     const base = (await app.call("/v3/new/alarm/settings/get", {}, a.token)).json.data;
     const saved = await app.call("/v3/new/alarm/settings/save", {
       ...base,
@@ -98,7 +100,13 @@ Deno.test("credits: alert SMS through the gateway and pushes beyond the free quo
       const list = await app.call("/v3/new/alarm/list", { pageNum: 1, pageSize: 10 }, a.token);
       assert.equal(list.json.data.total, 3);
       const log = (await app.call("/v3/new/credits/log", {}, a.token)).json.data.list;
-      assert.deepEqual(log.map((e: { kind: string }) => e.kind), ["push", "sms", "sms", "free"]);
+      assert.deepEqual(log.map((e: { kind: string }) => e.kind), [
+        "push",
+        "sms",
+        "sms",
+        "sms",
+        "free",
+      ]);
     });
 
     await t.step("a gateway refusal gives the credit back", async () => {
