@@ -37,8 +37,7 @@ const ID_KEYS = new Set([
 const ELSEWHERE: Record<string, string> = {
   "/v3/new/alarm/process":
     "an alert is named by its device's IMEI: modules/devices/existence_test.ts",
-  "/v3/new/alarm/mark":
-    "an alert is named by its device's IMEI: modules/devices/existence_test.ts",
+  "/v3/new/alarm/mark": "an alert is named by its device's IMEI: modules/devices/existence_test.ts",
   "/v3/new/demo/approve":
     "administrators only (applications belong to no subtree): modules/demo/demo_test.ts",
   "/v3/new/demo/reject":
@@ -71,10 +70,7 @@ const ROUTE = {
   endTime: "19:00",
   imeis: [],
 };
-const FLEET_REFUSAL: ErrorName[] = [
-  "enterpriseFeatureDenied",
-  "permissionDenied",
-];
+const FLEET_REFUSAL: ErrorName[] = ["enterpriseFeatureDenied", "permissionDenied"];
 
 /** distA's objects (in its subtree) and distB's, made through the API. */
 interface Fixture {
@@ -120,10 +116,7 @@ interface Entry {
   form?: (f: Fixture, input: Input) => FormData;
 }
 
-const answers = (
-  path: string,
-  input: (f: Fixture) => Input,
-): [string, Entry] => [
+const answers = (path: string, input: (f: Fixture) => Input): [string, Entry] => [
   path,
   { foreign: (f) => [input(f)], expect: "answers" },
 ];
@@ -133,8 +126,7 @@ const refused = (
   expect: ErrorName[] = ["permissionDenied"],
   extra: Partial<Entry> = {},
 ): [string, Entry] => [path, { foreign, expect, ...extra }];
-const ofEntA =
-  (more: Input = {}) => (f: Fixture) => [{ userId: f.ids.entA, ...more }];
+const ofEntA = (more: Input = {}) => (f: Fixture) => [{ userId: f.ids.entA, ...more }];
 
 const EQ = "/v3/new/newEquipment";
 const GF = "/v3/new/geofence";
@@ -142,10 +134,7 @@ const GF = "/v3/new/geofence";
 /** In run order: the deleting routes come last, their owner's call deletes for real. */
 const MATRIX: [string, Entry][] = [
   // Devices and device groups.
-  refused(
-    `${EQ}/importEquipment`,
-    ofEntA({ mcType: "GT06N", imeis: [NEW_IMEI] }),
-  ),
+  refused(`${EQ}/importEquipment`, ofEntA({ mcType: "GT06N", imeis: [NEW_IMEI] })),
   refused(`${EQ}/queryEquipmentList`, ofEntA()),
   refused(`${EQ}/getStatistics`, ofEntA()),
   refused(`${EQ}/getGroupList`, ofEntA()),
@@ -154,21 +143,13 @@ const MATRIX: [string, Entry][] = [
     { userId: f.ids.entA, groupId: f.deviceGroupA, name: "renamed" },
     { userId: f.ids.distB, groupId: f.deviceGroupA, name: "renamed" },
   ], ["permissionDenied", "groupNotExists"]),
-  refused(
-    `${EQ}/topUserGroup`,
-    (f) => [{ userId: f.ids.entA, groupId: f.deviceGroupA }],
-  ),
-  refused(
-    `${EQ}/setGroup`,
-    (f) => [{ imeis: [IMEI_B], groupId: f.deviceGroupA }],
-    [
-      "groupNotExists",
-    ],
-    {
-      // The device imported above; transferred below, which leaves the group empty to delete.
-      own: (f) => ({ imeis: [NEW_IMEI], groupId: f.deviceGroupA }),
-    },
-  ),
+  refused(`${EQ}/topUserGroup`, (f) => [{ userId: f.ids.entA, groupId: f.deviceGroupA }]),
+  refused(`${EQ}/setGroup`, (f) => [{ imeis: [IMEI_B], groupId: f.deviceGroupA }], [
+    "groupNotExists",
+  ], {
+    // The device imported above; transferred below, which leaves the group empty to delete.
+    own: (f) => ({ imeis: [NEW_IMEI], groupId: f.deviceGroupA }),
+  }),
   refused(`${EQ}/getShowPlatformExpiration`, ofEntA()),
   refused(`${EQ}/setShowPlatformExpiration`, ofEntA({ show: 0 })),
   refused(`${EQ}/exportEquipment`, ofEntA()),
@@ -176,21 +157,13 @@ const MATRIX: [string, Entry][] = [
     form: (f, input) => {
       const form = new FormData();
       for (const [k, v] of Object.entries(input)) form.set(k, String(v));
-      form.set(
-        "file",
-        new File([f.xlsxTemplate], "devices.xlsx", { type: XLSX }),
-      );
+      form.set("file", new File([f.xlsxTemplate], "devices.xlsx", { type: XLSX }));
       return form;
     },
   }),
-  refused(
-    `${EQ}/transferEquipment`,
-    (f) => [{ imeis: [IMEI_B], targetUserId: f.ids.entA }],
-    [
-      "permissionDenied",
-    ],
-    { own: (f) => ({ imeis: [NEW_IMEI], targetUserId: f.ids.userA }) },
-  ),
+  refused(`${EQ}/transferEquipment`, (f) => [{ imeis: [IMEI_B], targetUserId: f.ids.entA }], [
+    "permissionDenied",
+  ], { own: (f) => ({ imeis: [NEW_IMEI], targetUserId: f.ids.userA }) }),
 
   // Geofences, landmarks and their groups.
   refused(`${GF}/list`, (f) => [{ kind: "fence", userId: f.ids.entA }]),
@@ -204,14 +177,9 @@ const MATRIX: [string, Entry][] = [
   refused(`${GF}/bind`, (f) => [{ id: f.fenceA, imeis: [IMEI_B] }], undefined, {
     own: (f) => ({ id: f.fenceA, imeis: [IMEI_A] }),
   }),
-  refused(
-    `${GF}/review`,
-    (f) => [{ id: f.fenceA, review: "passed" }],
-    undefined,
-    {
-      own: false,
-    },
-  ),
+  refused(`${GF}/review`, (f) => [{ id: f.fenceA, review: "passed" }], undefined, {
+    own: false,
+  }),
   refused(`${GF}/group/list`, ofEntA()),
   refused(`${GF}/group/save`, (f) => [
     { userId: f.ids.entA, name: "planted" },
@@ -229,14 +197,9 @@ const MATRIX: [string, Entry][] = [
   ),
 
   // Commands and work modes.
-  refused("/v3/new/command/batchDetail", (f) => [{ batchNo: f.batchA }], [
-    "dataNotExists",
-  ]),
+  refused("/v3/new/command/batchDetail", (f) => [{ batchNo: f.batchA }], ["dataNotExists"]),
   answers("/v3/new/command/status", (f) => ({ batchNo: f.batchA })),
-  answers(
-    "/v3/new/command/status/export",
-    (f) => ({ batchNo: f.batchA, format: "csv" }),
-  ),
+  answers("/v3/new/command/status/export", (f) => ({ batchNo: f.batchA, format: "csv" })),
   refused("/v3/new/command/template/save", (f) => [
     { id: f.cmdTemplateA, name: "taken over", code: "locate", params: {} },
   ], ["templateNotFound"]),
@@ -250,11 +213,7 @@ const MATRIX: [string, Entry][] = [
     ],
     ["templateNotFound"],
     {
-      own: (f) => ({
-        templateId: f.wmTemplateA,
-        imeis: [IMEI_A],
-        sendType: "offline",
-      }),
+      own: (f) => ({ templateId: f.wmTemplateA, imeis: [IMEI_A], sendType: "offline" }),
     },
   ),
   answers("/v3/new/workMode/tasks", (f) => ({ batchNo: f.batchA })),
@@ -263,27 +222,14 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/alarm/list", ofEntA()),
   refused("/v3/new/alarm/markAllRead", ofEntA()),
   refused("/v3/new/alarm/settings/get", ofEntA()),
-  refused(
-    "/v3/new/alarm/settings/save",
-    (f) => [{ ...f.alertSettingsA, userId: f.ids.entA }],
-  ),
+  refused("/v3/new/alarm/settings/save", (f) => [{ ...f.alertSettingsA, userId: f.ids.entA }]),
   // The owner's side needs a mail server (modules/alerts tests cover it).
-  refused(
-    "/v3/new/alarm/email/sendCode",
-    ofEntA({ email: "fleet@example.com" }),
-    undefined,
-    {
-      own: false,
-    },
-  ),
-  refused(
-    "/v3/new/alarm/email/verify",
-    ofEntA({ email: "fleet@example.com", code: "123456" }),
-    [
-      "permissionDenied",
-    ],
-    { own: false },
-  ),
+  refused("/v3/new/alarm/email/sendCode", ofEntA({ email: "fleet@example.com" }), undefined, {
+    own: false,
+  }),
+  refused("/v3/new/alarm/email/verify", ofEntA({ email: "fleet@example.com", code: "123456" }), [
+    "permissionDenied",
+  ], { own: false }),
   refused("/v3/new/alarm/webhook/logs", ofEntA()),
   refused("/v3/new/alarm/broadcast/list", ofEntA()),
   refused("/v3/new/alarm/broadcast/save", (f) => [
@@ -299,10 +245,7 @@ const MATRIX: [string, Entry][] = [
   }],
   refused("/v3/new/wallet/balance", ofEntA()),
   refused("/v3/new/wallet/ledger", ofEntA()),
-  refused(
-    "/v3/new/wallet/allocate",
-    (f) => [{ targetUserId: f.ids.entA, coins: 1 }],
-  ),
+  refused("/v3/new/wallet/allocate", (f) => [{ targetUserId: f.ids.entA, coins: 1 }]),
   refused("/v3/new/credits/balance", ofEntA()),
   refused("/v3/new/credits/log", ofEntA()),
   // In run order: the owner's share is what its unshare then ends.
@@ -310,14 +253,10 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/credits/unshare", ofEntA()),
   refused("/v3/new/wallet/log", ofEntA({ view: "business" })),
   refused("/v3/new/wallet/log/export", ofEntA({ view: "allocation" })),
-  refused(
-    "/v3/new/package/update",
-    (f) => [{ ...PACKAGE, id: f.packageA, coins: 1 }],
-    [
-      "packageNotFound",
-      "permissionDenied",
-    ],
-  ),
+  refused("/v3/new/package/update", (f) => [{ ...PACKAGE, id: f.packageA, coins: 1 }], [
+    "packageNotFound",
+    "permissionDenied",
+  ]),
   // A package is bought by an account below the offering one.
   refused("/v3/new/package/buy", (f) => [{ id: f.packageA }], [
     "packageNotFound",
@@ -326,23 +265,13 @@ const MATRIX: [string, Entry][] = [
     ownerToken: (f) => f.tree.tokens.entA,
   }),
   // Fleet route planning: the distributor siblings are refused as non-enterprises.
-  refused(
-    "/v3/new/fleet/route/add",
-    (f) => [{ ...ROUTE, userId: f.ids.entA }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
-      own: (f) => ({ ...ROUTE, name: "Second run", userId: f.ids.entA }),
-    },
-  ),
-  refused(
-    "/v3/new/fleet/route/update",
-    (f) => [{ ...ROUTE, id: f.routeA }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
-    },
-  ),
+  refused("/v3/new/fleet/route/add", (f) => [{ ...ROUTE, userId: f.ids.entA }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+    own: (f) => ({ ...ROUTE, name: "Second run", userId: f.ids.entA }),
+  }),
+  refused("/v3/new/fleet/route/update", (f) => [{ ...ROUTE, id: f.routeA }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
   // Fleet drivers and vehicles: enterprise only, like the routes.
   refused(
     "/v3/new/fleet/driver/add",
@@ -352,31 +281,18 @@ const MATRIX: [string, Entry][] = [
       ownerToken: (f) => f.tree.tokens.entA,
     },
   ),
-  refused(
-    "/v3/new/fleet/driver/update",
-    (f) => [{ id: f.driverA, name: "X" }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
+  refused("/v3/new/fleet/driver/update", (f) => [{ id: f.driverA, name: "X" }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
+  refused("/v3/new/fleet/driver/avatar", (f) => [{ id: f.driverA }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+    form: (_f, input) => {
+      const form = new FormData();
+      form.set("id", String(input.id));
+      form.set("file", new File([PNG_1X1], "face.png", { type: "image/png" }));
+      return form;
     },
-  ),
-  refused(
-    "/v3/new/fleet/driver/avatar",
-    (f) => [{ id: f.driverA }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
-      form: (_f, input) => {
-        const form = new FormData();
-        form.set("id", String(input.id));
-        form.set(
-          "file",
-          new File([PNG_1X1], "face.png", { type: "image/png" }),
-        );
-        return form;
-      },
-    },
-  ),
+  }),
   refused(
     "/v3/new/fleet/vehicle/add",
     (f) => [{ plate: "X-1", userId: f.ids.entA }],
@@ -393,33 +309,22 @@ const MATRIX: [string, Entry][] = [
       ownerToken: (f) => f.tree.tokens.entA,
     },
   ),
-  refused(
-    "/v3/new/geocoder/reverse",
-    (f) => [{ points: [FUTIAN], userId: f.ids.entA }],
-  ),
+  refused("/v3/new/geocoder/reverse", (f) => [{ points: [FUTIAN], userId: f.ids.entA }]),
   refused("/v3/new/geocoder/search", ofEntA({ q: "Depot" })),
 
   // White-label domains: the administrator's alone.
   refused("/v3/new/domain/save", () => [DOMAIN], undefined, {
     ownerToken: (f) => f.tree.tokens.admin,
   }),
-  refused(
-    "/v3/new/domain/uploadImage",
-    () => [{ field: "domainLogin" }],
-    undefined,
-    {
-      ownerToken: (f) => f.tree.tokens.admin,
-      form: (_f, input) => {
-        const form = new FormData();
-        form.set("field", String(input.field));
-        form.set(
-          "file",
-          new File([PNG_1X1], "logo.png", { type: "image/png" }),
-        );
-        return form;
-      },
+  refused("/v3/new/domain/uploadImage", () => [{ field: "domainLogin" }], undefined, {
+    ownerToken: (f) => f.tree.tokens.admin,
+    form: (_f, input) => {
+      const form = new FormData();
+      form.set("field", String(input.field));
+      form.set("file", new File([PNG_1X1], "logo.png", { type: "image/png" }));
+      return form;
     },
-  ),
+  }),
 
   // Deleting routes last: the owner's call deletes.
   refused(
@@ -438,46 +343,23 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/workMode/template/delete", (f) => [{ id: f.wmTemplateA }], [
     "templateNotFound",
   ]),
-  refused(
-    "/v3/new/alarm/broadcast/delete",
-    (f) => [{ userId: f.ids.entA, id: f.ruleA }],
-  ),
-  refused(
-    "/v3/new/domain/delete",
-    () => [{ host: "fleet.example.com" }],
-    undefined,
-    {
-      ownerToken: (f) => f.tree.tokens.admin,
-    },
-  ),
+  refused("/v3/new/alarm/broadcast/delete", (f) => [{ userId: f.ids.entA, id: f.ruleA }]),
+  refused("/v3/new/domain/delete", () => [{ host: "fleet.example.com" }], undefined, {
+    ownerToken: (f) => f.tree.tokens.admin,
+  }),
   refused("/v3/new/package/delete", (f) => [{ id: f.packageA }], [
     "packageNotFound",
     "permissionDenied",
   ]),
-  refused(
-    "/v3/new/fleet/route/delete",
-    (f) => [{ ids: [f.routeA] }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
-    },
-  ),
-  refused(
-    "/v3/new/fleet/vehicle/delete",
-    (f) => [{ ids: [f.vehicleA] }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
-    },
-  ),
-  refused(
-    "/v3/new/fleet/driver/delete",
-    (f) => [{ ids: [f.driverA] }],
-    FLEET_REFUSAL,
-    {
-      ownerToken: (f) => f.tree.tokens.entA,
-    },
-  ),
+  refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
+  refused("/v3/new/fleet/vehicle/delete", (f) => [{ ids: [f.vehicleA] }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
+  refused("/v3/new/fleet/driver/delete", (f) => [{ ids: [f.driverA] }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
 ];
 
 /** A package that costs and grants nothing (modules/packages). */
@@ -509,8 +391,7 @@ const DOMAIN = {
   siteIcon: "",
 };
 
-const XLSX =
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 /** A 1×1 PNG. */
 const PNG_1X1 = Uint8Array.from(
   atob(
@@ -522,25 +403,19 @@ const PNG_1X1 = Uint8Array.from(
 /** Does a route's input (JSON body, query or form) have a field naming an account or object? */
 function takesIds(def: RouteDef): boolean {
   const keys = (s: unknown): string[] => {
-    const o = s as {
-      properties?: Record<string, unknown>;
-      items?: unknown;
-      anyOf?: unknown[];
-    };
+    const o = s as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[] };
     if (!o || typeof o !== "object") return [];
     return [
-      ...Object.entries(o.properties ?? {}).flatMap((
-        [k, v],
-      ) => [k, ...keys(v)]),
+      ...Object.entries(o.properties ?? {}).flatMap(([k, v]) => [k, ...keys(v)]),
       ...keys(o.items),
       ...(o.anyOf ?? []).flatMap(keys),
     ];
   };
   return [def.body, def.query, def.form].some((schema) =>
     schema &&
-    keys(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })).some((
-      k,
-    ) => ID_KEYS.has(k))
+    keys(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })).some((k) =>
+      ID_KEYS.has(k)
+    )
   );
 }
 
@@ -577,44 +452,18 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     { userId: ids.distB, mcType: "GT06N", imeis: [IMEI_B] },
     tokens.admin,
   );
-  await ok(
-    "/v3/new/wallet/allocate",
-    { targetUserId: ids.distA, coins: 10 },
-    tokens.admin,
-  );
-  await ok(
-    `${EQ}/addGroup`,
-    { userId: ids.entA, name: "A's group" },
-    tokens.distA,
-  );
-  const groups = await ok(
-    `${EQ}/getGroupList`,
-    { userId: ids.entA },
-    tokens.distA,
-  );
+  await ok("/v3/new/wallet/allocate", { targetUserId: ids.distA, coins: 10 }, tokens.admin);
+  await ok(`${EQ}/addGroup`, { userId: ids.entA, name: "A's group" }, tokens.distA);
+  const groups = await ok(`${EQ}/getGroupList`, { userId: ids.entA }, tokens.distA);
   const deviceGroupA =
-    (groups as { id: string; name: string }[]).find((g) =>
-      g.name === "A's group"
-    )!.id;
+    (groups as { id: string; name: string }[]).find((g) => g.name === "A's group")!.id;
   const fence = (token: string, userId: string) =>
-    ok(
-      `${GF}/save`,
-      { kind: "fence", userId, name: "depot", shape: CIRCLE },
-      token,
-    );
+    ok(`${GF}/save`, { kind: "fence", userId, name: "depot", shape: CIRCLE }, token);
   const fenceA = (await fence(tokens.distA, ids.entA)).id;
   const fenceB = (await fence(tokens.distB, ids.distB)).id;
-  const fenceGroupA = (await ok(
-    `${GF}/group/save`,
-    { userId: ids.entA, name: "A" },
-    tokens.distA,
-  ))
+  const fenceGroupA = (await ok(`${GF}/group/save`, { userId: ids.entA, name: "A" }, tokens.distA))
     .id;
-  const fenceGroupB = (await ok(
-    `${GF}/group/save`,
-    { userId: ids.distB, name: "B" },
-    tokens.distB,
-  ))
+  const fenceGroupB = (await ok(`${GF}/group/save`, { userId: ids.distB, name: "B" }, tokens.distB))
     .id;
   const cmdTemplateA = (await ok("/v3/new/command/template/save", {
     name: "A locate",
@@ -631,22 +480,14 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     params: {},
     sendType: "online",
   }, tokens.distA)).batchNo;
-  const ruleA = (await ok(
-    "/v3/new/alarm/broadcast/save",
-    { userId: ids.entA, rule: RULE },
-    tokens.distA,
-  ))
-    .id;
+  const ruleA =
+    (await ok("/v3/new/alarm/broadcast/save", { userId: ids.entA, rule: RULE }, tokens.distA))
+      .id;
   // The administrator's import into entA left entA a message ("devices imported").
-  const messages = await ok("/v3/new/message/list", {
-    pageNum: 1,
-    pageSize: 10,
-  }, tokens.entA);
+  const messages = await ok("/v3/new/message/list", { pageNum: 1, pageSize: 10 }, tokens.entA);
   const messageA = messages.list[0]?.id;
   assert.ok(messageA, "entA has a message");
-  const alertSettingsA = await ok("/v3/new/alarm/settings/get", {
-    userId: ids.entA,
-  }, tokens.distA);
+  const alertSettingsA = await ok("/v3/new/alarm/settings/get", { userId: ids.entA }, tokens.distA);
   const template = await t.app.request(`${EQ}/importTemplate`, {
     headers: { authorization: `Bearer ${tokens.distA}` },
   });
@@ -669,11 +510,8 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     xlsxTemplate,
     packageA: (await ok("/v3/new/package/add", PACKAGE, tokens.distA)).id,
     routeA: (await ok("/v3/new/fleet/route/add", ROUTE, tokens.entA)).id,
-    driverA:
-      (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA))
-        .id,
-    vehicleA:
-      (await ok("/v3/new/fleet/vehicle/add", { plate: "A-1" }, tokens.entA)).id,
+    driverA: (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA)).id,
+    vehicleA: (await ok("/v3/new/fleet/vehicle/add", { plate: "A-1" }, tokens.entA)).id,
   };
 }
 
@@ -690,23 +528,14 @@ async function send(
   let body: BodyInit | undefined;
   if (entry.form) body = entry.form(f, input);
   else if (def.method === "get" || def.method === "delete") {
-    url += "?" +
-      new URLSearchParams(
-        Object.entries(input).map(([k, v]) => [k, String(v)]),
-      );
+    url += "?" + new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)]));
   } else {
     headers["content-type"] = "application/json";
     body = JSON.stringify(input);
   }
-  const res = await f.t.app.request(url, {
-    method: def.method.toUpperCase(),
-    headers,
-    body,
-  });
+  const res = await f.t.app.request(url, { method: def.method.toUpperCase(), headers, body });
   const text = await res.text();
-  const json = res.headers.get("content-type")?.includes("json")
-    ? JSON.parse(text)
-    : null;
+  const json = res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : null;
   return { status: res.status, code: json?.code ?? null, text };
 }
 
@@ -737,23 +566,16 @@ Deno.test("area isolation matrix covers every route that takes an account or obj
     let routes: RouteDef[] = [];
     createApp(t.services, (parts) => (routes = parts.api.routes));
     const other = routes.filter((r) =>
-      !r.path.startsWith("/v3/new/account/") &&
-      !r.path.startsWith("/v3/new/report/")
+      !r.path.startsWith("/v3/new/account/") && !r.path.startsWith("/v3/new/report/")
     );
     const wanted = other.filter(takesIds).map((r) => r.path);
     const listed = MATRIX.map(([p]) => p);
     assert.equal(new Set(listed).size, listed.length, "one entry per route");
     for (const path of wanted) {
-      assert.ok(
-        listed.includes(path) || ELSEWHERE[path],
-        `isolation entry for ${path}`,
-      );
+      assert.ok(listed.includes(path) || ELSEWHERE[path], `isolation entry for ${path}`);
     }
     for (const path of [...listed, ...Object.keys(ELSEWHERE)]) {
-      assert.ok(
-        routes.some((r) => r.path === path),
-        `${path} is a registered route`,
-      );
+      assert.ok(routes.some((r) => r.path === path), `${path} is a registered route`);
     }
   } finally {
     await t.close();
@@ -769,10 +591,7 @@ Deno.test("area isolation matrix: the sibling subtree learns and changes nothing
     const twins = ghosts(f);
     // Ids are compared as whole JSON strings: "3" is an id, the 3 inside 10000 is not.
     const mask = (text: string, ghost: boolean) =>
-      twins.reduce(
-        (x, [id, g]) => x.replaceAll(JSON.stringify(ghost ? g : id), '"<id>"'),
-        text,
-      );
+      twins.reduce((x, [id, g]) => x.replaceAll(JSON.stringify(ghost ? g : id), '"<id>"'), text);
     const toGhost = (input: Input): Input =>
       JSON.parse(
         twins.reduce(
@@ -783,38 +602,21 @@ Deno.test("area isolation matrix: the sibling subtree learns and changes nothing
     for (const [path, entry] of MATRIX) {
       await s.step(path, async () => {
         const def = routes.find((r) => r.path === path)!;
-        for (
-          const [who, token] of [["distB", f.tree.tokens.distB], [
-            "vB",
-            f.tree.tokens.vB,
-          ]]
-        ) {
+        for (const [who, token] of [["distB", f.tree.tokens.distB], ["vB", f.tree.tokens.vB]]) {
           for (const input of entry.foreign(f)) {
             const label = `${who} ${path} ${JSON.stringify(input)}`;
             const before = await snapshot(t.services.kv);
             const real = await send(f, def, entry, input, token);
-            assert.equal(
-              await snapshot(t.services.kv),
-              before,
-              `${label}: nothing may change`,
-            );
+            assert.equal(await snapshot(t.services.kv), before, `${label}: nothing may change`);
             const ghost = await send(f, def, entry, toGhost(input), token);
-            assert.equal(
-              await snapshot(t.services.kv),
-              before,
-              `${label} (ghost): no change`,
-            );
+            assert.equal(await snapshot(t.services.kv), before, `${label} (ghost): no change`);
             if (entry.expect !== "answers") {
               assert.ok(
                 entry.expect.some((e) => CATALOGUE[e] === real.code),
                 `${label}: expected one of ${entry.expect}, got ${real.text}`,
               );
             }
-            assert.equal(
-              real.status,
-              ghost.status,
-              `${label}: same status as a missing object`,
-            );
+            assert.equal(real.status, ghost.status, `${label}: same status as a missing object`);
             assert.equal(
               mask(real.text, false),
               mask(ghost.text, true),
@@ -826,11 +628,7 @@ Deno.test("area isolation matrix: the sibling subtree learns and changes nothing
         const own = entry.own?.(f) ?? entry.foreign(f)[0];
         const token = entry.ownerToken?.(f) ?? f.tree.tokens.distA;
         const r = await send(f, def, entry, own, token);
-        assert.equal(
-          r.status,
-          200,
-          `${path} by its owner: ${r.text.slice(0, 200)}`,
-        );
+        assert.equal(r.status, 200, `${path} by its owner: ${r.text.slice(0, 200)}`);
         assert.ok(
           r.code === null || r.code === CATALOGUE.success,
           `${path} by its owner: ${r.text.slice(0, 300)}`,
