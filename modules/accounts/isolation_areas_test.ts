@@ -44,6 +44,10 @@ const ELSEWHERE: Record<string, string> = {
     "administrators only (applications belong to no subtree): modules/demo/demo_test.ts",
   "/v3/new/task/download":
     "tests/integration/reports_export_test.ts (a sibling's task answers like an unknown id)",
+  "/v3/new/manual/download":
+    "documents are the platform's, not a subtree's: every user reads them (modules/businesslog/help_api_test.ts)",
+  "/v3/new/manual/delete":
+    "administrators only (documents belong to no subtree): modules/businesslog/help_api_test.ts",
 };
 
 const IMEI_A = "359710049310018";
@@ -87,6 +91,8 @@ interface Fixture {
   batchA: string;
   ruleA: string;
   messageA: string;
+  /** An announcement distA posted to its subtree (modules/announcements). */
+  announcementA: string;
   /** A free package distA offers its subtree (modules/packages). */
   packageA: string;
   alertSettingsA: Record<string, unknown>;
@@ -351,6 +357,12 @@ const MATRIX: [string, Entry][] = [
     "packageNotFound",
     "permissionDenied",
   ]),
+  // Seen marks: another subtree's announcement ids are ignored (nothing changes).
+  answers("/v3/new/announcement/seen", (f) => ({ ids: [f.announcementA] })),
+  refused("/v3/new/announcement/delete", (f) => [{ id: f.announcementA }], [
+    "dataNotExists",
+    "permissionDenied",
+  ]),
   refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
@@ -361,6 +373,14 @@ const MATRIX: [string, Entry][] = [
     ownerToken: (f) => f.tree.tokens.entA,
   }),
 ];
+
+/** An announcement for a day from now (modules/announcements). */
+const ANNOUNCEMENT = {
+  title: "Maintenance",
+  body: "Sunday 02:00-03:00",
+  startTime: new Date(Date.now() - 60_000).toISOString(),
+  endTime: new Date(Date.now() + 86_400_000).toISOString(),
+};
 
 /** A package that costs and grants nothing (modules/packages). */
 const PACKAGE = {
@@ -509,6 +529,7 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     alertSettingsA,
     xlsxTemplate,
     packageA: (await ok("/v3/new/package/add", PACKAGE, tokens.distA)).id,
+    announcementA: (await ok("/v3/new/announcement/add", ANNOUNCEMENT, tokens.distA)).id,
     routeA: (await ok("/v3/new/fleet/route/add", ROUTE, tokens.entA)).id,
     driverA: (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA)).id,
     vehicleA: (await ok("/v3/new/fleet/vehicle/add", { plate: "A-1" }, tokens.entA)).id,
@@ -553,6 +574,7 @@ function ghosts(f: Fixture): [string, string][] {
     f.ruleA,
     f.messageA,
     f.packageA,
+    f.announcementA,
     f.routeA,
     f.driverA,
     f.vehicleA,

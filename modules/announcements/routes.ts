@@ -13,7 +13,7 @@ export interface AnnouncementRouteDeps {
 export const SHOW_WINDOW_PATH = "/tsp2/tsp-asset/account/showWindow/";
 
 const isoTime = z.string().datetime({ offset: true });
-const announcementId = z.string().regex(/^[0-9a-f]{17,40}$/, "validation.invalid");
+const announcementId = z.string().regex(/^[0-9a-z]{17,40}$/, "validation.invalid");
 export const announcementBody = z.object({
   title: z.string().trim().min(1).max(MAX_TITLE),
   body: z.string().trim().min(1).max(MAX_BODY),

@@ -14,7 +14,7 @@ export const MANUAL_UPLOAD_PATH = "/v3/new/manual/upload";
 /** Room above the document limit for the form framing, so an oversize file gets its own refusal. */
 export const MANUAL_UPLOAD_BODY_LIMIT = MAX_DOC_BYTES + 1024 * 1024;
 
-const docId = z.string().regex(/^[0-9a-f]{17,40}$/, "validation.invalid");
+const docId = z.string().regex(/^[0-9a-z]{17,40}$/, "validation.invalid");
 const field = (name: string, reasonKey: string) =>
   new BizError("illegalParameter", { field: name, reasonKey });
 
