@@ -141,6 +141,11 @@ Deno.test("credits API", async (t) => {
       assert.match(r.json.msg, /100/);
       ok(await call(`${C}/unshare`, { userId: ids.end }, tokens.dist));
       ok(await call(`${C}/share`, { userId: late }, tokens.dist));
+      // Moved out of the subtree, the account can still be let go by its sharer.
+      ok(await call("/v3/new/account/move", { ids: [late], targetId: ids.other }, tokens.admin));
+      code(await call(`${C}/share`, { userId: late }, tokens.dist), "permissionDenied");
+      const left = ok(await call(`${C}/unshare`, { userId: late }, tokens.dist));
+      assert.equal(left.sharedWith.length, MAX_SHARED_ACCOUNTS - 1);
     });
 
     await t.step("unshare: the account spends its own credits again", async () => {

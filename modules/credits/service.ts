@@ -158,10 +158,18 @@ export class CreditsService implements CreditsReader, CreditGrants {
     return await this.balance(session);
   }
 
+  /**
+   * Stops sharing the caller's pool with an account. An account that left the subtree (moved
+   * or deleted) since can still be let go: it is the caller's own share that is ended.
+   */
   async unshare(session: Session, userId: string) {
     const { owner } = await this.d.access.caller(session);
-    const member = await this.d.access.visibleAccount(session, userId, { strictlyBelow: true });
-    if (!await this.d.store.unshare(owner.id, member.id)) throw new BizError("creditNotShared");
+    if (await this.d.store.poolOf(userId) !== owner.id) {
+      // Refused as the other calls are: not visible first, then not sharing.
+      await this.d.access.visibleAccount(session, userId, { strictlyBelow: true });
+      throw new BizError("creditNotShared");
+    }
+    if (!await this.d.store.unshare(owner.id, userId)) throw new BizError("creditNotShared");
     return await this.balance(session);
   }
 
