@@ -169,6 +169,24 @@ async function buyPackage(page: Page, base: string) {
   await page.context().clearCookies();
 }
 
+/** Buttons, inputs and selects on screen smaller than a finger (40 px), by id and size. */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("button, .btn, select, input")]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight &&
+          Math.min(r.width, r.height) < 40;
+      })
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${el.tagName}#${el.id} "${
+          el.textContent?.trim().slice(0, 20)
+        }" ${r.width}x${r.height}`;
+      })
+  );
+}
+
 async function phoneShots(browser: Awaited<ReturnType<typeof launchBrowser>>, base: string) {
   const ctx = await phoneContext(browser);
   const page = await ctx.newPage();
@@ -177,12 +195,17 @@ async function phoneShots(browser: Awaited<ReturnType<typeof launchBrowser>>, ba
     await open(page, `${base}/settingMiCoins`);
     await page.waitForSelector("#give-choose");
     await page.screenshot({ path: `${SHOTS}phone-wallet.png` });
+    assert.deepEqual(await smallTargets(page), [], "wallet: touch targets");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth));
     await page.click("#wallet-tab-logs");
     await page.waitForSelector("#log-table tbody tr td.num");
     await page.screenshot({ path: `${SHOTS}phone-wallet-logs.png`, fullPage: true });
+    assert.deepEqual(await smallTargets(page), [], "wallet logs: touch targets");
     await open(page, `${base}/businessCenter`);
     await page.waitForSelector("#own-packages");
     await page.screenshot({ path: `${SHOTS}phone-business-centre.png`, fullPage: true });
+    assert.deepEqual(await smallTargets(page), [], "business centre: touch targets");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth));
   } finally {
     await ctx.close();
   }
