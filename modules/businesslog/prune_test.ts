@@ -1,0 +1,58 @@
+/** The business log keeps KEEP_DAYS (180) days: the daily job removes older entries and their index keys. */
+import assert from "node:assert/strict";
+import type { Context } from "hono";
+import type { ChangeRecord, RouteDef } from "../../lib/http/api.ts";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { testApp } from "../../tests/helpers/harness.ts";
+import { addAccount, whoAmI } from "../accounts/test_support.ts";
+import { KEEP_DAYS } from "./model.ts";
+import { BusinessLog } from "./service.ts";
+import { BusinessLogStore } from "./store.ts";
+
+const DAY = 86_400_000;
+
+async function keys(kv: Deno.Kv): Promise<number> {
+  let n = 0;
+  for await (const _ of kv.list({ prefix: ["businessLog"] })) n++;
+  return n;
+}
+
+Deno.test("business log: entries older than 180 days are removed, newer ones stay", async () => {
+  const t = await testApp();
+  try {
+    const admin = await t.adminToken();
+    const adminId = await whoAmI(t, admin);
+    // Today's entry, through the API (admin → dist: audience admin only).
+    await addAccount(t, admin, { account: "keepDist", accountType: 8, parentId: adminId });
+    // An entry written by a clock KEEP_DAYS + 1 days ago.
+    const past = new BusinessLog(
+      new BusinessLogStore(t.services.kv),
+      t.services.access,
+      t.services.accountStore,
+      () => new Date(Date.now() - (KEEP_DAYS + 1) * DAY),
+    );
+    const session = {
+      accountId: adminId,
+      cAccountId: adminId,
+      isVirtual: false,
+      jti: "x",
+      via: "bearer" as const,
+    };
+    const c = { var: { session, clientIp: "10.1.2.3" } } as unknown as Context<AppEnv>;
+    const def = { path: "/v3/new/account/update", tag: "Accounts" } as RouteDef;
+    await past.record({ c, def, input: { id: adminId }, form: null } satisfies ChangeRecord);
+    const list = () => t.call("/v3/new/businessLog/list", { pageNum: 1, pageSize: 10 }, admin);
+    assert.equal((await list()).json.data.total, 2);
+    const before = await keys(t.services.kv);
+
+    assert.equal(await t.services.businessLog.prune(), 1);
+    const after = (await list()).json.data;
+    assert.equal(after.total, 1);
+    assert.match(after.list[0].action, /account\/add$/);
+    // The entry's audience copy and its "all" record are both gone.
+    assert.equal(await keys(t.services.kv), before - 2);
+    assert.equal(await t.services.businessLog.prune(), 0);
+  } finally {
+    await t.close();
+  }
+});
