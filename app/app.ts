@@ -39,6 +39,7 @@ import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
 import { registerEmbedRoutes } from "../modules/embed/routes.ts";
+import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerBusinessLogRoutes } from "../modules/businesslog/routes.ts";
 import {
   MANUAL_UPLOAD_BODY_LIMIT,
@@ -146,6 +147,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
   registerEmbedRoutes(api, s);
+  registerAccountInfoRoutes(api, s);
   registerBusinessLogRoutes(api, s);
   registerManualRoutes(api, s);
   registerAnnouncementRoutes(api, s);

@@ -101,6 +101,8 @@ import { DemoService } from "../modules/demo/service.ts";
 import { DemoStore } from "../modules/demo/store.ts";
 import { EmbedService } from "../modules/embed/service.ts";
 import { EmbedStore } from "../modules/embed/store.ts";
+import { AccountInfoExport } from "../modules/accountinfo/service.ts";
+import { AccountInfoStore } from "../modules/accountinfo/store.ts";
 import { BusinessLog } from "../modules/businesslog/service.ts";
 import { BusinessLogStore } from "../modules/businesslog/store.ts";
 import { ManualService } from "../modules/manual/service.ts";
@@ -219,6 +221,8 @@ export interface Services extends AlertingServices {
   demo: DemoService;
   /** Read-only embed keys and framing origins of the /iframe map (modules/embed). */
   embed: EmbedService;
+  /** The account info export, once every ten minutes per account (modules/accountinfo). */
+  accountInfo: AccountInfoExport;
   /** Every business operation of the API, per subtree, 180 days (modules/businesslog). */
   businessLog: BusinessLog;
   /** The user manual and API documents (modules/manual). */
@@ -355,6 +359,12 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleetPaths,
     ...fleet,
     ...buildHelp(core, signIn),
+    accountInfo: new AccountInfoExport({
+      access: signIn.access,
+      accounts: signIn.accountStore,
+      directory: devices.directory,
+      store: new AccountInfoStore(kv),
+    }),
     embed: new EmbedService({
       store: new EmbedStore(kv),
       access: signIn.access,

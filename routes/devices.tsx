@@ -49,6 +49,10 @@ export function registerDevicePages({ privatePage, renderer, services }: PageKit
     );
   });
 
+  // Spec §2: /Devices opens the device page in a new tab on the account its query names
+  // (userId, parentId, fullParentId, nickName); /devices checks that account as usual.
+  privatePage("/Devices", (c) => c.redirect(`/devices${new URL(c.req.url).search}`));
+
   privatePage("/modelNameAlias", (c, ctx) =>
     renderer.html(
       c,

@@ -3,10 +3,10 @@ import { RowMenu } from "../ui/RowMenu.tsx";
 import { TypeTag } from "./TypeTag.tsx";
 import { type AccountRow, formatDateTime } from "./types.ts";
 
-export type RowAction = "edit" | "reset" | "move" | "delete";
+export type RowAction = "edit" | "reset" | "move" | "devices" | "exportInfo" | "delete";
 /** Edit is the row's one link; the rest wait under "More" so the Actions column stays narrow
  * and every column fits at 1280 px. */
-const MORE: RowAction[] = ["reset", "move", "delete"];
+const MORE: RowAction[] = ["reset", "move", "devices", "exportInfo", "delete"];
 
 interface Props {
   t: TFunction;

@@ -12,6 +12,7 @@ import { MoveDialog } from "../../components/accounts/MoveDialog.tsx";
 import { DeleteDialog } from "../../components/accounts/DeleteDialog.tsx";
 import { VirtualDialog } from "../../components/accounts/VirtualDialog.tsx";
 import { useDebounced, useLatest } from "../../components/accounts/hooks.ts";
+import { exportInfo, openDevices } from "../../components/accounts/row_links.ts";
 import {
   type AccountRef,
   type AccountRow,
@@ -31,7 +32,7 @@ type Dialog =
   | { kind: "add" }
   | { kind: "virtual" }
   | { kind: "move"; rows: AccountRow[] }
-  | { kind: Exclude<RowAction, "move">; row: AccountRow };
+  | { kind: Exclude<RowAction, "move" | "devices" | "exportInfo">; row: AccountRow };
 
 /** /account: the caller's account tree on the left, its sub-accounts in a table on the right. */
 function AccountManager({ lang, me }: Props) {
@@ -87,7 +88,13 @@ function AccountManager({ lang, me }: Props) {
           checked={checked}
           onCheck={list.onCheck}
           onAction={(action, row) =>
-            setDialog(action === "move" ? { kind: "move", rows: [row] } : { kind: action, row })}
+            action === "devices"
+              ? openDevices(row)
+              : action === "exportInfo"
+              ? exportInfo(row, t("demo.accountInfo.exported"))
+              : setDialog(
+                action === "move" ? { kind: "move", rows: [row] } : { kind: action, row },
+              )}
         />
         <PagerFor t={t} total={data?.total ?? 0} page={list.page} setPage={list.setPage} />
       </section>

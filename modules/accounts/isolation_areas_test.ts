@@ -249,6 +249,8 @@ const MATRIX: [string, Entry][] = [
     expect: "answers",
     ownerToken: (f) => f.tree.tokens.entA,
   }],
+  // Account info export: the owner's export takes entA's ten-minute slot, the sibling's none.
+  refused("/v3/new/accountInfo/export", (f) => [{ id: f.ids.entA }]),
   refused("/v3/new/wallet/balance", ofEntA()),
   refused("/v3/new/wallet/ledger", ofEntA()),
   refused("/v3/new/wallet/allocate", (f) => [{ targetUserId: f.ids.entA, coins: 1 }]),
