@@ -22,6 +22,7 @@ import { registerCreditPages } from "./credits.tsx";
 import { registerDemoPages } from "./demo.tsx";
 import { registerEmbedPages } from "./embed.tsx";
 import { registerHelpPages } from "./help.tsx";
+import { registerFleetPathPages } from "./fleet_paths.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
 
@@ -51,6 +52,7 @@ const REGISTRARS: Registrar[] = [
   registerDemoPages,
   registerEmbedPages,
   registerHelpPages,
+  registerFleetPathPages,
 ];
 
 export interface PageRoute {

@@ -26,6 +26,7 @@ import en_wallet from "../../locales/en/wallet.json" with { type: "json" };
 import en_credits from "../../locales/en/credits.json" with { type: "json" };
 import en_demo from "../../locales/en/demo.json" with { type: "json" };
 import en_help from "../../locales/en/help.json" with { type: "json" };
+import en_fleetPaths from "../../locales/en/fleetPaths.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -49,6 +50,7 @@ import zh_wallet from "../../locales/zh/wallet.json" with { type: "json" };
 import zh_credits from "../../locales/zh/credits.json" with { type: "json" };
 import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
 import zh_help from "../../locales/zh/help.json" with { type: "json" };
+import zh_fleetPaths from "../../locales/zh/fleetPaths.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -75,6 +77,7 @@ export const RESOURCES = {
     credits: en_credits,
     demo: en_demo,
     help: en_help,
+    fleetPaths: en_fleetPaths,
   },
   zh: {
     common: zh_common,
@@ -100,5 +103,6 @@ export const RESOURCES = {
     credits: zh_credits,
     demo: zh_demo,
     help: zh_help,
+    fleetPaths: zh_fleetPaths,
   },
 };

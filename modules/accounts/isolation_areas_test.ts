@@ -277,6 +277,9 @@ const MATRIX: [string, Entry][] = [
     ownerToken: (f) => f.tree.tokens.entA,
     own: (f) => ({ ...ROUTE, name: "Second run", userId: f.ids.entA }),
   }),
+  refused("/v3/new/fleet/route/list", (f) => [{ id: f.routeA }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
   refused("/v3/new/fleet/route/update", (f) => [{ ...ROUTE, id: f.routeA }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),

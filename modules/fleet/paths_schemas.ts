@@ -32,6 +32,8 @@ export const listBody = z.object({
   pageSize: z.number().int().min(1).max(100).default(20),
   keyword: z.string().trim().max(50).optional(),
   imei: imei.optional(),
+  /** One route (the editor opening it). */
+  id: z.string().min(1).max(64).optional(),
 }).strict();
 
 export type RouteInput = z.infer<typeof addBody>;

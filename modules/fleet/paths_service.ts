@@ -42,7 +42,7 @@ export class PathService {
     const keyword = q.keyword?.toLowerCase();
     const all = [...this.routes.values()].filter((r) =>
       inScope(scope, r) && (!keyword || r.name.toLowerCase().includes(keyword)) &&
-      (!q.imei || r.imeis.includes(q.imei))
+      (!q.imei || r.imeis.includes(q.imei)) && (!q.id || r.id === q.id)
     ).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const start = (q.pageNum - 1) * q.pageSize;
     return { total: all.length, list: all.slice(start, start + q.pageSize) };

@@ -1,0 +1,33 @@
+import type { PageKit } from "./mount.tsx";
+import { Shell } from "../components/Shell.tsx";
+import PathList from "../islands/fleet/paths/PathList.tsx";
+import PathEditor from "../islands/fleet/paths/PathEditor.tsx";
+
+/**
+ * Fleet route planning pages (spec business §2): /fleetPath lists the routes, /addFleetPath
+ * draws one (`?id=` edits it) on a full-width map — no account tree on that page.
+ */
+export function registerFleetPathPages({ privatePage, renderer, services }: PageKit) {
+  privatePage("/fleetPath", (c, ctx) =>
+    renderer.html(
+      c,
+      ctx,
+      ctx.t("fleetPaths.title"),
+      <Shell ctx={ctx}>
+        <PathList lang={ctx.lang} />
+      </Shell>,
+    ));
+  privatePage("/addFleetPath", (c, ctx) =>
+    renderer.html(
+      c,
+      ctx,
+      ctx.t("fleetPaths.addTitle"),
+      <Shell ctx={ctx}>
+        <PathEditor
+          lang={ctx.lang}
+          id={c.req.query("id")?.slice(0, 64) ?? null}
+          routing={Boolean(services?.config.ROUTING_URL)}
+        />
+      </Shell>,
+    ));
+}
