@@ -11,7 +11,7 @@ import { addLandmarks } from "./landmarks.ts";
 import { Fleet } from "./fleet.ts";
 import { type LivePosition, openLive } from "./live.ts";
 import { AlarmPlaceLayer } from "./alarmplace.ts";
-import type { ObjectsState } from "./objects_state.ts";
+import { OBJECTS_URL, type ObjectsState } from "./objects_state.ts";
 
 /** Vehicles of the fleet at the given indexes, as the map layer draws them. */
 function rowsOf(s: ObjectsState, idx: number[]) {
@@ -26,11 +26,15 @@ function rowsOf(s: ObjectsState, idx: number[]) {
   }));
 }
 
-/** Loads the whole fleet (the first time it also fits the view and marks timings). */
+/**
+ * Loads the whole fleet (the first time it also fits the view and marks timings). The first
+ * load takes the answer asked when the page's state was made (objects_state.ts).
+ */
 export async function loadObjects(s: ObjectsState, first: boolean): Promise<void> {
   try {
-    if (first) performance.mark("tp:objects:request");
-    const data = await api<ObjectsPayload>("/v3/new/monitor/objects");
+    const early = first ? s.firstAnswer : null;
+    if (first && !early) performance.mark("tp:objects:request");
+    const data = await (early ?? api<ObjectsPayload>(OBJECTS_URL));
     if (first) performance.measure("tp:objects:data", "tp:objects:request");
     if (!s.fleet.current) s.fleet.current = new Fleet(data);
     else s.fleet.current.replace(data);
