@@ -40,6 +40,7 @@ import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
 import { registerEmbedRoutes } from "../modules/embed/routes.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
+import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
 import { registerBusinessLogRoutes } from "../modules/businesslog/routes.ts";
 import {
   MANUAL_UPLOAD_BODY_LIMIT,
@@ -148,6 +149,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDemoRoutes(api, s);
   registerEmbedRoutes(api, s);
   registerAccountInfoRoutes(api, s);
+  registerOwnEmailRoutes(api, s);
   registerBusinessLogRoutes(api, s);
   registerManualRoutes(api, s);
   registerAnnouncementRoutes(api, s);

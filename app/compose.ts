@@ -103,6 +103,7 @@ import { EmbedService } from "../modules/embed/service.ts";
 import { EmbedStore } from "../modules/embed/store.ts";
 import { AccountInfoExport } from "../modules/accountinfo/service.ts";
 import { AccountInfoStore } from "../modules/accountinfo/store.ts";
+import { OwnEmail } from "../modules/ownemail/service.ts";
 import { BusinessLog } from "../modules/businesslog/service.ts";
 import { BusinessLogStore } from "../modules/businesslog/store.ts";
 import { ManualService } from "../modules/manual/service.ts";
@@ -223,6 +224,8 @@ export interface Services extends AlertingServices {
   embed: EmbedService;
   /** The account info export, once every ten minutes per account (modules/accountinfo). */
   accountInfo: AccountInfoExport;
+  /** The user's own e-mail, set with a mailed code (modules/ownemail). */
+  ownEmail: OwnEmail;
   /** Every business operation of the API, per subtree, 180 days (modules/businesslog). */
   businessLog: BusinessLog;
   /** The user manual and API documents (modules/manual). */
@@ -359,6 +362,12 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleetPaths,
     ...fleet,
     ...buildHelp(core, signIn),
+    ownEmail: new OwnEmail({
+      access: signIn.access,
+      accounts: signIn.accountStore,
+      codes: notifications.codes,
+      mailer: notifications.mailer,
+    }),
     accountInfo: new AccountInfoExport({
       access: signIn.access,
       accounts: signIn.accountStore,

@@ -5,6 +5,7 @@ import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import type { CurrentUser } from "../../app/pages/context.ts";
+import { OwnEmailEditor } from "../../components/accounts/OwnEmailEditor.tsx";
 
 type Form = {
   nickName: string;
@@ -180,7 +181,9 @@ function AccountFacts({ t, user }: { t: Translate; user: CurrentUser }) {
         {user.userFictitiousFlag && ` · ${t("settings.profile.virtual")}`}
       </dd>
       <dt>{t("settings.profile.email")}</dt>
-      <dd>{user.email || "—"}</dd>
+      <dd>
+        <OwnEmailEditor t={t} email={user.email} canChange={!user.userFictitiousFlag} />
+      </dd>
       <dt>{t("settings.profile.expiry")}</dt>
       <dd>{user.expiration ?? t("settings.profile.noExpiry")}</dd>
     </dl>

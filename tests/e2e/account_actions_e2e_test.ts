@@ -2,6 +2,7 @@
  * The account page's row actions that leave it: a sub-account's devices in a new tab through
  * /Devices (the device page opens on that account), and the account info export (a real
  * xlsx download, refused with the catalogue's message when asked again within ten minutes).
+ * Then the user's own e-mail on /myProfile, set with the code a real SMTP server received.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -9,6 +10,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { formLogin } from "../helpers/e2e_pages.ts";
+import { mailText, startSmtp } from "../helpers/smtp.ts";
 
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const ADMIN_PASSWORD = "Admin12345";
@@ -23,7 +25,12 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const server = await startServer({ ADMIN_PASSWORD });
+    const smtp = await startSmtp();
+    const server = await startServer({
+      ADMIN_PASSWORD,
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: String(smtp.port),
+    });
     const browser = await launchBrowser();
     try {
       const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
@@ -71,9 +78,24 @@ Deno.test({
       await refused.waitFor();
       assert.match(await refused.textContent() ?? "", /once every ten minutes/);
       await page.screenshot({ path: `${SHOTS}account-export-too-soon.png` });
+
+      await page.goto(`${server.url}/myProfile`);
+      await page.waitForSelector("html[data-islands='hydrated']");
+      await page.click("#own-email-change");
+      await page.fill(".modal input[name=newEmail]", "ops@north.test");
+      await page.click("#own-email-send");
+      const [mail] = await smtp.waitFor(1);
+      assert.deepEqual(mail.to, ["ops@north.test"]);
+      const code = mailText(mail.raw).match(/\b(\d{6})\b/)![1];
+      await page.fill(".modal input[name=emailCode]", code);
+      await page.screenshot({ path: `${SHOTS}profile-email-code.png` });
+      await page.click("#own-email-confirm");
+      await page.waitForSelector(".modal", { state: "detached" });
+      assert.equal(await page.textContent("#profile-email"), "ops@north.test");
     } finally {
       await browser.close();
       await server.stop();
+      await smtp.close();
     }
   },
 });
