@@ -91,6 +91,7 @@ import { SwipeService } from "../modules/fleet/swipes.ts";
 import { BoardService } from "../modules/fleet/board.ts";
 import { DriverAvatars } from "../modules/fleet/avatars.ts";
 import { DriverSheets } from "../modules/fleet/sheets.ts";
+import { FleetExpiries } from "../modules/fleet/expiry.ts";
 import { VehicleService } from "../modules/fleet/vehicles.ts";
 import { PathService } from "../modules/fleet/paths_service.ts";
 import { PathStore } from "../modules/fleet/paths_store.ts";
@@ -287,12 +288,13 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   const gateway = buildGateway(core);
   const commands = buildCommands(core, signIn, devices, gateway);
   const geofences = await buildGeofences(core, signIn, devices, commands);
-  const notifications = buildNotifications(core, signIn, devices, geofences, credits);
+  // Fleet records: the gateway's commit keeps driver identities in it (pending swipes), the
+  // daily reminders read its licence and insurance dates.
+  const fleetStore = new FleetStore(kv);
+  const notifications = buildNotifications(core, signIn, devices, geofences, credits, fleetStore);
   const addresses = buildAddresses(core, signIn, gateway, geofences);
   // Planned routes: the alert engine asks their corridor watch about every live fix.
   const corridorWatch = new CorridorWatch();
-  // Driver identity reports are kept in the gateway's commit (the fleet's pending swipes).
-  const fleetStore = new FleetStore(kv);
   const alerting = await buildAlerting(core, {
     ...signIn,
     ...devices,
@@ -568,6 +570,7 @@ function buildNotifications(
   { directory }: DevicesArea,
   { alertSettings }: GeofencesArea,
   credits: CreditsService,
+  fleetStore: FleetStore,
 ): NotificationsArea {
   const mailer = new Mailer(config);
   const codes = new CodeStore(new CodeRecords(kv));
@@ -584,6 +587,7 @@ function buildNotifications(
     deviceSettings: () => alertSettings.allOwn(),
     credits,
     mailer,
+    fleet: new FleetExpiries(fleetStore),
   });
   return { mailer, codes, webhooks, messages, notices };
 }

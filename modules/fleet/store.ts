@@ -12,7 +12,6 @@ import type { Driver, RfidSwipe, Vehicle } from "./model.ts";
  *  swipe        accountId, ms, id    RfidSwipe
  *  pending      identityId           {userId, identity}: written in the gateway's commit, turned
  *                                    into a swipe by the fleet's handler (or at start-up)
- *  expiryState  kind, id             the last notified expiry state (raised once per change)
  */
 const K = {
   driver: (accountId: string, id: string) => ["fleet", "driver", accountId, id],
@@ -28,7 +27,6 @@ const K = {
   swipes: (accountId: string) => ["fleet", "swipe", accountId],
   swipeDone: (id: string) => ["fleet", "swipeDone", id],
   pending: (id: string) => ["fleet", "pending", id],
-  expiryState: (kind: string, id: string) => ["fleet", "expiryState", kind, id],
 };
 
 /** A unique key another record already holds: what the service turns into a refusal. */
@@ -172,16 +170,6 @@ export class FleetStore implements DriverIdentityJournal {
     const ids = new Set<string>();
     for await (const e of this.kv.list({ prefix: ["fleet", "swipe"] })) ids.add(String(e.key[2]));
     return [...ids];
-  }
-
-  // ---- expiry notices ----
-
-  async expiryState(kind: string, id: string): Promise<string | null> {
-    return (await this.kv.get<string>(K.expiryState(kind, id))).value;
-  }
-
-  async setExpiryState(kind: string, id: string, state: string): Promise<void> {
-    await this.kv.set(K.expiryState(kind, id), state);
   }
 
   private async listOf<T>(

@@ -33,6 +33,34 @@ const DATE_TYPES = [
   ["simCardExpiry", 9],
 ] as const;
 
+/**
+ * A fleet expiry date (modules/fleet): a driver's licence (type 7) or a vehicle's insurance
+ * (type 8), announced to the record's account when it turns "expiring soon" (30 days) and
+ * again when it has expired, once each, with a mail.
+ */
+export interface FleetExpiry {
+  kind: "licence" | "insurance";
+  /** The driver's or vehicle's id. */
+  id: string;
+  accountId: string;
+  /** The driver's name or the vehicle's plate. */
+  name: string;
+  /** YYYY-MM-DD */
+  date: string;
+  /** The device the vehicle is bound to ("" for none or a driver without a vehicle). */
+  imei: string;
+}
+
+/** What the daily check reads of the fleet: its dates, and the devices bound to vehicles. */
+export interface FleetExpirySource {
+  expiries(): Promise<FleetExpiry[]>;
+  /** Devices whose licence and insurance dates come from their vehicle, not the device. */
+  boundImeis(): Promise<Set<string>>;
+}
+
+/** Fleet dates count as expiring soon this many days ahead (modules/fleet EXPIRING_SOON_DAYS). */
+export const FLEET_SOON_DAYS = 30;
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 const label = (d: Device) => d.deviceName || d.imei;
@@ -61,6 +89,8 @@ export class PlatformNotices {
       credits?: CreditsReader;
       /** Balance reminders also go by mail to accounts with an address. */
       mailer?: Mailer;
+      /** Drivers' licences and vehicles' insurance (modules/fleet). */
+      fleet?: FleetExpirySource;
     },
     startedAt = Date.now(),
   ) {
@@ -132,6 +162,7 @@ export class PlatformNotices {
     posted += await this.expiredDevices(now);
     posted += await this.longOffline(now);
     posted += await this.reminderDates(now);
+    posted += await this.fleetDates(now);
     posted += await this.fewReports(now);
     posted += await this.lowBalances(now);
     return posted;
@@ -194,10 +225,13 @@ export class PlatformNotices {
   private async reminderDates(now: number): Promise<number> {
     let n = 0;
     const today = dayStart(now);
+    // A device bound to a fleet vehicle takes its licence and insurance from the fleet.
+    const bound = await this.d.fleet?.boundImeis() ?? new Set<string>();
     for (const s of this.d.deviceSettings()) {
       const dev = this.d.directory.get(s.imei);
       if (!dev) continue;
       for (const [field, type] of DATE_TYPES) {
+        if (type !== 9 && bound.has(s.imei)) continue;
         const date = s[field];
         if (!date) continue;
         const days = Math.round((Date.parse(`${date}T00:00:00Z`) - today) / DAY_MS);
@@ -213,6 +247,43 @@ export class PlatformNotices {
         );
         if (m) n++;
       }
+    }
+    return n;
+  }
+
+  /**
+   * Types 7 and 8 from the fleet: each driver's licence and vehicle's insurance, once when it
+   * turns "expiring soon" and once when it has expired (per date: a renewed date starts over).
+   */
+  private async fleetDates(now: number): Promise<number> {
+    if (!this.d.fleet) return 0;
+    let n = 0;
+    const today = dayStart(now);
+    for (const e of await this.d.fleet.expiries()) {
+      const days = Math.round((Date.parse(`${e.date}T00:00:00Z`) - today) / DAY_MS);
+      const state = days < 0 ? "expired" : days <= FLEET_SOON_DAYS ? "expiringSoon" : null;
+      if (!state) continue;
+      const type = e.kind === "licence" ? 7 : 8;
+      const params = {
+        variant: `${e.kind === "licence" ? "driver" : "vehicle"}${
+          state === "expired" ? "Expired" : ""
+        }`,
+        name: e.name,
+        imei: e.imei,
+        date: e.date,
+        days,
+      };
+      const m = await this.d.messages.postOnce(
+        ["fleet", e.kind, e.id, e.date, state],
+        e.accountId,
+        type,
+        params,
+        e.imei || null,
+      );
+      if (!m) continue;
+      n++;
+      const a = await this.d.accounts.get(e.accountId);
+      if (a) await this.mailNotice(a, type, params);
     }
     return n;
   }
@@ -293,14 +364,22 @@ export class PlatformNotices {
   }
 
   private async mailReminder(a: Account, params: Record<string, string | number>) {
+    await this.mailNotice(a, 6, params);
+  }
+
+  /** A reminder's message, also by mail when the account has an address. */
+  private async mailNotice(a: Account, type: number, params: Record<string, string | number>) {
     if (!a.email || !this.d.mailer?.enabled) return;
     const t = translator(normalizeLang(a.language));
-    const key = `alerts.messages.text.6${params.variant ? `_${params.variant}` : ""}`;
+    const key = `alerts.messages.text.${type}${params.variant ? `_${params.variant}` : ""}`;
     await this.d.mailer.send({
       to: a.email,
-      subject: t("alerts.messages.type.6"),
-      text: `${t(key, params)}\n\n${t("alerts.messages.reminderMailFooter")}`,
-    }).catch((e) => noticeLog.warn(`balance reminder mail to account ${a.id} failed: ${e}`));
+      subject: t(`alerts.messages.type.${type}`),
+      // The footer tells where balance thresholds are set; fleet dates are changed on their records.
+      text: type === 6
+        ? `${t(key, params)}\n\n${t("alerts.messages.reminderMailFooter")}`
+        : t(key, params),
+    }).catch((e) => noticeLog.warn(`type ${type} reminder mail to account ${a.id} failed: ${e}`));
   }
 }
 
