@@ -6,10 +6,12 @@ import type { CreditsState } from "./credits_state.ts";
 
 type Translate = ReturnType<typeof translator>;
 
-const detailOf = (t: Translate, e: CreditLogEntry) =>
-  e.kind === "buy" && e.coinCents
-    ? t("credits.log.paid", { coins: e.coinCents / 100 })
-    : [e.detail, e.spenderId ? `#${e.spenderId}` : ""].filter(Boolean).join(" · ");
+const detailOf = (t: Translate, e: CreditLogEntry) => {
+  if (e.kind === "buy" && e.coinCents) return t("credits.log.paid", { coins: e.coinCents / 100 });
+  const what = e.kind === "push" && e.detail ? t(`credits.log.channels.${e.detail}`) : e.detail;
+  const who = e.spenderId ? t("credits.log.by", { account: e.spenderAccount || e.spenderId }) : "";
+  return [what, who].filter(Boolean).join(" · ");
+};
 
 /** The credits log, newest first, paged. */
 export function CreditLog({ t, s }: { t: Translate; s: CreditsState }) {

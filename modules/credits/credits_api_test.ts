@@ -122,7 +122,10 @@ Deno.test("credits API", async (t) => {
       assert.equal((await credits(tokens.dist)).credits, before - 1);
       assert.equal((await credits(tokens.ent)).credits, 50);
       const [entry] = ok(await call(`${C}/log`, {}, tokens.dist)).list;
-      assert.deepEqual([entry.kind, entry.credits, entry.spenderId], ["push", -1, ids.ent]);
+      assert.deepEqual(
+        [entry.kind, entry.credits, entry.spenderId, entry.spenderAccount, entry.detail],
+        ["push", -1, ids.ent, "cr_ent", "webhook"],
+      );
       const pushes = (await credits(tokens.ent)).pushes;
       assert.deepEqual([pushes.free, pushes.paid, pushes.skipped, pushes.quota], [1, 1, 0, 1]);
     });

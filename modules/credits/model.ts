@@ -42,6 +42,8 @@ export interface CreditLogEntry {
   coinCents?: number;
   /** Spending from a shared pool: the account that spent (else the pool's own). */
   spenderId?: string;
+  /** In the log's answer: that account's login. */
+  spenderAccount?: string;
   /** SMS: the number; pushes: the channel. */
   detail?: string;
   /** Who asked (buying, granting). */

@@ -127,9 +127,8 @@ export class CreditsService implements CreditsReader, CreditGrants {
       cards: {},
       operatorId: session.accountId,
     };
+    // The platform administrator issues coins: it keeps no coin balance to take them from.
     const unlimited = isPlatform(payer);
-    // Seeds first, so the free credits are never counted into the bought ones' commit twice.
-    await this.creditsOf(payer.id);
     const res = await this.d.store.buy(
       payer.id,
       credits,
@@ -175,7 +174,16 @@ export class CreditsService implements CreditsReader, CreditGrants {
 
   async log(session: Session, userId: string | undefined, pageNum: number, pageSize: number) {
     const a = await this.target(session, userId);
-    return await this.d.store.log(a.id, (pageNum - 1) * pageSize, pageSize);
+    const page = await this.d.store.log(a.id, (pageNum - 1) * pageSize, pageSize);
+    // Spends by accounts sharing the pool name them by login.
+    const ids = [...new Set(page.list.flatMap((e) => e.spenderId ? [e.spenderId] : []))];
+    const names = new Map((await this.d.accounts.getMany(ids)).map((x) => [x.id, x.account]));
+    return {
+      total: page.total,
+      list: page.list.map((e) =>
+        e.spenderId ? { ...e, spenderAccount: names.get(e.spenderId) ?? "" } : e
+      ),
+    };
   }
 
   // ---- what spends credits ---------------------------------------------------------------
