@@ -8,6 +8,8 @@ import type { AnnouncementView, ShowWindow } from "../../modules/announcements/m
 
 /** The spec's pop-up window check (console §7), asked once per page. */
 const CHECK = "/tsp2/tsp-asset/account/showWindow/";
+/** Time for the page's own pop-ups (hydrated in any order) to open first. */
+const SETTLE_MS = 1200;
 
 /**
  * In the shell: new announcements are shown once, important ones first; closing the pop-up
@@ -18,11 +20,20 @@ function AnnouncementPopup({ lang }: { lang: Lang }) {
   const [items, setItems] = useState<AnnouncementView[]>([]);
 
   useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     api<ShowWindow>(CHECK).then((r) => {
       if (!r.show) return;
       const important = (a: AnnouncementView) => a.importance === "important" ? 0 : 1;
-      setItems([...r.announcements].sort((a, b) => important(a) - important(b)));
+      const sorted = [...r.announcements].sort((a, b) => important(a) - important(b));
+      // One pop-up at a time: after the page's other islands have started, wait until
+      // another dialog (the release notes, an alert) is closed.
+      const showWhenFree = () => {
+        if (document.querySelector(".modal-backdrop")) timer = setTimeout(showWhenFree, 400);
+        else setItems(sorted);
+      };
+      timer = setTimeout(showWhenFree, SETTLE_MS);
     }, () => {/* a failed check shows nothing; the next page asks again */});
+    return () => clearTimeout(timer);
   }, []);
 
   if (!items.length) return null;
@@ -42,7 +53,9 @@ function AnnouncementPopup({ lang }: { lang: Lang }) {
       width={560}
       footer={
         <>
-          <a class="btn" href="/announcements" onClick={close}>{t("help.announcements.viewAll")}</a>
+          <a class="btn ann-all" href="/announcements" onClick={close}>
+            {t("help.announcements.viewAll")}
+          </a>
           <button type="button" class="btn btn-primary" onClick={close}>
             {t("help.announcements.gotIt")}
           </button>

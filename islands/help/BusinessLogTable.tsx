@@ -144,7 +144,9 @@ function LogRows({ t, rows }: { t: Translate; rows: BusinessLogRow[] | null }) {
               </td>
               <td data-label={t("help.businessLog.account")} class="strong">{r.account}</td>
               <td data-label={t("help.businessLog.action")} class="bl-action">{r.action}</td>
-              <td data-label={t("help.businessLog.target")}>{r.target || "—"}</td>
+              <td data-label={t("help.businessLog.target")} class="bl-target">
+                {r.target || "—"}
+              </td>
               <td data-label={t("help.businessLog.detail")} class="bl-detail" title={r.detail}>
                 {r.detail || "—"}
               </td>
