@@ -77,9 +77,8 @@ Deno.test("system routes", async (s) => {
     });
 
     await s.step("balances are the caller's (the master's for a virtual user)", async () => {
-      const store = t.services.accountStore;
-      const a = (await store.get(distA))!;
-      await store.update({ ...a, credits: 70 });
+      // Credits come from modules/credits: 50 free, plus 20 granted (a package's SMS).
+      await t.services.credits.grantCredits(distA, 20, adminId);
       // Coins and cards come from the wallet's ledger (modules/wallet).
       assertOk(
         await t.call("/v3/new/wallet/allocate", {
