@@ -35,7 +35,7 @@ export function registerManualRoutes(api: ApiRegistry, s: ManualRouteDeps) {
       ),
     }),
     handler: async ({ c }) => {
-      // Refused before the form's file is read, whatever it holds.
+      // Refused before the file is looked at or stored, whatever it holds.
       await s.manuals.assertAdmin(c.var.session);
       const form = await c.req.formData();
       const kind = z.enum(DOC_KINDS).safeParse(form.get("kind"));
