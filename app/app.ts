@@ -41,6 +41,7 @@ import { registerDemoRoutes } from "../modules/demo/routes.ts";
 import { registerEmbedRoutes } from "../modules/embed/routes.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
+import { registerCommonAddressRoutes } from "../modules/commonaddress/routes.ts";
 import { registerBusinessLogRoutes } from "../modules/businesslog/routes.ts";
 import {
   MANUAL_UPLOAD_BODY_LIMIT,
@@ -150,6 +151,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerEmbedRoutes(api, s);
   registerAccountInfoRoutes(api, s);
   registerOwnEmailRoutes(api, s);
+  registerCommonAddressRoutes(api, s);
   registerBusinessLogRoutes(api, s);
   registerManualRoutes(api, s);
   registerAnnouncementRoutes(api, s);

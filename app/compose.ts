@@ -105,6 +105,8 @@ import { EmbedStore } from "../modules/embed/store.ts";
 import { AccountInfoExport } from "../modules/accountinfo/service.ts";
 import { AccountInfoStore } from "../modules/accountinfo/store.ts";
 import { OwnEmail } from "../modules/ownemail/service.ts";
+import { CommonAddresses } from "../modules/commonaddress/service.ts";
+import { CommonAddressStore } from "../modules/commonaddress/store.ts";
 import { BusinessLog } from "../modules/businesslog/service.ts";
 import { BusinessLogStore } from "../modules/businesslog/store.ts";
 import { ManualService } from "../modules/manual/service.ts";
@@ -227,6 +229,8 @@ export interface Services extends AlertingServices {
   accountInfo: AccountInfoExport;
   /** The user's own e-mail, set with a mailed code (modules/ownemail). */
   ownEmail: OwnEmail;
+  /** Each device's common addresses (modules/commonaddress). */
+  commonAddresses: CommonAddresses;
   /** Every business operation of the API, per subtree, 180 days (modules/businesslog). */
   businessLog: BusinessLog;
   /** The user manual and API documents (modules/manual). */
@@ -364,6 +368,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleetPaths,
     ...fleet,
     ...buildHelp(core, signIn),
+    commonAddresses: new CommonAddresses(new CommonAddressStore(kv), devices.devices),
     ownEmail: new OwnEmail({
       access: signIn.access,
       accounts: signIn.accountStore,

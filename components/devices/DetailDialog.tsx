@@ -4,10 +4,11 @@ import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { AlertsTab, BasicTab, CustomerTab } from "./InfoTabs.tsx";
 import { SensorsTab } from "./SensorsTab.tsx";
+import { AddressesTab } from "./AddressesTab.tsx";
 import type { DeviceDetailData } from "./types.ts";
 import { TabButtons } from "../ui/TabButtons.tsx";
 
-const TABS = ["basic", "customer", "alerts", "sensors"] as const;
+const TABS = ["basic", "customer", "alerts", "sensors", "addresses"] as const;
 type Tab = typeof TABS[number];
 
 interface Props {
@@ -74,6 +75,7 @@ export function DetailDialog(
           {tab === "customer" && <CustomerTab {...props} detail={data} />}
           {tab === "alerts" && <AlertsTab {...props} detail={data} />}
           {tab === "sensors" && <SensorsTab {...props} detail={data} />}
+          {tab === "addresses" && <AddressesTab t={t} imei={imei} readOnly={!canEdit} />}
         </div>
       )}
     </Modal>

@@ -14,6 +14,7 @@ import { MapToolbar, useMapProvider } from "../../components/monitor/MapToolbar.
 import { columnsToTrack } from "../../components/monitor/trackdata.ts";
 import type { TrackColumns } from "../../modules/positions/columns.ts";
 import { AddressBook } from "../../components/monitor/addresses.ts";
+import { showCommonAddresses } from "../../components/monitor/common_addresses.ts";
 
 /** How much history the trail starts with, and how long it may grow. */
 const TRAIL_HISTORY_MS = 60 * 60_000;
@@ -82,6 +83,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     // A share-page visitor has no account, hence no landmarks.
     if (mode.kind !== "share") {
       addLandmarks(b, t);
+      showCommonAddresses(b, mode.imei);
     }
     (globalThis as Record<string, unknown>).__tpLive = { base: b, layers: layers.current, trail };
     let stop = () => {};
