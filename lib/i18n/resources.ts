@@ -27,6 +27,7 @@ import en_credits from "../../locales/en/credits.json" with { type: "json" };
 import en_demo from "../../locales/en/demo.json" with { type: "json" };
 import en_help from "../../locales/en/help.json" with { type: "json" };
 import en_fleetPaths from "../../locales/en/fleetPaths.json" with { type: "json" };
+import en_fleetReminders from "../../locales/en/fleetReminders.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -51,6 +52,7 @@ import zh_credits from "../../locales/zh/credits.json" with { type: "json" };
 import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
 import zh_help from "../../locales/zh/help.json" with { type: "json" };
 import zh_fleetPaths from "../../locales/zh/fleetPaths.json" with { type: "json" };
+import zh_fleetReminders from "../../locales/zh/fleetReminders.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -78,6 +80,7 @@ export const RESOURCES = {
     demo: en_demo,
     help: en_help,
     fleetPaths: en_fleetPaths,
+    fleetReminders: en_fleetReminders,
   },
   zh: {
     common: zh_common,
@@ -104,5 +107,6 @@ export const RESOURCES = {
     demo: zh_demo,
     help: zh_help,
     fleetPaths: zh_fleetPaths,
+    fleetReminders: zh_fleetReminders,
   },
 };

@@ -75,6 +75,15 @@ const ROUTE = {
   imeis: [],
 };
 const FLEET_REFUSAL: ErrorName[] = ["enterpriseFeatureDenied", "permissionDenied"];
+/** A fleet reminder (modules/fleet/reminders*). */
+const REMINDER = {
+  name: "Service",
+  type: "maintenance",
+  every: 6,
+  unit: "month",
+  advance: 14,
+  startDate: "2026-01-01",
+};
 
 /** distA's objects (in its subtree) and distB's, made through the API. */
 interface Fixture {
@@ -99,6 +108,8 @@ interface Fixture {
   xlsxTemplate: Uint8Array<ArrayBuffer>;
   /** A planned route of entA (fleet: enterprises only, so its owner is entA). */
   routeA: string;
+  /** A fleet reminder of entA. */
+  reminderA: string;
   /** A driver and a vehicle of entA (modules/fleet). */
   driverA: string;
   vehicleA: string;
@@ -277,6 +288,25 @@ const MATRIX: [string, Entry][] = [
     ownerToken: (f) => f.tree.tokens.entA,
     own: (f) => ({ ...ROUTE, name: "Second run", userId: f.ids.entA }),
   }),
+  refused(
+    "/v3/new/fleet/reminder/add",
+    (f) => [{ ...REMINDER, userId: f.ids.entA }],
+    FLEET_REFUSAL,
+    {
+      ownerToken: (f) => f.tree.tokens.entA,
+    },
+  ),
+  refused(
+    "/v3/new/fleet/reminder/update",
+    (f) => [{ ...REMINDER, id: f.reminderA }],
+    FLEET_REFUSAL,
+    {
+      ownerToken: (f) => f.tree.tokens.entA,
+    },
+  ),
+  refused("/v3/new/fleet/reminder/done", (f) => [{ id: f.reminderA }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
   refused("/v3/new/fleet/route/list", (f) => [{ id: f.routeA }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
@@ -369,6 +399,9 @@ const MATRIX: [string, Entry][] = [
     "permissionDenied",
   ]),
   refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
+    ownerToken: (f) => f.tree.tokens.entA,
+  }),
+  refused("/v3/new/fleet/reminder/delete", (f) => [{ ids: [f.reminderA] }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
   refused("/v3/new/fleet/vehicle/delete", (f) => [{ ids: [f.vehicleA] }], FLEET_REFUSAL, {
@@ -536,6 +569,7 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     packageA: (await ok("/v3/new/package/add", PACKAGE, tokens.distA)).id,
     announcementA: (await ok("/v3/new/announcement/add", ANNOUNCEMENT, tokens.distA)).id,
     routeA: (await ok("/v3/new/fleet/route/add", ROUTE, tokens.entA)).id,
+    reminderA: (await ok("/v3/new/fleet/reminder/add", REMINDER, tokens.entA)).id,
     driverA: (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA)).id,
     vehicleA: (await ok("/v3/new/fleet/vehicle/add", { plate: "A-1" }, tokens.entA)).id,
   };
@@ -581,6 +615,7 @@ function ghosts(f: Fixture): [string, string][] {
     f.packageA,
     f.announcementA,
     f.routeA,
+    f.reminderA,
     f.driverA,
     f.vehicleA,
   ];

@@ -3,9 +3,10 @@ import type { MessageRecords } from "./store.ts";
 /**
  * Message center (spec §3 message types): 1 device expired, 2 offline, 4 account move,
  * 5 device allocation, 6 balance reminder, 7 licence soon expires, 8 insurance soon expires,
- * 9 card expires, 10 card consumption, 11 device broadcasting fewer than 50 times.
+ * 9 card expires, 10 card consumption, 11 device broadcasting fewer than 50 times, 12 a fleet
+ * reminder due (modules/fleet/reminders*).
  */
-export const MESSAGE_TYPES = [1, 2, 4, 5, 6, 7, 8, 9, 10, 11] as const;
+export const MESSAGE_TYPES = [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
 export type MessageType = typeof MESSAGE_TYPES[number];
 
 /** Spec §9: balance reminders at 10:00 daily, on Mondays weekly, or on the 1st monthly. */

@@ -16,6 +16,7 @@ import type { WorkModeService } from "../workmodes/service.ts";
 import type { TaskService } from "../tasks/service.ts";
 import type { BusinessLog } from "../businesslog/service.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
+import type { ReminderService } from "../fleet/reminders_service.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface JobDeps {
@@ -28,6 +29,7 @@ export interface JobDeps {
   config: Config;
   deviceRenewal: DeviceRenewal;
   directory: DeviceDirectory;
+  fleetReminders: Pick<ReminderService, "runDue">;
   ingestor: Ingestor;
   messages: MessageStore;
   notices: PlatformNotices;
@@ -102,6 +104,12 @@ export function scheduleJobs(s: JobDeps): void {
         cards: a.rechargeCards,
       });
     }
+  });
+
+  // Fleet reminders (modules/fleet/reminders*): due soon or overdue ones go to the message
+  // centre and their e-mail once per period; daily, before the working day in Asia and Europe.
+  cronJob(s, "fleet reminders", "0 1 * * *", async () => {
+    await s.fleetReminders.runDue();
   });
 
   // Task centre: export files are kept EXPORT_KEEP_DAYS (7) days, then removed with their task.
