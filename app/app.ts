@@ -42,6 +42,7 @@ import { registerEmbedRoutes } from "../modules/embed/routes.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
 import { registerCommonAddressRoutes } from "../modules/commonaddress/routes.ts";
+import { registerAreaSearchRoutes } from "../modules/areasearch/routes.ts";
 import { registerBusinessLogRoutes } from "../modules/businesslog/routes.ts";
 import {
   MANUAL_UPLOAD_BODY_LIMIT,
@@ -152,6 +153,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerAccountInfoRoutes(api, s);
   registerOwnEmailRoutes(api, s);
   registerCommonAddressRoutes(api, s);
+  registerAreaSearchRoutes(api, s);
   registerBusinessLogRoutes(api, s);
   registerManualRoutes(api, s);
   registerAnnouncementRoutes(api, s);

@@ -107,6 +107,7 @@ import { AccountInfoStore } from "../modules/accountinfo/store.ts";
 import { OwnEmail } from "../modules/ownemail/service.ts";
 import { CommonAddresses } from "../modules/commonaddress/service.ts";
 import { CommonAddressStore } from "../modules/commonaddress/store.ts";
+import { AreaSearch } from "../modules/areasearch/service.ts";
 import { BusinessLog } from "../modules/businesslog/service.ts";
 import { BusinessLogStore } from "../modules/businesslog/store.ts";
 import { ManualService } from "../modules/manual/service.ts";
@@ -231,6 +232,8 @@ export interface Services extends AlertingServices {
   ownEmail: OwnEmail;
   /** Each device's common addresses (modules/commonaddress). */
   commonAddresses: CommonAddresses;
+  /** Area car-finding on the monitor (modules/areasearch). */
+  areaSearch: AreaSearch;
   /** Every business operation of the API, per subtree, 180 days (modules/businesslog). */
   businessLog: BusinessLog;
   /** The user manual and API documents (modules/manual). */
@@ -369,6 +372,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleet,
     ...buildHelp(core, signIn),
     commonAddresses: new CommonAddresses(new CommonAddressStore(kv), devices.devices),
+    areaSearch: new AreaSearch(monitor),
     ownEmail: new OwnEmail({
       access: signIn.access,
       accounts: signIn.accountStore,
