@@ -7,6 +7,7 @@ import { MapToolbar, useMapProvider } from "./MapToolbar.tsx";
 import type { ObjectsState } from "./objects_state.ts";
 import { fitAll, placePopup, useObjectsMap } from "./objects_map.ts";
 import { countsOf } from "./ObjectList.tsx";
+import { AreaSearch } from "./AreaSearch.tsx";
 
 export function ObjectsMapPane({ s }: { s: ObjectsState }) {
   const { t } = s;
@@ -21,6 +22,7 @@ export function ObjectsMapPane({ s }: { s: ObjectsState }) {
         <button type="button" class="btn" onClick={() => fitAll(s)}>
           {t("monitor.map.fitAll")}
         </button>
+        <AreaSearch s={s} />
       </MapToolbar>
       <div class="mon-legend">
         {(["moving", "idling", "stopped", "offline"] as const).map((k) => (
