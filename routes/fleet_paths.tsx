@@ -2,10 +2,12 @@ import type { PageKit } from "./mount.tsx";
 import { Shell } from "../components/Shell.tsx";
 import PathList from "../islands/fleet/paths/PathList.tsx";
 import PathEditor from "../islands/fleet/paths/PathEditor.tsx";
+import ReminderList from "../islands/fleet/reminders/ReminderList.tsx";
 
 /**
  * Fleet route planning pages (spec business §2): /fleetPath lists the routes, /addFleetPath
- * draws one (`?id=` edits it) on a full-width map — no account tree on that page.
+ * draws one (`?id=` edits it) on a full-width map — no account tree on that page. The
+ * reminders page is /fleetReminder (the spec names no route for it).
  */
 export function registerFleetPathPages({ privatePage, renderer, services }: PageKit) {
   privatePage("/fleetPath", (c, ctx) =>
@@ -28,6 +30,15 @@ export function registerFleetPathPages({ privatePage, renderer, services }: Page
           id={c.req.query("id")?.slice(0, 64) ?? null}
           routing={Boolean(services?.config.ROUTING_URL)}
         />
+      </Shell>,
+    ));
+  privatePage("/fleetReminder", (c, ctx) =>
+    renderer.html(
+      c,
+      ctx,
+      ctx.t("fleetReminders.title"),
+      <Shell ctx={ctx}>
+        <ReminderList lang={ctx.lang} />
       </Shell>,
     ));
 }
