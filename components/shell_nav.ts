@@ -21,6 +21,7 @@ export type SectionKey =
   | "geofences"
   | "alerts"
   | "reports"
+  | "fleet"
   | "settings"
   | "domains";
 
@@ -33,6 +34,8 @@ export interface Section {
   adminOnly?: boolean;
   /** Shown only with the view-reports permission (viewReportFlag). */
   reportsOnly?: boolean;
+  /** Shown only to enterprise accounts and administrators (spec §6: fleet is for enterprises). */
+  fleetOnly?: boolean;
 }
 
 /** Top-level sections that exist today. */
@@ -43,6 +46,7 @@ export const SECTIONS: readonly Section[] = [
   { key: "geofences", href: "/geofence", paths: ["/geofence"] },
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   { key: "reports", href: "/deviceOverview", paths: REPORT_SECTION_PATHS, reportsOnly: true },
+  { key: "fleet", href: "/fleetIndex", paths: ["/fleet", "/addFleetPath"], fleetOnly: true },
   {
     key: "settings",
     href: "/myProfile",
@@ -110,6 +114,9 @@ export const SETTINGS_GROUPS = [
  * only with the view-reports permission.
  */
 export const sectionsFor = (accountType: number | undefined, viewReports = false) =>
-  SECTIONS.filter((s) => (!s.adminOnly || accountType === 0) && (!s.reportsOnly || viewReports));
+  SECTIONS.filter((s) =>
+    (!s.adminOnly || accountType === 0) && (!s.reportsOnly || viewReports) &&
+    (!s.fleetOnly || accountType === 0 || accountType === 9)
+  );
 
 export const isActive = (s: Section, path: string) => s.paths.some((p) => path.startsWith(p));

@@ -23,6 +23,7 @@ import { registerDemoPages } from "./demo.tsx";
 import { registerEmbedPages } from "./embed.tsx";
 import { registerHelpPages } from "./help.tsx";
 import { registerFleetPathPages } from "./fleet_paths.tsx";
+import { registerFleetPages } from "./fleet.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
 
@@ -52,6 +53,7 @@ const REGISTRARS: Registrar[] = [
   registerDemoPages,
   registerEmbedPages,
   registerHelpPages,
+  registerFleetPages,
   registerFleetPathPages,
 ];
 

@@ -28,6 +28,7 @@ import en_demo from "../../locales/en/demo.json" with { type: "json" };
 import en_help from "../../locales/en/help.json" with { type: "json" };
 import en_fleetPaths from "../../locales/en/fleetPaths.json" with { type: "json" };
 import en_fleetReminders from "../../locales/en/fleetReminders.json" with { type: "json" };
+import en_fleet from "../../locales/en/fleet.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -53,6 +54,7 @@ import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
 import zh_help from "../../locales/zh/help.json" with { type: "json" };
 import zh_fleetPaths from "../../locales/zh/fleetPaths.json" with { type: "json" };
 import zh_fleetReminders from "../../locales/zh/fleetReminders.json" with { type: "json" };
+import zh_fleet from "../../locales/zh/fleet.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -81,6 +83,7 @@ export const RESOURCES = {
     help: en_help,
     fleetPaths: en_fleetPaths,
     fleetReminders: en_fleetReminders,
+    fleet: en_fleet,
   },
   zh: {
     common: zh_common,
@@ -108,5 +111,6 @@ export const RESOURCES = {
     help: zh_help,
     fleetPaths: zh_fleetPaths,
     fleetReminders: zh_fleetReminders,
+    fleet: zh_fleet,
   },
 };

@@ -2,7 +2,7 @@ import type { Session } from "../../lib/http/env.ts";
 import type { MotionReader } from "../motion/types.ts";
 import type { FleetAccess, FleetScope } from "./access.ts";
 import type { DriverService } from "./drivers.ts";
-import { type ExpiryState, VEHICLE_STATUSES, type VehicleStatus } from "./model.ts";
+import { type BoardExpiry, type FleetBoard, VEHICLE_STATUSES } from "./model.ts";
 import type { VehicleService } from "./vehicles.ts";
 
 /**
@@ -14,26 +14,7 @@ export interface FleetBoardSlots {
   deviationsToday?(scope: FleetScope): Promise<number>;
 }
 
-export interface BoardExpiry {
-  kind: "licence" | "insurance";
-  id: string;
-  name: string;
-  date: string;
-  state: Extract<ExpiryState, "expiringSoon" | "expired">;
-}
-
-export interface FleetBoard {
-  vehicles: number;
-  drivers: number;
-  byStatus: Record<VehicleStatus, number>;
-  /** Vehicles with a current (swiped-in) driver. */
-  onDuty: { driverId: string; driverName: string; vehicleId: string; plate: string }[];
-  expiring: BoardExpiry[];
-  /** Today (UTC) per vehicle with a bound device, most distance first. */
-  today: { vehicleId: string; plate: string; distanceKm: number; drivingSeconds: number }[];
-  reminders: { due: number; overdue: number } | null;
-  deviationsToday: number | null;
-}
+export type { BoardExpiry, FleetBoard };
 
 /** Device-day reads in flight at once (2,000 vehicles stay within the board's 500 ms). */
 const DAY_READS = 200;

@@ -3,15 +3,12 @@ import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import { enterpriseRoot, type FleetAccess, type FleetScope, inScope } from "./access.ts";
-import { type Driver, expiryStateOf, type Page } from "./model.ts";
+import { type Driver, type DriverRow, expiryStateOf, type Page } from "./model.ts";
 import type { driverAddBody, driverListBody } from "./schemas.ts";
 import type { FleetStore } from "./store.ts";
 
 type DriverInput = Omit<z.infer<typeof driverAddBody>, "userId">;
-export type DriverRow = Driver & {
-  licenceState: ReturnType<typeof expiryStateOf>;
-  vehiclePlate: string;
-};
+export type { DriverRow };
 
 export const today = () => new Date().toISOString().slice(0, 10);
 

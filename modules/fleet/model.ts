@@ -146,3 +146,56 @@ export function expiryStateOf(date: string, today: string): ExpiryState {
   const soon = new Date(Date.parse(`${today}T00:00:00Z`) + EXPIRING_SOON_DAYS * 86_400_000);
   return date <= soon.toISOString().slice(0, 10) ? "expiringSoon" : "valid";
 }
+
+// ---- rows the pages show (the services answer these) ----
+
+export type DriverRow = Driver & { licenceState: ExpiryState; vehiclePlate: string };
+
+export type VehicleRow = Vehicle & {
+  insuranceState: ExpiryState;
+  driverName: string;
+  currentDriverName: string;
+  deviceName: string;
+};
+
+/** The RFID list's row (issue 19 contract) plus the flags and details the page shows. */
+export interface SwipeRow {
+  id: string;
+  cardNo: string;
+  driverId: string;
+  driverName: string;
+  imei: string;
+  plate: string;
+  time: string;
+  type: "in" | "out";
+  lat: number | null;
+  lng: number | null;
+  unknown: boolean;
+  reportedName: string;
+  issuer: string;
+  certificateExpiry: string;
+}
+
+export interface BoardExpiry {
+  kind: "licence" | "insurance";
+  id: string;
+  name: string;
+  date: string;
+  state: "expiringSoon" | "expired";
+}
+
+/** The /fleetIndex data board. */
+export interface FleetBoard {
+  vehicles: number;
+  drivers: number;
+  byStatus: Record<VehicleStatus, number>;
+  /** Vehicles with a current (swiped-in) driver. */
+  onDuty: { driverId: string; driverName: string; vehicleId: string; plate: string }[];
+  expiring: BoardExpiry[];
+  /** Today (UTC) per vehicle with a bound device, most distance first. */
+  today: { vehicleId: string; plate: string; distanceKm: number; drivingSeconds: number }[];
+  /** Filled by the reminders (F2); null when not available. */
+  reminders: { due: number; overdue: number } | null;
+  /** Filled by route planning (F2); null when not available. */
+  deviationsToday: number | null;
+}

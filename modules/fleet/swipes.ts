@@ -4,30 +4,14 @@ import type { Session } from "../../lib/http/env.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import type { DriverIdentified, DriverIdentity } from "../gateway/events.ts";
 import { enterpriseRoot, type FleetAccess } from "./access.ts";
-import type { Driver, Page, RfidSwipe, Vehicle } from "./model.ts";
+import type { Driver, Page, RfidSwipe, SwipeRow, Vehicle } from "./model.ts";
 import type { rfidExportBody, rfidListBody } from "./schemas.ts";
 import type { FleetStore } from "./store.ts";
 import { log } from "../../lib/log.ts";
 
 const swipeLog = log.area("fleet");
 
-/** The API's row (issue 19 contract) plus the flags and details the page shows. */
-export interface SwipeRow {
-  id: string;
-  cardNo: string;
-  driverId: string;
-  driverName: string;
-  imei: string;
-  plate: string;
-  time: string;
-  type: "in" | "out";
-  lat: number | null;
-  lng: number | null;
-  unknown: boolean;
-  reportedName: string;
-  issuer: string;
-  certificateExpiry: string;
-}
+export type { SwipeRow };
 
 /**
  * RFID swipes: the gateway keeps each driver identity report in its commit (FleetStore as its

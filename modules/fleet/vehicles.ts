@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { type FleetAccess, type FleetScope, inScope } from "./access.ts";
-import { expiryStateOf, type Page, type Vehicle } from "./model.ts";
+import { expiryStateOf, type Page, type Vehicle, type VehicleRow } from "./model.ts";
 import type { vehicleAddBody, vehicleListBody } from "./schemas.ts";
 import type { FleetStore } from "./store.ts";
 import { vinProblem } from "./vin.ts";
@@ -16,12 +16,7 @@ export interface FleetDevices {
 }
 
 type VehicleInput = Omit<z.infer<typeof vehicleAddBody>, "userId" | "force">;
-export type VehicleRow = Vehicle & {
-  insuranceState: ReturnType<typeof expiryStateOf>;
-  driverName: string;
-  currentDriverName: string;
-  deviceName: string;
-};
+export type { VehicleRow };
 
 /**
  * Vehicles of an enterprise tree (spec business §3 Fleet vehicle): the bound device must be
