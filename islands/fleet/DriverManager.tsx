@@ -187,9 +187,11 @@ function DriverManager({ lang }: { lang: Lang }) {
               <tbody>
                 {data?.list.map((d) => (
                   <tr key={d.id} data-testid="driver-row">
-                    <td class="fl-name">
-                      <Avatar d={d} />
-                      <span>{d.name}</span>
+                    <td>
+                      <div class="fl-name">
+                        <Avatar d={d} />
+                        <span>{d.name}</span>
+                      </div>
                     </td>
                     <td>{d.driverNo || "—"}</td>
                     <td>{d.phone || "—"}</td>

@@ -81,13 +81,15 @@ export class DriverService {
       this.store.vehicles(scope.accountIds),
     ]);
     const plate = new Map(vehicles.map((v) => [v.id, v.plate]));
+    // An assignment made on the vehicle (its driver) shows on the driver too.
+    const assigned = new Map(vehicles.filter((v) => v.driverId).map((v) => [v.driverId, v.plate]));
     const day = today();
     return drivers
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
       .map((d) => ({
         ...d,
         licenceState: expiryStateOf(d.expiredDate, day),
-        vehiclePlate: plate.get(d.vehicleId) ?? "",
+        vehiclePlate: plate.get(d.vehicleId) ?? assigned.get(d.id) ?? "",
       }));
   }
 

@@ -157,6 +157,8 @@ Deno.test({
       assert.equal(list[0].driverName, "Wang Fang");
       assert.equal(list[0].imei, IMEI);
       await page.screenshot({ path: `${SHOTS}fleet-vehicles-laptop.png` });
+      const drivers = await ent.call("/v3/new/fleet/driver/list", { keyword: "Wang Fang" });
+      assert.equal(drivers.list[0].vehiclePlate, "粤B-10001");
 
       // The board: four vehicles by status, the expiring dates, today's driving.
       await page.goto(`${server.url}/fleetIndex`);
