@@ -4,6 +4,10 @@ import { mailText, startSmtp } from "../../tests/helpers/smtp.ts";
 import { addInterval, reminderStatus, usage } from "./reminders_due.ts";
 import type { Reminder } from "./reminders_model.ts";
 import { fleetAccount } from "./paths_test_support.ts";
+import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
+import { FLUSH_MS } from "../motion/engine.ts";
+import { addDays, dayOf, dayStart } from "../motion/days.ts";
+import { Track } from "../motion/test_tracks.ts";
 
 const IMEI = "359710049430001";
 const SIBLING_IMEI = "359710049430002";
@@ -168,6 +172,65 @@ Deno.test("reminders: the daily job posts a due reminder and mails it once per p
     assert.equal((await smtp.waitFor(2)).length, 2);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(smtp.mails.length, 2, "no third mail");
+  } finally {
+    await app.close();
+    await smtp.close();
+  }
+});
+
+Deno.test("reminders: a mileage reminder counts the km the motion engine summed per day", async () => {
+  const smtp = await startSmtp();
+  const app = await testApp({ SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port) });
+  try {
+    const ent = await fleetAccount(app, "rem_km", 9, [IMEI]);
+    const s = app.services;
+    // Five days ago: park, 20 km, park, 10 km, park (30 km through the real ingest).
+    const D = addDays(dayOf(Date.now()), -5);
+    const track = new Track(dayStart(D) + 6 * 3_600_000, 22.5, 114).here().stay(600)
+      .drive(1200, 60).stay(900).drive(600, 60).stay(900);
+    const device = s.directory.get(IMEI)!;
+    for (let i = 0; i < track.points.length; i += 50) {
+      const positions = track.points.slice(i, i + 50).map((p) => ({
+        time: new Date(p.time),
+        valid: p.valid,
+        latitude: p.lat,
+        longitude: p.lng,
+        altitude: 0,
+        speed: p.speed / KNOT_IN_KMH,
+        course: 0,
+        posType: 1,
+        acc: p.acc ?? undefined,
+        attributes: {},
+      }));
+      await s.ingestor.submit(device, [{ type: "positions", positions }]);
+    }
+    const fed = Date.now();
+    const from = dayStart(D);
+    let km = 0;
+    while (km < 29 && Date.now() - fed < FLUSH_MS + 3000) {
+      await new Promise((r) => setTimeout(r, 200));
+      km = (await s.motion.reader.days(IMEI, from, Date.now())).reduce((a, d) => a + d.distance, 0);
+    }
+    assert.ok(km > 29, `${km} km summed`);
+
+    const add = await app.call(
+      "/v3/new/fleet/reminder/add",
+      reminder({
+        name: "Tyres",
+        intervalKind: "mileage",
+        every: 40,
+        advance: 15,
+        startDate: addDays(D, -1),
+      }),
+      ent.token,
+    );
+    assert.equal(add.json.code, 10000, JSON.stringify(add.json));
+    const [row] = (await app.call("/v3/new/fleet/reminder/list", {}, ent.token)).json.data.list;
+    assert.equal(row.status.state, "dueSoon");
+    assert.ok(Math.abs(row.status.remaining - 10) < 0.6, String(row.status.remaining));
+    assert.deepEqual(await s.fleetReminders.runDue(), { noticed: 1 });
+    const [mail] = await smtp.waitFor(1);
+    assert.match(mailText(mail.raw), /"Tyres" \(Maintenance\) is due soon: \d+(\.\d)? km left/);
   } finally {
     await app.close();
     await smtp.close();
