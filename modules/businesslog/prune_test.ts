@@ -43,14 +43,30 @@ Deno.test("business log: entries older than 180 days are removed, newer ones sta
     await past.record({ c, def, input: { id: adminId }, form: null } satisfies ChangeRecord);
     const list = () => t.call("/v3/new/businessLog/list", { pageNum: 1, pageSize: 10 }, admin);
     assert.equal((await list()).json.data.total, 2);
+    // Totals of time ranges (day counters plus the partial days at the ends).
+    const range = async (startTime?: number, endTime?: number) =>
+      (await t.call("/v3/new/businessLog/list", {
+        pageNum: 1,
+        pageSize: 10,
+        startTime: startTime === undefined ? undefined : new Date(startTime).toISOString(),
+        endTime: endTime === undefined ? undefined : new Date(endTime).toISOString(),
+      }, admin)).json.data.total;
+    const now = Date.now();
+    assert.equal(await range(now - 200 * DAY), 2);
+    assert.equal(await range(undefined, now - 100 * DAY), 1);
+    assert.equal(await range(now - 100 * DAY, now + DAY), 1);
+    assert.equal(await range(now - (KEEP_DAYS + 1) * DAY - 60_000, now - KEEP_DAYS * DAY), 1);
+    assert.equal(await range(now - 60_000, now + 60_000), 1);
+    assert.equal(await range(now + 60_000), 0);
     const before = await keys(t.services.kv);
 
     assert.equal(await t.services.businessLog.prune(), 1);
     const after = (await list()).json.data;
     assert.equal(after.total, 1);
     assert.match(after.list[0].action, /account\/add$/);
-    // The entry's audience copy and its "all" record are both gone.
-    assert.equal(await keys(t.services.kv), before - 2);
+    // The entry's audience copy, its "all" record and its day's counter are gone.
+    assert.equal(await keys(t.services.kv), before - 3);
+    assert.equal(await range(), 1);
     assert.equal(await t.services.businessLog.prune(), 0);
   } finally {
     await t.close();

@@ -59,12 +59,18 @@ export class BusinessLog {
   ): Promise<{ total: number; list: BusinessLogRow[] }> {
     const skip = (q.pageNum - 1) * q.pageSize;
     const list: BusinessLogRow[] = [];
-    let total = 0;
+    let seen = 0;
+    const counted = !q.keyword?.trim();
     for await (const e of this.matching(session, q)) {
-      if (total >= skip && list.length < q.pageSize) list.push(toRow(e, t));
-      total++;
+      if (seen >= skip) list.push(toRow(e, t));
+      seen++;
+      // Without a keyword the day counters give the total: read only up to the page.
+      if (counted && list.length === q.pageSize) break;
     }
-    return { total, list };
+    if (!counted) return { total: seen, list };
+    const { owner } = await this.access.caller(session);
+    const { from, to } = idRange(q);
+    return { total: await this.store.countBetween(owner.id, from, to), list };
   }
 
   /** The filtered log as an xlsx workbook (at most MAX_EXPORT_ROWS rows). */
@@ -98,15 +104,21 @@ export class BusinessLog {
 
   private async *matching(session: Session, q: BusinessLogQuery) {
     const { owner } = await this.access.caller(session);
-    const from = q.startTime ? new Date(q.startTime).toISOString() : "";
-    // "\uffff" sorts after the id suffix of an entry made at the end time itself.
-    const to = (q.endTime ? new Date(q.endTime).toISOString() : "9999") + "\uffff";
+    const { from, to } = idRange(q);
     if (from && from > to) throw new BizError("startAfterEnd");
     const keyword = q.keyword?.trim().toLowerCase() ?? "";
     for await (const e of this.store.newestFirst(owner.id, from, to)) {
       if (!keyword || haystack(e).includes(keyword)) yield e;
     }
   }
+}
+
+/** The ids a query's time range spans ("\uffff" sorts after the suffix of an entry made at the end time itself). */
+function idRange(q: BusinessLogQuery): { from: string; to: string } {
+  return {
+    from: q.startTime ? new Date(q.startTime).toISOString() : "",
+    to: (q.endTime ? new Date(q.endTime).toISOString() : "9999") + "\uffff",
+  };
 }
 
 const haystack = (e: BusinessLogEntry) =>
