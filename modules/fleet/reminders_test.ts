@@ -8,6 +8,7 @@ import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
 import { FLUSH_MS } from "../motion/engine.ts";
 import { addDays, dayOf, dayStart } from "../motion/days.ts";
 import { Track } from "../motion/test_tracks.ts";
+import type { Position } from "../gateway/protocols/types.ts";
 
 const IMEI = "359710049430001";
 const SIBLING_IMEI = "359710049430002";
@@ -190,7 +191,7 @@ Deno.test("reminders: a mileage reminder counts the km the motion engine summed 
       .drive(1200, 60).stay(900).drive(600, 60).stay(900);
     const device = s.directory.get(IMEI)!;
     for (let i = 0; i < track.points.length; i += 50) {
-      const positions = track.points.slice(i, i + 50).map((p) => ({
+      const positions = track.points.slice(i, i + 50).map((p): Position => ({
         time: new Date(p.time),
         valid: p.valid,
         latitude: p.lat,
