@@ -5,6 +5,7 @@
  * §5 Fleet, through the real app on a real KV file.
  */
 import assert from "node:assert/strict";
+import ExcelJS from "exceljs";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { addAccount, assertCode, assertOk, PASSWORD, whoAmI } from "../accounts/test_support.ts";
 
@@ -287,6 +288,175 @@ Deno.test("fleet: vehicle validation rules, one vehicle per device, driver assig
     // Unbinding frees the device for another vehicle.
     assertOk(await t.call(`${F}/vehicle/update`, { id: v.json.data.id, imei: "" }, tok));
     assertOk(await add({ plate: "粤B4", imei: IMEI_A }));
+  } finally {
+    await t.close();
+  }
+});
+
+/** A multipart call as the browser makes it (Bearer token; the harness's `call` is JSON only). */
+async function form(
+  t: Awaited<ReturnType<typeof testApp>>,
+  path: string,
+  token: string,
+  body: FormData,
+) {
+  const res = await t.app.request(path, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body,
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+const PNG = Uint8Array.from([
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0,
+  0,
+  0,
+  0x0d,
+  0x49,
+  0x48,
+  0x44,
+  0x52,
+]);
+
+Deno.test("fleet: driver photo (jpg/png by content, under 2 MB), xlsx export and import", async () => {
+  const { t, tokens } = await fixture();
+  const tok = tokens.entA;
+  try {
+    const id = (await t.call(`${F}/driver/add`, driver(), tok)).json.data.id;
+    const photo = (bytes: Uint8Array<ArrayBuffer>, name: string) => {
+      const f = new FormData();
+      f.set("id", id);
+      f.set("file", new File([bytes], name, { type: "image/png" }));
+      return form(t, `${F}/driver/avatar`, tok, f);
+    };
+    // A text file named .png is refused by its content; 2 MB is one byte too many.
+    assertCode(
+      await photo(new TextEncoder().encode("not an image"), "face.png"),
+      "fileTypeInvalid",
+    );
+    const big = new Uint8Array(2048 * 1024);
+    big.set(PNG);
+    assertCode(await photo(big, "big.png"), "fileTooLarge");
+    const ok = await photo(PNG, "face.jpg");
+    assertOk(ok);
+    assert.match(ok.json.data.avatar, /^[0-9a-f]{32}\.png$/);
+    const served = await t.app.request(`${F}/driver/avatar/${id}`, {
+      headers: { authorization: `Bearer ${tok}` },
+    });
+    assert.equal(served.headers.get("content-type"), "image/png");
+    assert.deepEqual(new Uint8Array(await served.arrayBuffer()), PNG);
+    // The sibling enterprise gets nothing.
+    const sibling = await t.app.request(`${F}/driver/avatar/${id}`, {
+      headers: { authorization: `Bearer ${tokens.entB}` },
+    });
+    assert.equal(sibling.status, 404);
+    await sibling.body?.cancel();
+
+    // Export: the header row and the driver; import: good rows added, bad rows named.
+    const exported = await t.app.request(`${F}/driver/export`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tok}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    assert.match(exported.headers.get("content-type") ?? "", /spreadsheetml/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await exported.arrayBuffer());
+    const sheet = wb.worksheets[0];
+    assert.equal(sheet.getRow(1).getCell(1).value, "Name");
+    assert.equal(sheet.getRow(2).getCell(1).value, "Li Wei");
+    assert.equal(sheet.getRow(2).getCell(5).value, "CARD0001");
+
+    const upload = new ExcelJS.Workbook();
+    const ws = upload.addWorksheet("Drivers");
+    ws.addRow([
+      "Name",
+      "Driver no",
+      "Licence no",
+      "Phone",
+      "RFID card no",
+      "Register date",
+      "Licence expiry",
+    ]);
+    ws.addRow(["Sun Li", "D-9", "L-9", "+86-1", "CARD0100", "2024-01-01", "2029-01-01"]);
+    ws.addRow(["Bad Phone", "", "", "12 34"]);
+    ws.addRow(["Dup Card", "", "", "", "CARD0001"]);
+    ws.addRow(["Bad Dates", "", "", "", "", "2024-05-01", "2024-04-01"]);
+    const f = new FormData();
+    f.set(
+      "file",
+      new File([await upload.xlsx.writeBuffer()], "drivers.xlsx", {
+        type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      }),
+    );
+    const imported = await form(t, `${F}/driver/import`, tok, f);
+    assertOk(imported);
+    const rows = imported.json.data as { row: number; ok: boolean; reason?: string }[];
+    assert.deepEqual(rows.map((r) => [r.row, r.ok]), [[2, true], [3, false], [4, false], [
+      5,
+      false,
+    ]]);
+    assert.match(rows[1].reason!, /Phone/);
+    assert.match(rows[2].reason!, /CARD0001/);
+    assert.match(rows[3].reason!, /expiry date cannot be before/);
+    const list = await t.call(`${F}/driver/list`, { keyword: "Sun Li" }, tok);
+    assert.equal(list.json.data.list[0].rfidCardNo, "CARD0100");
+    // A distributor's import is refused as a whole.
+    assertCode(await form(t, `${F}/driver/import`, tokens.dist, f), "enterpriseFeatureDenied");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("fleet: the board and the RFID list are enterprise-only and scoped", async () => {
+  const { t, tokens } = await fixture();
+  try {
+    for (const who of ["dist", "sales", "userA"] as const) {
+      assertCode(await t.call(`${F}/board`, {}, tokens[who]), "enterpriseFeatureDenied");
+      assertCode(
+        await t.call(
+          `${F}/rfid/list`,
+          { startTime: "2026-01-01", endTime: "2026-01-02" },
+          tokens[who],
+        ),
+        "enterpriseFeatureDenied",
+      );
+    }
+    assertOk(
+      await t.call(`${F}/vehicle/add`, { plate: "A1", status: "using", imei: IMEI_A }, tokens.entA),
+    );
+    assertOk(await t.call(`${F}/vehicle/add`, { plate: "A2", status: "rentOut" }, tokens.subA));
+    const board = (await t.call(`${F}/board`, {}, tokens.entA)).json.data;
+    assert.deepEqual(board.byStatus, { using: 1, vacant: 0, rentOut: 1 });
+    assert.deepEqual(board.today.map((v: { plate: string }) => v.plate), ["A1"]);
+    assert.equal(board.reminders, null);
+    const sibling = (await t.call(`${F}/board`, {}, tokens.entB)).json.data;
+    assert.equal(sibling.vehicles, 0);
+    // RFID list: a range whose end is before its start is refused.
+    assertCode(
+      await t.call(
+        `${F}/rfid/list`,
+        { startTime: "2026-01-02", endTime: "2026-01-01" },
+        tokens.entA,
+      ),
+      "illegalParameter",
+    );
+    assertCode(
+      await t.call(
+        `${F}/rfid/list`,
+        { startTime: "01/01/2026", endTime: "2026-01-01" },
+        tokens.entA,
+      ),
+      "illegalParameter",
+    );
   } finally {
     await t.close();
   }
