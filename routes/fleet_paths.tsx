@@ -1,5 +1,6 @@
 import type { PageKit } from "./mount.tsx";
 import { Shell } from "../components/Shell.tsx";
+import { FleetTabs } from "../components/fleet/FleetTabs.tsx";
 import PathList from "../islands/fleet/paths/PathList.tsx";
 import PathEditor from "../islands/fleet/paths/PathEditor.tsx";
 import ReminderList from "../islands/fleet/reminders/ReminderList.tsx";
@@ -16,7 +17,10 @@ export function registerFleetPathPages({ privatePage, renderer, services }: Page
       ctx,
       ctx.t("fleetPaths.title"),
       <Shell ctx={ctx}>
-        <PathList lang={ctx.lang} />
+        <div class="page fl-page">
+          <FleetTabs t={ctx.t} path={ctx.path} />
+          <PathList lang={ctx.lang} />
+        </div>
       </Shell>,
     ));
   privatePage("/addFleetPath", (c, ctx) =>
@@ -38,7 +42,10 @@ export function registerFleetPathPages({ privatePage, renderer, services }: Page
       ctx,
       ctx.t("fleetReminders.title"),
       <Shell ctx={ctx}>
-        <ReminderList lang={ctx.lang} />
+        <div class="page fl-page">
+          <FleetTabs t={ctx.t} path={ctx.path} />
+          <ReminderList lang={ctx.lang} />
+        </div>
       </Shell>,
     ));
 }

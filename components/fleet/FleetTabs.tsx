@@ -7,6 +7,7 @@ export const FLEET_NAV = [
   ["/fleetVehicle", "vehicles"],
   ["/fleetRfid", "rfid"],
   ["/fleetPath", "routes"],
+  ["/fleetReminder", "reminders"],
 ] as const;
 
 /** The tabs above every fleet page; the current one is marked. */

@@ -50,7 +50,7 @@ function PathList({ lang }: Props) {
     );
   }
   return (
-    <div class="page fp-list">
+    <div class="fp-list">
       <div class="page-head">
         <h1>{t("fleetPaths.title")}</h1>
         <a class="btn btn-primary" href="/addFleetPath" id="fp-add">+ {t("fleetPaths.add")}</a>

@@ -52,7 +52,7 @@ function ReminderList({ lang }: { lang: Lang }) {
     );
   }
   return (
-    <div class="page fr-page">
+    <div class="fr-page">
       <div class="fr-head">
         <h1>{t("fleetReminders.title")}</h1>
         <button type="button" class="btn btn-primary" id="fr-add" onClick={() => setEditing("new")}>
