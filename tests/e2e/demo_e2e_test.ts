@@ -98,6 +98,9 @@ Deno.test({
       await fillApplication(p, "bob@acme.test");
       await p.check("input[name=consent]");
       await p.screenshot({ path: `${SHOTS}demo-apply-phone.png`, fullPage: true });
+      // The captcha image is a button: tall enough for a finger.
+      const captchaBox = (await p.locator(".captcha-img").boundingBox())!;
+      assert.ok(captchaBox.height >= 40, `captcha button ${captchaBox.height} px`);
       await p.click("#demo-submit");
       await p.waitForSelector("#demo-sent");
       await phone.close();
