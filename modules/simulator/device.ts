@@ -82,6 +82,8 @@ export class SimulatedDevice {
   private backlog: DeviceFix[] = [];
   private reconnectAt = 0;
   private tick = 0;
+  /** The ignition at the previous report (null before the first): a change swipes the card. */
+  private lastAcc: boolean | null = null;
   private writing: Promise<void> = Promise.resolve();
   private wake: (() => void) | null = null;
   private loops: Promise<void>[] = [];
@@ -203,6 +205,11 @@ export class SimulatedDevice {
     }
     const n = this.tick++;
     const every = this.opts.heartbeatEvery ?? 10;
+    // The driver swipes the card in when the ignition turns on and out when it turns off.
+    if (link.driverSwipe && this.lastAcc !== null && fix.acc !== this.lastAcc) {
+      await this.send(link.driverSwipe(fix, fix.acc));
+    }
+    this.lastAcc = fix.acc;
     if (fix.alarm) await this.send(link.alarm(fix));
     else if (!fix.acc && n % 6 !== 0) await this.send(link.heartbeat(fix)); // parked: mostly heartbeats
     else await this.send(link.position(fix));

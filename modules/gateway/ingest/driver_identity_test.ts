@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { newSession } from "../protocols/types.ts";
 import { decodeFrame } from "../protocols/jt808/decoder.ts";
 import { hex } from "../protocols/jt808/test_frames.ts";
-import { jt808DriverIdentity, unescapeJt808 } from "../../simulator/devices/jt808.ts";
+import {
+  jt808DriverIdentity,
+  Jt808Link,
+  simulatorDriverCard,
+  unescapeJt808,
+} from "../../simulator/devices/jt808.ts";
+import { sampleFix } from "../../simulator/fix.ts";
 import { driverIdentityOf } from "./driver_identity.ts";
 
 const CAPTURE =
@@ -54,4 +60,21 @@ Deno.test("driver identity: name, issuing body, validity; a removal; RFID fixes"
   assert.deepEqual([swipe.type, swipe.cardNo], ["swipe", "00A1B2C3"]);
   assert.equal(driverIdentityOf("2", time.getTime(), { driverUniqueId: "0000" }, AT), null);
   assert.equal(driverIdentityOf("2", time.getTime(), { fuel: 3 }, AT), null);
+});
+
+Deno.test("driver identity: a simulated JT/T 808 driver swipes the device's card in and out", () => {
+  const imei = "864000000000123";
+  const link = new Jt808Link(imei);
+  const fix = sampleFix({ time: new Date(Date.UTC(2026, 2, 1, 6, 0, 0)), acc: true });
+  const read = (frame: Uint8Array) => {
+    const raw = unescapeJt808(frame.subarray(1, -1));
+    const s = statusOf(Uint8Array.from([0x7e, ...raw, 0x7e]));
+    return driverIdentityOf(imei, s.time.getTime(), s.attributes, null)!;
+  };
+  const swipeIn = read(link.driverSwipe(fix, true));
+  assert.deepEqual(
+    [swipeIn.type, swipeIn.cardNo, swipeIn.name],
+    ["in", simulatorDriverCard(imei).code, simulatorDriverCard(imei).name],
+  );
+  assert.equal(read(link.driverSwipe({ ...fix, acc: false }, false)).type, "out");
 });

@@ -132,6 +132,19 @@ export interface DriverCard {
 }
 
 /**
+ * The IC card of a simulated device's driver: one per device, so a platform user can add the
+ * driver with this certificate code as the RFID card number and see the swipes linked.
+ */
+export function simulatorDriverCard(imei: string): DriverCard {
+  return {
+    name: `Driver ${imei.slice(-4)}`,
+    code: `SIM${imei.slice(-8)}`,
+    issuer: "SIM DOT",
+    validity: "2030-12-31",
+  };
+}
+
+/**
  * 0x0702 driver identity (2013): BYTE state (1 card inserted, 2 removed), BCD[6] time; on
  * insertion BYTE read result (0 ok), BYTE+name, STRING[20] certificate code, BYTE+issuing
  * body, BCD[4] validity YYYYMMDD. Names are written as ASCII (GBK for ASCII is the same).
@@ -348,6 +361,15 @@ export class Jt808Link implements DeviceLink {
 
   heartbeat(fix: DeviceFix): Uint8Array {
     return jt808Heartbeat(this.terminal, this.next(), fix);
+  }
+
+  /** 0x0702 with the device's driver card (simulatorDriverCard) on insertion. */
+  driverSwipe(fix: DeviceFix, inserted: boolean): Uint8Array {
+    return jt808DriverIdentity(this.terminal, this.next(), {
+      inserted,
+      time: fix.time,
+      card: inserted ? simulatorDriverCard(this.imei) : undefined,
+    });
   }
 
   alarm(fix: DeviceFix): Uint8Array {

@@ -24,6 +24,11 @@ export interface DeviceLink {
   heartbeat(fix: DeviceFix): Uint8Array;
   /** A report carrying `fix.alarm`. */
   alarm(fix: DeviceFix): Uint8Array;
+  /**
+   * A driver identity report (an RFID / IC card swiped in when the ignition turns on, out when
+   * it turns off); protocols without one leave it out.
+   */
+  driverSwipe?(fix: DeviceFix, inserted: boolean): Uint8Array;
   /** Feeds bytes from the server; `current` gives the device state for command answers. */
   receive(chunk: Uint8Array, current: () => DeviceFix): LinkEvent[];
 }
