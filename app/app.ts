@@ -56,6 +56,7 @@ import {
   registerFleetRoutes,
 } from "../modules/fleet/routes.ts";
 import { registerFleetPathRoutes } from "../modules/fleet/paths_routes.ts";
+import { registerFleetReminderRoutes } from "../modules/fleet/reminders_routes.ts";
 
 const httpLog = log.area("http");
 
@@ -159,6 +160,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerAnnouncementRoutes(api, s);
   registerFleetRoutes(api, s);
   registerFleetPathRoutes(api, s);
+  registerFleetReminderRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -97,6 +97,8 @@ import { PathService } from "../modules/fleet/paths_service.ts";
 import { PathStore } from "../modules/fleet/paths_store.ts";
 import { OsrmRouter } from "../modules/fleet/paths_routing.ts";
 import { CorridorWatch } from "../modules/fleet/paths_watch.ts";
+import { ReminderService } from "../modules/fleet/reminders_service.ts";
+import { ReminderStore } from "../modules/fleet/reminders_store.ts";
 import type { RouteWatch } from "../modules/alerts/types.ts";
 import { DemoService } from "../modules/demo/service.ts";
 import { DemoStore } from "../modules/demo/store.ts";
@@ -222,6 +224,8 @@ export interface Services extends AlertingServices {
   fleetDriverSheets: DriverSheets;
   /** Fleet route planning: planned routes and their corridors (modules/fleet/paths*). */
   fleetPaths: PathService;
+  /** Fleet reminders and their daily due check (modules/fleet/reminders*). */
+  fleetReminders: ReminderService;
   /** Demo applications, their review and the trial accounts (modules/demo). */
   demo: DemoService;
   /** Read-only embed keys and framing origins of the /iframe map (modules/embed). */
@@ -319,6 +323,15 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   // Tasks still "running" in the store belonged to the previous process.
   await tasks.recover();
   const motion = await buildMotion(core, signIn, devices, gateway, geofences);
+  const fleetReminders = new ReminderService({
+    store: new ReminderStore(kv),
+    access: new FleetAccess(signIn.access, signIn.accountStore),
+    accounts: signIn.accountStore,
+    directory: devices.directory,
+    motion: motion.reader,
+    messages: notifications.messages,
+    mailer: notifications.mailer,
+  });
   const reports = buildReports(core, signIn, devices, gateway, geofences, addresses, motion);
   const reportExport = new ReportExport({
     runner: reports.reportRunner,
@@ -369,6 +382,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...reports,
     reportExport,
     ...fleetPaths,
+    fleetReminders,
     ...fleet,
     ...buildHelp(core, signIn),
     commonAddresses: new CommonAddresses(new CommonAddressStore(kv), devices.devices),
