@@ -118,7 +118,7 @@ Deno.test({
   },
 });
 
-Deno.test("embed: an expired account's key opens nothing; a virtual account cannot publish", async () => {
+Deno.test("embed: an expired account's key and share links open nothing; a virtual account cannot publish", async () => {
   const app = await testApp();
   try {
     const admin = await app.adminToken();
@@ -129,11 +129,27 @@ Deno.test("embed: an expired account's key opens nothing; a virtual account cann
     const open = await app.call(`/v3/new/embed/objects?key=${key}`);
     assert.equal(open.json.code, 10000);
     const id = (await app.services.accountStore.findIdByLogin("trial_embed"))!;
+    const imported = await app.call("/v3/new/newEquipment/importEquipment", {
+      userId: id,
+      mcType: "GT06N",
+      imeis: ["359710049880038"],
+    }, admin);
+    assert.equal(imported.json.data.succeeded, 1, JSON.stringify(imported.json));
+    const link = await app.call(
+      "/v3/new/monitor/share/create",
+      { imei: "359710049880038", hours: 24 },
+      trial,
+    );
+    const token = new URL(link.json.data.url, "http://x").searchParams.get("token");
+    assert.equal((await app.call(`/v3/new/monitor/share/view?token=${token}`)).json.code, 10000);
     const account = (await app.services.accountStore.get(id))!;
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     await app.services.accountStore.update({ ...account, expiration: yesterday });
     const closed = await app.call(`/v3/new/embed/objects?key=${key}`);
     assert.equal(closed.json.code, CATALOGUE.embedKeyInvalid);
+    // Its devices' share links end with it too.
+    const shared = await app.call(`/v3/new/monitor/share/view?token=${token}`);
+    assert.equal(shared.json.code, CATALOGUE.shareLinkExpired);
 
     await addVirtual(app, admin, "viewer_embed");
     const viewer = await app.login("viewer_embed", PASSWORD);

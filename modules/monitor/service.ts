@@ -9,6 +9,7 @@ import { ShareService } from "./share.ts";
 import type { MonitorStore } from "./store.ts";
 import { LiveStreams } from "./stream.ts";
 import { VisibleAccounts } from "./visibility.ts";
+import { isExpired } from "../auth/service.ts";
 
 /** The monitor area: objects for the map, the live stream, alerts feed and share links. */
 export class MonitorService {
@@ -26,7 +27,11 @@ export class MonitorService {
   ) {
     this.visible = new VisibleAccounts(access, accounts);
     this.streams = new LiveStreams(directory, offlineMs);
-    this.shares = new ShareService(store, devices);
+    this.shares = new ShareService(store, devices, async (imei) => {
+      const owner = directory.get(imei)?.userId;
+      const account = owner ? await accounts.get(owner) : null;
+      return !!account && !isExpired(account.expiration);
+    });
   }
 
   /** Every device of the caller's subtree, or one device when `imei` is given. */

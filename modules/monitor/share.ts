@@ -16,7 +16,12 @@ export function validShareHours(hours: unknown): hours is number {
 
 /** Public live-location links for one device. */
 export class ShareService {
-  constructor(private readonly store: MonitorStore, private readonly devices: DeviceService) {}
+  constructor(
+    private readonly store: MonitorStore,
+    private readonly devices: DeviceService,
+    /** False once the device's owner account has expired (a trial's devices end with it). */
+    private readonly ownerActive: (imei: string) => Promise<boolean> = () => Promise.resolve(true),
+  ) {}
 
   async create(
     session: Session,
@@ -59,7 +64,9 @@ export class ShareService {
   async open(token: string, now = Date.now()): Promise<ShareLink> {
     const link = /^[\w-]{10,64}$/.test(token) ? await this.store.share(token) : null;
     if (!link) throw new BizError("shareLinkNotFound");
-    if (now >= link.expiresAt) throw new BizError("shareLinkExpired");
+    if (now >= link.expiresAt || !await this.ownerActive(link.imei)) {
+      throw new BizError("shareLinkExpired");
+    }
     return link;
   }
 }
