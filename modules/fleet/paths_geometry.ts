@@ -109,18 +109,32 @@ function cellKey(y: number, x: number): number {
 
 /** True when the point lies within the corridor (distance to the line ≤ offset). */
 export function insideCorridor(c: Corridor, lat: number, lng: number): boolean {
+  return legWithin(c, lat, lng, -1) >= 0;
+}
+
+/**
+ * The index of a leg the point is within the offset of, or -1 when it is outside the corridor.
+ * `hint` (the leg the vehicle was last found on) and the next one are tried first: a vehicle on
+ * its route stays on one leg for many fixes, so most checks measure one or two legs.
+ */
+export function legWithin(c: Corridor, lat: number, lng: number, hint: number): number {
+  const n = c.legs.length >> 2;
+  if (hint >= 0 && hint < n) {
+    if (legDistanceM(c, hint * 4, lat, lng) <= c.offsetM) return hint;
+    if (hint + 1 < n && legDistanceM(c, hint * 4 + 4, lat, lng) <= c.offsetM) return hint + 1;
+  }
   const [a, b, d, e] = c.box;
-  if (lat < a || lat > d || lng < b || lng > e) return false;
+  if (lat < a || lat > d || lng < b || lng > e) return -1;
   if (!c.grid) {
-    for (let i = 0; i < c.legs.length; i += 4) {
-      if (legDistanceM(c, i, lat, lng) <= c.offsetM) return true;
+    for (let i = 0; i < n; i++) {
+      if (legDistanceM(c, i * 4, lat, lng) <= c.offsetM) return i;
     }
-    return false;
+    return -1;
   }
   const legs = c.grid.get(cellKey(cell(lat, c.cellDeg), cell(lng, c.cellDeg)));
-  if (!legs) return false;
-  for (const i of legs) if (legDistanceM(c, i * 4, lat, lng) <= c.offsetM) return true;
-  return false;
+  if (!legs) return -1;
+  for (const i of legs) if (legDistanceM(c, i * 4, lat, lng) <= c.offsetM) return i;
+  return -1;
 }
 
 /** Distance in metres from the point to the line (for alert details). */

@@ -7,7 +7,7 @@
  */
 import type { RouteTransition, RouteWatch } from "../alerts/types.ts";
 import { localClock, minutesOf } from "./paths_clock.ts";
-import { type Corridor, corridor, distanceToLineM, insideCorridor } from "./paths_geometry.ts";
+import { type Corridor, corridor, distanceToLineM, legWithin } from "./paths_geometry.ts";
 import type { PlannedRoute } from "./paths_model.ts";
 
 interface WatchedRoute {
@@ -29,6 +29,8 @@ interface DeviceOnRoute {
   /** When the device was first seen outside the corridor in this episode. */
   offSince: number | null;
   deviated: boolean;
+  /** The leg the device was last found on (-1: none): checked first next time. */
+  leg: number;
 }
 
 /** One device's routes, with its state on each (same order): one map lookup per fix. */
@@ -62,7 +64,7 @@ export class CorridorWatch implements RouteWatch {
       let b = this.byImei.get(imei);
       if (!b) this.byImei.set(imei, b = { routes: [], states: [] });
       b.routes.push(watched);
-      b.states.push({ offSince: null, deviated: false });
+      b.states.push({ offSince: null, deviated: false, leg: -1 });
     }
   }
 
@@ -94,7 +96,8 @@ export class CorridorWatch implements RouteWatch {
         st.deviated = false;
         continue;
       }
-      if (insideCorridor(w.corridor, lat, lng)) {
+      st.leg = legWithin(w.corridor, lat, lng, st.leg);
+      if (st.leg >= 0) {
         st.offSince = null;
         if (st.deviated) {
           st.deviated = false;

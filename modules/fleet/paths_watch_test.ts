@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { localClock } from "./paths_clock.ts";
-import { corridor, insideCorridor } from "./paths_geometry.ts";
+import { corridor, insideCorridor, legWithin } from "./paths_geometry.ts";
 import type { PlannedRoute } from "./paths_model.ts";
 import { CorridorWatch } from "./paths_watch.ts";
 import { offsetPoint } from "./paths_test_support.ts";
@@ -56,6 +56,9 @@ Deno.test("corridor: the leg grid answers like a scan of every leg", () => {
       brute = insideCorridor(corridor([line[i], line[i + 1]], 120), p.lat, p.lng);
     }
     assert.equal(insideCorridor(c, p.lat, p.lng), brute, JSON.stringify(p));
+    // A stale hint (the leg last found) never changes the answer, only where the search starts.
+    const hint = Math.floor(Math.random() * 70) - 5;
+    assert.equal(legWithin(c, p.lat, p.lng, hint) >= 0, brute, `hint ${hint}`);
     if (brute) inside++;
   }
   assert.ok(inside > 100, `${inside} points inside`);

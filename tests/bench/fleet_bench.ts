@@ -149,7 +149,9 @@ console.log(
   } µs), ${results[0].transitions} transitions per run`,
 );
 console.log(
-  `  check per position (leg scan, no grid): ${flatResult.usPerPosition.toFixed(3)} µs`,
+  `  check per position (no leg grid: box, last leg, then every leg): ${
+    flatResult.usPerPosition.toFixed(3)
+  } µs`,
 );
 console.log(
   `  at 1 Hz: ${(median * DEVICES / 1e4).toFixed(2)} % of one core for ${DEVICES} devices`,
