@@ -667,7 +667,7 @@ async function buildFleet(
     fleetDrivers,
     fleetVehicles,
     fleetSwipes,
-    fleetBoard: new BoardService(access, fleetDrivers, fleetVehicles, motion.reader),
+    fleetBoard: new BoardService(access, fleetDrivers, fleetVehicles, motion.reader, store),
     fleetAvatars: new DriverAvatars(config.DATA_DIR, fleetDrivers),
     fleetDriverSheets: new DriverSheets(fleetDrivers),
   };

@@ -2,7 +2,13 @@ import type { Session } from "../../lib/http/env.ts";
 import type { MotionReader } from "../motion/types.ts";
 import type { FleetAccess, FleetScope } from "./access.ts";
 import type { DriverService } from "./drivers.ts";
-import { type BoardExpiry, type FleetBoard, VEHICLE_STATUSES } from "./model.ts";
+import {
+  type BoardExpiry,
+  type Driver,
+  type FleetBoard,
+  type Vehicle,
+  VEHICLE_STATUSES,
+} from "./model.ts";
 import type { VehicleService } from "./vehicles.ts";
 
 /**
@@ -16,6 +22,11 @@ export interface FleetBoardSlots {
 
 export type { BoardExpiry, FleetBoard };
 
+/** Both record lists of a scope, read once (FleetStore). */
+export interface FleetLists {
+  lists(accountIds: Iterable<string> | null): Promise<{ drivers: Driver[]; vehicles: Vehicle[] }>;
+}
+
 /** Device-day reads in flight at once (2,000 vehicles stay within the board's 500 ms). */
 const DAY_READS = 200;
 
@@ -26,15 +37,15 @@ export class BoardService {
     private readonly drivers: DriverService,
     private readonly vehicles: VehicleService,
     private readonly motion: Pick<MotionReader, "days">,
+    private readonly records: FleetLists,
     private readonly slots: FleetBoardSlots = {},
   ) {}
 
   async board(session: Session, now = Date.now()): Promise<FleetBoard> {
     const scope = await this.access.scope(session);
-    const [vehicles, drivers] = await Promise.all([
-      this.vehicles.rows(scope),
-      this.drivers.rows(scope),
-    ]);
+    const loaded = await this.records.lists(scope.accountIds);
+    const vehicles = await this.vehicles.rows(scope, loaded);
+    const drivers = await this.drivers.rows(scope, loaded);
     const byStatus = Object.fromEntries(VEHICLE_STATUSES.map((s) => [s, 0])) as FleetBoard[
       "byStatus"
     ];

@@ -3,7 +3,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import { enterpriseRoot, type FleetAccess, type FleetScope, inScope } from "./access.ts";
-import { type Driver, type DriverRow, expiryStateOf, type Page } from "./model.ts";
+import { type Driver, type DriverRow, expiryStateOf, type Page, type Vehicle } from "./model.ts";
 import type { driverAddBody, driverListBody } from "./schemas.ts";
 import type { FleetStore } from "./store.ts";
 
@@ -75,8 +75,12 @@ export class DriverService {
   }
 
   /** Every driver of the scope, newest first, with licence state and vehicle plate. */
-  async rows(scope: FleetScope): Promise<DriverRow[]> {
-    const [drivers, vehicles] = await Promise.all([
+  async rows(
+    scope: FleetScope,
+    /** Records already read (the board reads each list once for both kinds of rows). */
+    loaded?: { drivers: Driver[]; vehicles: Vehicle[] },
+  ): Promise<DriverRow[]> {
+    const [drivers, vehicles] = loaded ? [loaded.drivers, loaded.vehicles] : await Promise.all([
       this.store.drivers(scope.accountIds),
       this.store.vehicles(scope.accountIds),
     ]);
@@ -84,7 +88,7 @@ export class DriverService {
     // An assignment made on the vehicle (its driver) shows on the driver too.
     const assigned = new Map(vehicles.filter((v) => v.driverId).map((v) => [v.driverId, v.plate]));
     const day = today();
-    return drivers
+    return [...drivers]
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
       .map((d) => ({
         ...d,

@@ -85,6 +85,13 @@ export class FleetStore implements DriverIdentityJournal {
     await op.commit();
   }
 
+  /** Drivers and vehicles of the accounts, read side by side. */
+  async lists(accountIds: Iterable<string> | null) {
+    const ids = accountIds === null ? null : [...accountIds];
+    const [drivers, vehicles] = await Promise.all([this.drivers(ids), this.vehicles(ids)]);
+    return { drivers, vehicles };
+  }
+
   // ---- vehicles ----
 
   async vehicle(id: string): Promise<Vehicle | null> {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { type FleetAccess, type FleetScope, inScope } from "./access.ts";
-import { expiryStateOf, type Page, type Vehicle, type VehicleRow } from "./model.ts";
+import { type Driver, expiryStateOf, type Page, type Vehicle, type VehicleRow } from "./model.ts";
 import type { vehicleAddBody, vehicleListBody } from "./schemas.ts";
 import type { FleetStore } from "./store.ts";
 import { vinProblem } from "./vin.ts";
@@ -79,14 +79,18 @@ export class VehicleService {
   }
 
   /** Every vehicle of the scope, newest first, with insurance state and driver names. */
-  async rows(scope: FleetScope): Promise<VehicleRow[]> {
-    const [vehicles, drivers] = await Promise.all([
+  async rows(
+    scope: FleetScope,
+    /** Records already read (the board reads each list once for both kinds of rows). */
+    loaded?: { drivers: Driver[]; vehicles: Vehicle[] },
+  ): Promise<VehicleRow[]> {
+    const [vehicles, drivers] = loaded ? [loaded.vehicles, loaded.drivers] : await Promise.all([
       this.store.vehicles(scope.accountIds),
       this.store.drivers(scope.accountIds),
     ]);
     const name = new Map(drivers.map((d) => [d.id, d.name]));
     const day = today();
-    return vehicles
+    return [...vehicles]
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
       .map((v) => ({
         ...v,
