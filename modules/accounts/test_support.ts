@@ -145,5 +145,6 @@ export async function snapshot(kv: Deno.Kv): Promise<string> {
     if (e.key[0] === "auth" && skip.includes(String(e.key[1]))) continue;
     out.push([e.key, e.value, e.versionstamp]);
   }
-  return JSON.stringify(out);
+  // Counters (Deno.KvU64) hold bigints, which JSON cannot write as they are.
+  return JSON.stringify(out, (_, v) => typeof v === "bigint" ? `${v}n` : v);
 }
