@@ -60,7 +60,7 @@ function sample(s: Schema, key: string, imei: string, ids: Record<string, string
         () => sample(s.items ?? {}, "", imei, ids),
       );
     case "string":
-      return key === "mcType" ? "GT06N" : "a".repeat(Math.max(1, s.minLength ?? 1));
+      return stringSample(key, s.minLength ?? 1);
     case "integer":
     case "number":
       return s.minimum ?? 1;
@@ -69,6 +69,16 @@ function sample(s: Schema, key: string, imei: string, ids: Record<string, string
     default:
       return "1";
   }
+}
+
+/** Times and dates where a route takes them (reports, fleet), so validation lets it through. */
+function stringSample(key: string, minLength: number): string {
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  if (key === "mcType") return "GT06N";
+  if (/^(start|begin)Time$/i.test(key)) return hourAgo.toISOString();
+  if (/^endTime$/i.test(key)) return new Date().toISOString();
+  if (/date$/i.test(key)) return hourAgo.toISOString().slice(0, 10);
+  return "a".repeat(Math.max(1, minLength));
 }
 
 function hasImei(s: Schema | undefined): boolean {
