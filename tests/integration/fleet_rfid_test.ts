@@ -4,11 +4,14 @@
  * certificate code 0029b885) and later a card removal. The terminal is acknowledged, the swipe
  * is listed linked to the enterprise's driver with that RFID card number, the vehicle bound to
  * the terminal gets that driver as its current driver (the board shows them on duty), and the
- * removal ends the shift. An unknown card is kept and flagged.
+ * removal ends the shift. An unknown card is kept and flagged. A GT06 RFID unit's captured
+ * 0x17 fix swipes its driver in, the same card again out.
  */
 import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
 import { devicePorts } from "../helpers/gateway.ts";
+import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
+import { buildFrame } from "../../modules/gateway/protocols/gt06/frame.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
 import { startServer } from "../helpers/server.ts";
 import { hex, wire } from "../../modules/gateway/protocols/jt808/test_frames.ts";
@@ -177,6 +180,73 @@ Deno.test({
       });
       const other = await ApiClient.login(server.url, "rfidother", PASSWORD);
       assert.equal((await other.call("/v3/new/fleet/rfid/list", range)).total, 0);
+    } finally {
+      d?.conn.close();
+      await server.stop();
+    }
+  },
+});
+
+/** A GT06 RFID unit's 0x17 (GPS, cell, 8-byte card id), captured: 2024-06-14 02:24:49, card bf0000012ca7e001. */
+const GT06_RFID =
+  "7878281718060e021831c6026e8acc0c361b1000140001cc00286d000f4dbf0000012ca7e001000004b2630d0a";
+const GT06_IMEI = "359710049440017";
+
+Deno.test({
+  name: "fleet: GT06 RFID fixes over TCP swipe a driver in, the same card again out",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const server = await startServer({ ADMIN_PASSWORD });
+    let d: RawDevice | null = null;
+    try {
+      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+      const adminId = (await admin.call("/v3/new/account/current")).id;
+      const ent = await admin.call("/v3/new/account/add", {
+        account: "gt06ent",
+        nickName: "GT06 enterprise",
+        password: PASSWORD,
+        accountType: 9,
+        parentId: adminId,
+      });
+      await admin.call("/v3/new/newEquipment/importEquipment", {
+        userId: ent.id,
+        mcType: "GT06N",
+        imeis: [GT06_IMEI],
+      });
+      const api = await ApiClient.login(server.url, "gt06ent", PASSWORD);
+      const driver = await api.call("/v3/new/fleet/driver/add", {
+        name: "Huang Lei",
+        rfidCardNo: "BF0000012CA7E001",
+      });
+      await api.call("/v3/new/fleet/vehicle/add", { plate: "GT-1", imei: GT06_IMEI });
+
+      d = await RawDevice.open(devicePorts(server).gt06);
+      await d.send(gt06Login(GT06_IMEI, 1));
+      await d.take(10);
+      const captured = hex(GT06_RFID);
+      await d.send(captured);
+      // The same card 40 minutes later: the current driver's second swipe clocks out.
+      const content = captured.slice(4, 4 + 35);
+      content[4] = 0x3a; // 02:24:49 → 02:58:49 (GT06 dates are binary: 0x18 is 2024)
+      await d.send(buildFrame(0x17, 5, content));
+      await d.send(gt06Heartbeat(6));
+      await d.take(10); // answered once everything before it is stored
+      const range = { startTime: "2024-06-14", endTime: "2024-06-14", pageNum: 1, pageSize: 10 };
+      const listed = await waitFor("two swipes", async () => {
+        const r = await api.call("/v3/new/fleet/rfid/list", range);
+        return r.total === 2 ? r : null;
+      });
+      const [out, inn] = listed.list;
+      assert.ok(out.time > inn.time);
+      assert.deepEqual(
+        [inn.type, inn.driverId, inn.cardNo, inn.time],
+        ["in", driver.id, "bf0000012ca7e001", "2024-06-14T02:24:49.000Z"],
+      );
+      assert.deepEqual([out.type, out.driverId], ["out", driver.id]);
+      assert.ok(inn.lat > 22 && inn.lat < 23, JSON.stringify(inn));
+      const board = await api.call("/v3/new/fleet/board", {});
+      assert.deepEqual(board.onDuty, []);
     } finally {
       d?.conn.close();
       await server.stop();
