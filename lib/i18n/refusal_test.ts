@@ -57,9 +57,9 @@ Deno.test("refusals read as sentences in Chinese too", () => {
   assert.equal(message("zh", body, bad({ account: undefined })), "请填写登录账号。");
   assert.equal(message("zh", body, bad({ account: "ab" })), "登录账号至少需要 3 个字符。");
   assert.equal(message("zh", body, bad({ seconds: 5 })), "间隔（秒）不能小于 10。");
-  // Every field a route takes has a Chinese label (tests/integration/field_labels_test.ts);
-  // only a name no route takes falls back to English words.
-  assert.equal(message("zh", body, bad({ unit: "yards" })), "Unit必须是以下之一：km, mi。");
+  // Every field a route takes has a Chinese label (tests/integration/field_labels_test.ts),
+  // `unit` included since the wallet's and reminders' routes take it.
+  assert.equal(message("zh", body, bad({ unit: "yards" })), "单位必须是以下之一：km, mi。");
   assert.equal(message("zh", body, bad({ email: "x" })), "邮箱不是有效的邮箱地址。");
 });
 
