@@ -88,7 +88,7 @@ import { FleetAccess } from "../modules/fleet/access.ts";
 import { DriverService } from "../modules/fleet/drivers.ts";
 import { FleetStore } from "../modules/fleet/store.ts";
 import { SwipeService } from "../modules/fleet/swipes.ts";
-import { BoardService } from "../modules/fleet/board.ts";
+import { BoardService, type FleetBoardSlots } from "../modules/fleet/board.ts";
 import { DriverAvatars } from "../modules/fleet/avatars.ts";
 import { DriverSheets } from "../modules/fleet/sheets.ts";
 import { FleetExpiries } from "../modules/fleet/expiry.ts";
@@ -339,7 +339,10 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     accounts: signIn.accountStore,
     deviceOwner: (imei) => devices.directory.get(imei)?.userId,
   });
-  const fleet = await buildFleet(core, signIn, devices, motion, fleetStore);
+  const fleet = await buildFleet(core, signIn, devices, motion, fleetStore, {
+    reminders: (scope) => fleetReminders.counts(scope),
+    deviationsToday: (scope) => fleetPaths.fleetPaths.deviationsToday(scope, gateway.alerts),
+  });
   connectAreas(core, alerting, {
     motion: motion.engine,
     alertAddresses: addresses.alertAddresses,
@@ -644,6 +647,8 @@ async function buildFleet(
   { devices, directory }: DevicesArea,
   motion: MotionServices,
   store: FleetStore,
+  /** The reminder and route modules' tiles of the data board. */
+  boardSlots: FleetBoardSlots,
 ): Promise<
   Pick<
     Services,
@@ -667,7 +672,14 @@ async function buildFleet(
     fleetDrivers,
     fleetVehicles,
     fleetSwipes,
-    fleetBoard: new BoardService(access, fleetDrivers, fleetVehicles, motion.reader, store),
+    fleetBoard: new BoardService(
+      access,
+      fleetDrivers,
+      fleetVehicles,
+      motion.reader,
+      store,
+      boardSlots,
+    ),
     fleetAvatars: new DriverAvatars(config.DATA_DIR, fleetDrivers),
     fleetDriverSheets: new DriverSheets(fleetDrivers),
   };

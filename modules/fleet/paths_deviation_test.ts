@@ -134,6 +134,11 @@ Deno.test({
         String(route[0].detail.metres),
       );
       assert.equal(route[1].time, t0 + 180_000);
+      // The data board counts today's deviations and the reminders (none here).
+      const board = await ent.call("/v3/new/fleet/board", {});
+      const midnight = Date.now() - Date.now() % 86_400_000;
+      assert.equal(board.deviationsToday, route[0].time >= midnight ? 1 : 0);
+      assert.deepEqual(board.reminders, { due: 0, overdue: 0 });
       await device.done();
     } catch (e) {
       console.log(server.output().slice(-3000));

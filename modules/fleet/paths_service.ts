@@ -6,6 +6,7 @@
  */
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
+import type { AlertHistory } from "../alerts/types.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import { type FleetAccess, type FleetScope, inScope } from "./access.ts";
 import type { Page } from "./model.ts";
@@ -46,6 +47,28 @@ export class PathService {
     ).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const start = (q.pageNum - 1) * q.pageSize;
     return { total: all.length, list: all.slice(start, start + q.pageSize) };
+  }
+
+  /**
+   * Route deviations raised since UTC midnight for the devices bound to the scope's routes
+   * (the data board's tile), read from the alert history of those devices only.
+   */
+  async deviationsToday(
+    scope: FleetScope,
+    alerts: AlertHistory,
+    now = Date.now(),
+  ): Promise<number> {
+    const imeis = new Set<string>();
+    for (const r of this.routes.values()) {
+      if (inScope(scope, r)) r.imeis.forEach((i) => imeis.add(i));
+    }
+    const midnight = now - now % 86_400_000;
+    const counts = await Promise.all(
+      [...imeis].map(async (imei) =>
+        (await alerts.range(imei, midnight, now)).filter((a) => a.type === "routeDeviation").length
+      ),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async add(session: Session, body: RouteInput): Promise<{ id: string }> {

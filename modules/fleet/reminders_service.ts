@@ -165,6 +165,13 @@ export class ReminderService {
     }).catch((e) => reminderLog.warn(`reminder mail to ${row.email} failed: ${e.message ?? e}`));
   }
 
+  /** How many of a scope's reminders are due soon and overdue today (the data board's tile). */
+  async counts(scope: FleetScope, now = Date.now()): Promise<{ due: number; overdue: number }> {
+    const rows = await Promise.all((await this.inScope(scope)).map((r) => this.row(r, now)));
+    const count = (state: string) => rows.filter((r) => r.status.state === state).length;
+    return { due: count("dueSoon"), overdue: count("overdue") };
+  }
+
   private async row(r: Reminder, now: number): Promise<ReminderRow> {
     let used: number | null = null;
     if (r.intervalKind !== "time" && r.imei) {
