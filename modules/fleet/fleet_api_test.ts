@@ -437,7 +437,9 @@ Deno.test("fleet: the board and the RFID list are enterprise-only and scoped", a
     const board = (await t.call(`${F}/board`, {}, tokens.entA)).json.data;
     assert.deepEqual(board.byStatus, { using: 1, vacant: 0, rentOut: 1 });
     assert.deepEqual(board.today.map((v: { plate: string }) => v.plate), ["A1"]);
-    assert.equal(board.reminders, null);
+    // The reminder and route modules fill their tiles: none due, no deviation today.
+    assert.deepEqual(board.reminders, { due: 0, overdue: 0 });
+    assert.equal(board.deviationsToday, 0);
     const sibling = (await t.call(`${F}/board`, {}, tokens.entB)).json.data;
     assert.equal(sibling.vehicles, 0);
     // RFID list: a range whose end is before its start is refused.
