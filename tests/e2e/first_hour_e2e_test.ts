@@ -43,8 +43,9 @@ async function popup(browser: Browser, base: string, phone: boolean) {
   await formLogin(page, base, "polish_dist", PASSWORD);
   await assertReadable(page);
   const items = await page.locator("#release-popup li").allInnerTexts();
-  assert.ok(items.some((i) => /Addresses instead of coordinates/.test(i)), items.join("\n"));
-  assert.ok(items.some((i) => /engine cut asks for confirmation/.test(i)));
+  // The pop-up shows the newest release (1.2.0: reports, wallet, help…).
+  assert.ok(items.some((i) => /^Reports: trips, parking/.test(i)), items.join("\n"));
+  assert.ok(items.some((i) => /^Security hardening/.test(i)));
   await page.screenshot({ path: SHOT(phone ? "release_phone" : "release_laptop") });
   await context.close();
 }
