@@ -83,12 +83,14 @@ Deno.test({
       const phone = await phoneContext(browser);
       const p = await phone.newPage();
       await formLogin(p, server.url, "admin", ADMIN_PASSWORD);
-      const pn = p.locator(".modal .modal-foot .btn-primary");
-      if (await pn.count()) await pn.first().click();
+      // The What's-new pop-up may open a moment after the page: close it before clicking the map.
+      const pn = p.locator(".modal .modal-foot .btn-primary").first();
+      if (await pn.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await pn.click();
       if (await p.locator("#area-search").isHidden()) {
         // The phone layout shows the list first: switch to the map pane.
         await p.locator(".mon-pane-switch button, [data-pane=map]").last().click().catch(() => {});
       }
+      await p.locator("[data-testid=map]").waitFor();
       await searchAt(p, 22.53, 114.06);
       await p.locator("#area-count").waitFor();
       await p.screenshot({ path: `${SHOTS}area-search-phone.png` });
