@@ -94,11 +94,12 @@ Deno.test("a user lists and downloads only their own tasks; another's id is unkn
   const kv = await f.open();
   try {
     const tasks = new TaskService(new TaskStore(kv));
-    const file = (name: string) => async () => ({
-      fileName: name,
-      contentType: "text/csv",
-      bytes: new TextEncoder().encode(name),
-    });
+    const file = (name: string) => () =>
+      Promise.resolve({
+        fileName: name,
+        contentType: "text/csv",
+        bytes: new TextEncoder().encode(name),
+      });
     const a1 = await tasks.start("alice", meta, file("a1.csv"));
     const a2 = await tasks.start("alice", { ...meta, type: "other" }, file("a2.csv"));
     const b1 = await tasks.start("bob", meta, file("b1.csv"));
@@ -167,7 +168,8 @@ Deno.test("retention: tasks older than 7 days are removed with their files, newe
     let now = Date.parse("2026-11-01T00:00:00Z");
     const tasks = new TaskService(new TaskStore(kv), { now: () => now });
     const big = new Uint8Array(2 * CHUNK_BYTES).fill(7);
-    const work = async () => ({ fileName: "x.xlsx", contentType: "application/x", bytes: big });
+    const work = () =>
+      Promise.resolve({ fileName: "x.xlsx", contentType: "application/x", bytes: big });
     const old = await tasks.start("u1", meta, work);
     await tasks.idle();
     now += 2 * 86_400_000;
