@@ -131,43 +131,7 @@ function Events(
                 </thead>
                 <tbody>
                   {data.list.map((a) => (
-                    <tr key={a.id} data-alert={a.id} class={a.read === -1 ? "mon-unread" : ""}>
-                      <td>
-                        <span class="mon-alarm-type">
-                          {t(`alerts.type.${a.type}`, { defaultValue: a.type })}
-                        </span>
-                      </td>
-                      <td>
-                        <div>{a.deviceName}</div>
-                        <div class="mono muted">{a.imei}</div>
-                      </td>
-                      <td>{fmt.time(a.time)}</td>
-                      <td>{a.speed === null ? "—" : fmt.speed(a.speed)}</td>
-                      <td class="mon-alarm-where">
-                        {a.address && <div data-address>{a.address}</div>}
-                        <div class={`mono ${a.address ? "muted" : ""}`}>
-                          {a.lat !== null && a.lng !== null ? fmt.coords(a.lat, a.lng) : "—"}
-                        </div>
-                      </td>
-                      <td>
-                        <span class={`badge ${a.read === -1 ? "bad" : ""}`}>
-                          {a.read === -1 ? t("monitor.events.unread") : t("monitor.events.read")}
-                        </span>
-                      </td>
-                      <td class="col-actions">
-                        <a class="link-btn" href={a.mapUrl}>{t("monitor.events.showOnMap")}</a>
-                        <button
-                          type="button"
-                          class="link-btn"
-                          onClick={() =>
-                            mark([a], a.read === -1 ? 0 : -1)}
-                        >
-                          {a.read === -1
-                            ? t("monitor.events.markRead")
-                            : t("monitor.events.markUnread")}
-                        </button>
-                      </td>
-                    </tr>
+                    <EventRow key={a.id} a={a} fmt={fmt} t={t} onMark={mark} />
                   ))}
                 </tbody>
               </table>
@@ -178,6 +142,46 @@ function Events(
       </section>
       <Toasts />
     </div>
+  );
+}
+
+/** One alert of the list, with its read state and actions. */
+function EventRow({ a, fmt, t, onMark }: {
+  a: Row;
+  fmt: ReturnType<typeof formatter>;
+  t: ReturnType<typeof translator>;
+  onMark: (rows: Row[], value: 0 | -1) => void;
+}) {
+  const unread = a.read === -1;
+  return (
+    <tr data-alert={a.id} class={unread ? "mon-unread" : ""}>
+      <td>
+        <span class="mon-alarm-type">{t(`alerts.type.${a.type}`, { defaultValue: a.type })}</span>
+      </td>
+      <td>
+        <div>{a.deviceName}</div>
+        <div class="mono muted">{a.imei}</div>
+      </td>
+      <td>{fmt.time(a.time)}</td>
+      <td>{a.speed === null ? "—" : fmt.speed(a.speed)}</td>
+      <td class="mon-alarm-where">
+        {a.address && <div data-address>{a.address}</div>}
+        <div class={`mono ${a.address ? "muted" : ""}`}>
+          {a.lat !== null && a.lng !== null ? fmt.coords(a.lat, a.lng) : "—"}
+        </div>
+      </td>
+      <td>
+        <span class={`badge ${unread ? "bad" : ""}`}>
+          {unread ? t("monitor.events.unread") : t("monitor.events.read")}
+        </span>
+      </td>
+      <td class="col-actions">
+        <a class="link-btn" href={a.mapUrl}>{t("monitor.events.showOnMap")}</a>
+        <button type="button" class="link-btn" onClick={() => onMark([a], unread ? 0 : -1)}>
+          {unread ? t("monitor.events.markRead") : t("monitor.events.markUnread")}
+        </button>
+      </td>
+    </tr>
   );
 }
 

@@ -24,6 +24,78 @@ type Mode =
   | { kind: "tracking"; imei: string }
   | { kind: "share"; token: string; expiresAt: string };
 
+const shareQuery = (token: string) => `token=${encodeURIComponent(token)}`;
+
+/** The device's objects answer: by share token, or by IMEI for a logged-in user. */
+async function loadObjects(mode: Mode): Promise<ObjectsPayload> {
+  return mode.kind === "share"
+    ? (await api<{ objects: ObjectsPayload }>(
+      `/v3/new/monitor/share/view?${shareQuery(mode.token)}`,
+    )).objects
+    : await api<ObjectsPayload>(`/v3/new/monitor/objects?imei=${mode.imei}`);
+}
+
+/** The live stream of the page's one device. */
+const streamUrl = (mode: Mode) =>
+  mode.kind === "share"
+    ? `/v3/new/monitor/share/stream?${shareQuery(mode.token)}`
+    : `/v3/new/monitor/stream?imei=${mode.imei}`;
+
+/** The card's data from the (one-device) objects answer. */
+function cardData(objects: ObjectsPayload): DeviceCardData {
+  return {
+    imei: objects.imei[0],
+    name: objects.name[0],
+    status: objects.statuses[objects.status[0]],
+    speed: objects.speed[0],
+    course: objects.course[0],
+    gpsTime: objects.gpsTime[0],
+    hbTime: objects.hbTime[0],
+    lat: objects.lat[0],
+    lng: objects.lng[0],
+    acc: objects.acc[0],
+    facts: objects.facts ?? null,
+  };
+}
+
+/** The last hour of a device's track, as the start of its trail (null when it cannot load). */
+function trailHistory(imei: string) {
+  const now = Date.now();
+  return api<TrackColumns>("/v3/new/monitor/playback", {
+    imei,
+    startTime: new Date(now - TRAIL_HISTORY_MS).toISOString(),
+    endTime: new Date(now).toISOString(),
+    format: "columns",
+  }).then(columnsToTrack).catch(() => null);
+}
+
+type SetDevice = (f: (prev: DeviceCardData | null) => DeviceCardData | null) => void;
+
+/** The share page's readings and address, again every minute. */
+function useShareRefresh(mode: Mode, setDevice: SetDevice) {
+  useEffect(() => {
+    if (mode.kind !== "share") return;
+    const timer = setInterval(() => {
+      loadObjects(mode).then((objects) => {
+        setDevice((prev) => prev && { ...prev, acc: objects.acc[0], facts: objects.facts ?? null });
+      }).catch(() => {});
+    }, 60_000);
+    return () => clearInterval(timer);
+  }, []);
+}
+
+/** A share page stops at its expiry time without waiting for the server. */
+function useShareExpiry(mode: Mode): boolean {
+  const [expired, setExpired] = useState(false);
+  useEffect(() => {
+    if (mode.kind !== "share") return;
+    const left = Date.parse(mode.expiresAt) - Date.now();
+    const timer = setTimeout(() => setExpired(true), Math.max(0, Math.min(left, 2 ** 31 - 1)));
+    return () => clearTimeout(timer);
+  }, []);
+  return expired;
+}
+
 /**
  * One device followed live with its trail: /monitorTracking (logged in) and the public
  * /monitorShare page (by link token, until the link expires).
@@ -43,7 +115,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
   const [error, setError] = useState("");
   const [follow, setFollow] = useState(true);
   const [live, setLive] = useState(false);
-  const [expired, setExpired] = useState(false);
+  const expired = useShareExpiry(mode);
   const [points, setPoints] = useState(0);
   const followRef = useRef(follow);
   followRef.current = follow;
@@ -89,36 +161,12 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     let stop = () => {};
     const start = async () => {
       try {
-        const objects = mode.kind === "share"
-          ? (await api<{ objects: ObjectsPayload }>(
-            `/v3/new/monitor/share/view?token=${encodeURIComponent(mode.token)}`,
-          )).objects
-          : await api<ObjectsPayload>(`/v3/new/monitor/objects?imei=${mode.imei}`);
-        const status = objects.statuses[objects.status[0]];
+        const objects = await loadObjects(mode);
         layers.current!.iconType = objects.appType[0] ?? 0;
-        const d: DeviceCardData = {
-          imei: objects.imei[0],
-          name: objects.name[0],
-          status,
-          speed: objects.speed[0],
-          course: objects.course[0],
-          gpsTime: objects.gpsTime[0],
-          hbTime: objects.hbTime[0],
-          lat: objects.lat[0],
-          lng: objects.lng[0],
-          acc: objects.acc[0],
-          facts: objects.facts ?? null,
-        };
+        const d = cardData(objects);
         setDevice(d);
         if (mode.kind === "tracking") {
-          // The last hour as the start of the trail.
-          const now = Date.now();
-          const hist = await api<TrackColumns>("/v3/new/monitor/playback", {
-            imei: mode.imei,
-            startTime: new Date(now - TRAIL_HISTORY_MS).toISOString(),
-            endTime: new Date(now).toISOString(),
-            format: "columns",
-          }).then(columnsToTrack).catch(() => null);
+          const hist = await trailHistory(mode.imei);
           for (let i = 0; i < (hist?.n ?? 0); i++) push(hist!.time[i], hist!.lat[i], hist!.lng[i]);
         }
         if (d.lat !== null && d.lng !== null) push(d.gpsTime ?? Date.now(), d.lat, d.lng);
@@ -126,10 +174,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
         if (d.lat !== null && d.lng !== null) {
           b.map.getView().setCenter(b.project(d.lng, d.lat));
         }
-        const url = mode.kind === "share"
-          ? `/v3/new/monitor/share/stream?token=${encodeURIComponent(mode.token)}`
-          : `/v3/new/monitor/stream?imei=${mode.imei}`;
-        stop = openLive(url, {
+        stop = openLive(streamUrl(mode), {
           connection: setLive,
           positions: (rows: LivePosition[]) => {
             const r = rows[rows.length - 1];
@@ -170,26 +215,7 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
     };
   }, []);
 
-  // The share page's readings and address, again every minute.
-  useEffect(() => {
-    if (mode.kind !== "share") return;
-    const timer = setInterval(() => {
-      api<{ objects: ObjectsPayload }>(
-        `/v3/new/monitor/share/view?token=${encodeURIComponent(mode.token)}`,
-      ).then(({ objects }) => {
-        setDevice((prev) => prev && { ...prev, acc: objects.acc[0], facts: objects.facts ?? null });
-      }).catch(() => {});
-    }, 60_000);
-    return () => clearInterval(timer);
-  }, []);
-
-  // A share page stops at its expiry time without waiting for the server.
-  useEffect(() => {
-    if (mode.kind !== "share") return;
-    const left = Date.parse(mode.expiresAt) - Date.now();
-    const timer = setTimeout(() => setExpired(true), Math.max(0, Math.min(left, 2 ** 31 - 1)));
-    return () => clearTimeout(timer);
-  }, []);
+  useShareRefresh(mode, setDevice);
 
   return (
     <div class={`mon-live-page ${mode.kind}`}>
@@ -207,48 +233,66 @@ function LiveDevice({ lang, settings, mode }: { lang: Lang; settings: MapSetting
           {t("monitor.tracking.follow")}
         </label>
       </MapToolbar>
-      <div class="mon-live-card">
-        {error || expired
-          ? (
-            <div class="mon-card mon-card-error" role="alert">
-              <strong>
-                {mode.kind === "share"
-                  ? t("monitor.share.expiredTitle")
-                  : t("monitor.tabs.tracking")}
-              </strong>
-              <p>{expired ? t("errors.shareLinkExpired") : error}</p>
-            </div>
-          )
-          : device
-          ? (
-            <DeviceCard
-              d={mode.kind === "tracking"
-                ? { ...device, address: book.get(device.imei, device.lat, device.lng) }
-                : device}
-              fmt={fmt}
-              t={t}
-            >
-              <span class={`mon-live ${live ? "on" : ""}`}>
-                <i aria-hidden="true" />
-                {live ? t("monitor.live.on") : t("monitor.live.off")}
-              </span>
-              <span class="muted" data-trail={points}>
-                {t("monitor.tracking.points", { n: points })}
-              </span>
-              {mode.kind === "tracking" && (
-                <a class="btn" href={`/monitorPlayback?imei=${device.imei}`}>
-                  {t("monitor.actions.playback")}
-                </a>
-              )}
-            </DeviceCard>
-          )
-          : <div class="mon-card">{t("ui.loading")}</div>}
-        {mode.kind === "share" && !expired && !error && (
-          <p class="mon-share-valid">
-            {t("monitor.share.validUntilLong", { time: fmt.time(Date.parse(mode.expiresAt)) })}
-          </p>
-        )}
-      </div>
+      <LiveCard
+        mode={mode}
+        problem={expired ? t("errors.shareLinkExpired") : error}
+        device={device && mode.kind === "tracking"
+          ? { ...device, address: book.get(device.imei, device.lat, device.lng) }
+          : device}
+        live={live}
+        points={points}
+        fmt={fmt}
+        t={t}
+      />
+    </div>
+  );
+}
+
+/** The card under the map: the device and its live state, or why there is none. */
+function LiveCard({ mode, problem, device, live, points, fmt, t }: {
+  mode: Mode;
+  /** Why the page shows no device (an expired link, a refusal); empty when it does. */
+  problem: string;
+  device: DeviceCardData | null;
+  live: boolean;
+  points: number;
+  fmt: ReturnType<typeof formatter>;
+  t: ReturnType<typeof translator>;
+}) {
+  return (
+    <div class="mon-live-card">
+      {problem
+        ? (
+          <div class="mon-card mon-card-error" role="alert">
+            <strong>
+              {mode.kind === "share" ? t("monitor.share.expiredTitle") : t("monitor.tabs.tracking")}
+            </strong>
+            <p>{problem}</p>
+          </div>
+        )
+        : device
+        ? (
+          <DeviceCard d={device} fmt={fmt} t={t}>
+            <span class={`mon-live ${live ? "on" : ""}`}>
+              <i aria-hidden="true" />
+              {live ? t("monitor.live.on") : t("monitor.live.off")}
+            </span>
+            <span class="muted" data-trail={points}>
+              {t("monitor.tracking.points", { n: points })}
+            </span>
+            {mode.kind === "tracking" && (
+              <a class="btn" href={`/monitorPlayback?imei=${device.imei}`}>
+                {t("monitor.actions.playback")}
+              </a>
+            )}
+          </DeviceCard>
+        )
+        : <div class="mon-card">{t("ui.loading")}</div>}
+      {mode.kind === "share" && !problem && (
+        <p class="mon-share-valid">
+          {t("monitor.share.validUntilLong", { time: fmt.time(Date.parse(mode.expiresAt)) })}
+        </p>
+      )}
     </div>
   );
 }
