@@ -148,48 +148,72 @@ function BusinessCentre({ lang, me }: { lang: Lang; me: WalletMe }) {
         />
       )}
       {dialog && dialog.kind !== "edit" && (
-        <Modal
-          title={dialog.kind === "buy" ? t("wallet.packages.buy") : t("wallet.packages.delete")}
-          closeLabel={t("ui.close")}
+        <ConfirmPackage
+          t={t}
+          dialog={dialog}
+          busy={busy}
+          error={error}
+          grants={grants}
           onClose={close}
-          footer={
-            <>
-              <button type="button" class="btn" onClick={close}>
-                {t("wallet.packages.cancel")}
-              </button>
-              <button
-                type="button"
-                class={`btn ${dialog.kind === "buy" ? "btn-primary" : "btn-danger"}`}
-                id="pkg-confirm"
-                disabled={busy}
-                onClick={() =>
-                  dialog.kind === "buy"
-                    ? act(
-                      "/v3/new/package/buy",
-                      dialog.pkg.id,
-                      t("wallet.packages.bought", { name: dialog.pkg.name }),
-                    )
-                    : act("/v3/new/package/delete", dialog.pkg.id, t("wallet.packages.deleted"))}
-              >
-                {t("wallet.packages.confirm")}
-              </button>
-            </>
-          }
-        >
-          <p id="pkg-question">
-            {dialog.kind === "buy"
-              ? t("wallet.packages.confirmBuy", {
-                name: dialog.pkg.name,
-                cost: coinText(dialog.pkg.cost),
-                grants: grants(dialog.pkg),
-              })
-              : t("wallet.packages.confirmDelete", { name: dialog.pkg.name })}
-          </p>
-          {error && <div class="form-error" role="alert" id="pkg-error">{error}</div>}
-        </Modal>
+          onConfirm={() =>
+            dialog.kind === "buy"
+              ? act(
+                "/v3/new/package/buy",
+                dialog.pkg.id,
+                t("wallet.packages.bought", { name: dialog.pkg.name }),
+              )
+              : act("/v3/new/package/delete", dialog.pkg.id, t("wallet.packages.deleted"))}
+        />
       )}
       <Toasts />
     </div>
+  );
+}
+
+/** Buying or deleting a package, asked before it is done. */
+function ConfirmPackage({ t, dialog, busy, error, grants, onClose, onConfirm }: {
+  t: ReturnType<typeof translator>;
+  dialog: { kind: "buy" | "delete"; pkg: PackageRow };
+  busy: boolean;
+  error: string;
+  grants: (p: PackageRow) => string;
+  onClose: () => void;
+  onConfirm: () => void;
+}) {
+  const buy = dialog.kind === "buy";
+  return (
+    <Modal
+      title={buy ? t("wallet.packages.buy") : t("wallet.packages.delete")}
+      closeLabel={t("ui.close")}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" class="btn" onClick={onClose}>
+            {t("wallet.packages.cancel")}
+          </button>
+          <button
+            type="button"
+            class={`btn ${buy ? "btn-primary" : "btn-danger"}`}
+            id="pkg-confirm"
+            disabled={busy}
+            onClick={onConfirm}
+          >
+            {t("wallet.packages.confirm")}
+          </button>
+        </>
+      }
+    >
+      <p id="pkg-question">
+        {buy
+          ? t("wallet.packages.confirmBuy", {
+            name: dialog.pkg.name,
+            cost: coinText(dialog.pkg.cost),
+            grants: grants(dialog.pkg),
+          })
+          : t("wallet.packages.confirmDelete", { name: dialog.pkg.name })}
+      </p>
+      {error && <div class="form-error" role="alert" id="pkg-error">{error}</div>}
+    </Modal>
   );
 }
 

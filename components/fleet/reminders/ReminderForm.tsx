@@ -129,51 +129,7 @@ export function ReminderForm(
             </select>
           </Field>
         </div>
-        <div class="fr-row three">
-          <Field label={t("fleetReminders.fields.intervalKind")}>
-            <select
-              name="intervalKind"
-              value={d.intervalKind}
-              onChange={(e) =>
-                set({
-                  intervalKind: (e.target as HTMLSelectElement).value as Draft["intervalKind"],
-                })}
-            >
-              {INTERVAL_KINDS.map((x) => (
-                <option key={x} value={x}>{t(`fleetReminders.kind.${x}`)}</option>
-              ))}
-            </select>
-          </Field>
-          <Field label={t("fleetReminders.fields.every")}>
-            <input
-              name="every"
-              type="number"
-              min={1}
-              value={d.every}
-              onInput={(e) => set({ every: Number((e.target as HTMLInputElement).value) })}
-            />
-          </Field>
-          {d.intervalKind === "time"
-            ? (
-              <Field label={t("fleetReminders.fields.unit")}>
-                <select
-                  name="unit"
-                  value={d.unit}
-                  onChange={(e) =>
-                    set({ unit: (e.target as HTMLSelectElement).value as Draft["unit"] })}
-                >
-                  {TIME_UNITS.map((x) => (
-                    <option key={x} value={x}>{t(`fleetReminders.unit.${x}`)}</option>
-                  ))}
-                </select>
-              </Field>
-            )
-            : (
-              <Field label={t("fleetReminders.fields.unit")}>
-                <input value={unitLabel} disabled />
-              </Field>
-            )}
-        </div>
+        <IntervalFields t={t} d={d} set={set} unitLabel={unitLabel} />
         <div class="fr-row">
           <Field label={`${t("fleetReminders.fields.advance")} (${unitLabel})`}>
             <input
@@ -214,6 +170,63 @@ export function ReminderForm(
         </div>
       </div>
     </Modal>
+  );
+}
+
+/** How often the reminder comes: by time (every N weeks, months, years), mileage or hours. */
+function IntervalFields({ t, d, set, unitLabel }: {
+  t: TFunction;
+  d: Draft;
+  set: (patch: Partial<Draft>) => void;
+  /** The unit of a mileage or engine-hours interval (km, h), or days. */
+  unitLabel: string;
+}) {
+  return (
+    <div class="fr-row three">
+      <Field label={t("fleetReminders.fields.intervalKind")}>
+        <select
+          name="intervalKind"
+          value={d.intervalKind}
+          onChange={(e) =>
+            set({
+              intervalKind: (e.target as HTMLSelectElement).value as Draft["intervalKind"],
+            })}
+        >
+          {INTERVAL_KINDS.map((x) => (
+            <option key={x} value={x}>{t(`fleetReminders.kind.${x}`)}</option>
+          ))}
+        </select>
+      </Field>
+      <Field label={t("fleetReminders.fields.every")}>
+        <input
+          name="every"
+          type="number"
+          min={1}
+          value={d.every}
+          onInput={(e) => set({ every: Number((e.target as HTMLInputElement).value) })}
+        />
+      </Field>
+      {d.intervalKind === "time"
+        ? (
+          <Field label={t("fleetReminders.fields.unit")}>
+            <select
+              name="unit"
+              value={d.unit}
+              onChange={(e) =>
+                set({ unit: (e.target as HTMLSelectElement).value as Draft["unit"] })}
+            >
+              {TIME_UNITS.map((x) => (
+                <option key={x} value={x}>{t(`fleetReminders.unit.${x}`)}</option>
+              ))}
+            </select>
+          </Field>
+        )
+        : (
+          <Field label={t("fleetReminders.fields.unit")}>
+            <input value={unitLabel} disabled />
+          </Field>
+        )}
+    </div>
   );
 }
 
