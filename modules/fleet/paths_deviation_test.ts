@@ -4,7 +4,7 @@
  * (a real SMTP server).
  */
 import assert from "node:assert/strict";
-import { ApiClient } from "../../tests/helpers/api_client.ts";
+import { enterpriseWithDevices } from "../../tests/helpers/fleet.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../../tests/helpers/gt06_frames.ts";
 import { RawDevice } from "../../tests/helpers/raw_device.ts";
 import { freePort, startServer } from "../../tests/helpers/server.ts";
@@ -18,21 +18,13 @@ const START = { lat: 22.5431, lng: 114.0579 };
 
 /** An enterprise with the device and a verified alert mail address for route alerts. */
 async function enterpriseWithMail(url: string, smtp: Awaited<ReturnType<typeof startSmtp>>) {
-  const admin = await ApiClient.login(url, "admin", ADMIN_PASSWORD);
-  const me = await admin.call("/v3/new/account/current");
-  const { id } = await admin.call("/v3/new/account/add", {
+  const { ent } = await enterpriseWithDevices(url, {
+    adminPassword: ADMIN_PASSWORD,
     account: "route_ent",
     nickName: "Route Co",
     password: PASSWORD,
-    accountType: 9,
-    parentId: me.userId,
-  });
-  await admin.call("/v3/new/newEquipment/importEquipment", {
-    userId: id,
-    mcType: "GT06N",
     imeis: [IMEI],
   });
-  const ent = await ApiClient.login(url, "route_ent", PASSWORD);
   await ent.call("/v3/new/alarm/email/sendCode", { email: "dispatch@route.test" });
   const [codeMail] = await smtp.waitFor(1);
   const code = mailText(codeMail.raw).match(/\b(\d{6})\b/)![1];

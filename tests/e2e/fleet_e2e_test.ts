@@ -6,10 +6,9 @@
  * tests/screenshots/.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { ApiClient } from "../helpers/api_client.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { formLogin, phoneContext } from "../helpers/e2e_pages.ts";
+import { enterpriseWithDevices, ready } from "../helpers/fleet.ts";
 import { devicePorts } from "../helpers/gateway.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
@@ -22,13 +21,6 @@ const IMEI_2 = "359710049430026";
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const DAY = 86_400_000;
 const date = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
-
-async function ready(page: Page) {
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.waitForTimeout(300);
-  const notes = page.locator(".modal .modal-foot .btn-primary");
-  if (await notes.count()) await notes.first().click();
-}
 
 /** Ten minutes of driving north at about 40 km/h, today (UTC), through the GT06 port. */
 async function driveToday(port: number, imei: string) {
@@ -58,29 +50,20 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD });
     const browser = await launchBrowser();
     try {
-      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const me = await admin.call("/v3/new/account/current");
-      const { id: entId } = await admin.call("/v3/new/account/add", {
+      const { admin, adminId, ent } = await enterpriseWithDevices(server.url, {
+        adminPassword: ADMIN_PASSWORD,
         account: "fleet_board",
-        nickName: "Harbour Logistics",
         password: PASSWORD,
-        accountType: 9,
-        parentId: me.userId,
+        imeis: [IMEI, IMEI_2],
       });
       await admin.call("/v3/new/account/add", {
         account: "fleet_dist",
         nickName: "A distributor",
         password: PASSWORD,
         accountType: 8,
-        parentId: me.userId,
-      });
-      await admin.call("/v3/new/newEquipment/importEquipment", {
-        userId: entId,
-        mcType: "GT06N",
-        imeis: [IMEI, IMEI_2],
+        parentId: adminId,
       });
       // The rest of the fleet, through the API: the board has something to chart.
-      const ent = await ApiClient.login(server.url, "fleet_board", PASSWORD);
       for (
         const [name, expiredDate] of [["Chen Jie", date(12)], ["Liu Yang", date(-3)], [
           "Zhao Min",

@@ -4,24 +4,15 @@
  * again. Screenshots (laptop 1440x900, phone 390x844) go to tests/screenshots/.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { ApiClient } from "../helpers/api_client.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { formLogin, phoneContext } from "../helpers/e2e_pages.ts";
+import { enterpriseWithDevices, ready } from "../helpers/fleet.ts";
 import { startServer } from "../helpers/server.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd11";
 const IMEI = "359710049420001";
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
-
-/** Waits for the islands, then closes a pop-up the shell may open (release notes, notices). */
-async function ready(page: Page) {
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.waitForTimeout(300);
-  const notes = page.locator(".modal .modal-foot .btn-primary");
-  if (await notes.count()) await notes.first().click();
-}
 
 Deno.test({
   name: "e2e fleet routes: draw a route on the map, bind a vehicle, list and reopen it",
@@ -31,18 +22,10 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD });
     const browser = await launchBrowser();
     try {
-      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const me = await admin.call("/v3/new/account/current");
-      const { id: entId } = await admin.call("/v3/new/account/add", {
+      const { ent } = await enterpriseWithDevices(server.url, {
+        adminPassword: ADMIN_PASSWORD,
         account: "fleet_e2e",
-        nickName: "Harbour Logistics",
         password: PASSWORD,
-        accountType: 9,
-        parentId: me.userId,
-      });
-      await admin.call("/v3/new/newEquipment/importEquipment", {
-        userId: entId,
-        mcType: "GT06N",
         imeis: [IMEI],
       });
 
@@ -89,7 +72,6 @@ Deno.test({
       await ready(page);
       await page.waitForSelector("[data-testid=route-card] >> text=Harbour run");
 
-      const ent = await ApiClient.login(server.url, "fleet_e2e", PASSWORD);
       const { list } = await ent.call("/v3/new/fleet/route/list", {});
       assert.equal(list.length, 1);
       const route = list[0];

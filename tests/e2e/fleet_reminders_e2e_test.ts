@@ -4,10 +4,9 @@
  * (laptop 1440x900, phone 390x844) go to tests/screenshots/.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { ApiClient } from "../helpers/api_client.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { formLogin, phoneContext } from "../helpers/e2e_pages.ts";
+import { enterpriseWithDevices, ready } from "../helpers/fleet.ts";
 import { startServer } from "../helpers/server.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
@@ -17,13 +16,6 @@ const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const day = (offset: number) =>
   new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-async function ready(page: Page) {
-  await page.waitForSelector("html[data-islands='hydrated']");
-  await page.waitForTimeout(300);
-  const notes = page.locator(".modal .modal-foot .btn-primary");
-  if (await notes.count()) await notes.first().click();
-}
-
 Deno.test({
   name: "e2e fleet reminders: add, overdue first, mark done",
   sanitizeResources: false,
@@ -32,21 +24,12 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD });
     const browser = await launchBrowser();
     try {
-      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const me = await admin.call("/v3/new/account/current");
-      const { id } = await admin.call("/v3/new/account/add", {
+      const { ent } = await enterpriseWithDevices(server.url, {
+        adminPassword: ADMIN_PASSWORD,
         account: "remind_e2e",
-        nickName: "Harbour Logistics",
         password: PASSWORD,
-        accountType: 9,
-        parentId: me.userId,
-      });
-      await admin.call("/v3/new/newEquipment/importEquipment", {
-        userId: id,
-        mcType: "GT06N",
         imeis: [IMEI],
       });
-      const ent = await ApiClient.login(server.url, "remind_e2e", PASSWORD);
       await ent.call("/v3/new/fleet/reminder/add", {
         name: "Annual inspection",
         type: "inspection",

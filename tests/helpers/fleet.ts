@@ -1,0 +1,42 @@
+/**
+ * Set-up shared by the fleet tests: an enterprise account under the admin, owning GT06
+ * devices, and (for Chromium tests) the wait for a hydrated page.
+ */
+import type { Page } from "playwright-core";
+import { ApiClient } from "./api_client.ts";
+
+export interface EnterpriseSpec {
+  adminPassword: string;
+  account: string;
+  password: string;
+  imeis: string[];
+  nickName?: string;
+}
+
+/** Creates the enterprise (type 9) under the admin, imports its devices and logs it in. */
+export async function enterpriseWithDevices(url: string, spec: EnterpriseSpec) {
+  const admin = await ApiClient.login(url, "admin", spec.adminPassword);
+  const me = await admin.call("/v3/new/account/current");
+  const { id: entId } = await admin.call("/v3/new/account/add", {
+    account: spec.account,
+    nickName: spec.nickName ?? "Harbour Logistics",
+    password: spec.password,
+    accountType: 9,
+    parentId: me.userId,
+  });
+  await admin.call("/v3/new/newEquipment/importEquipment", {
+    userId: entId,
+    mcType: "GT06N",
+    imeis: spec.imeis,
+  });
+  const ent = await ApiClient.login(url, spec.account, spec.password);
+  return { admin, adminId: me.userId as string, entId: entId as string, ent };
+}
+
+/** Waits for the islands, then closes a pop-up the shell may open (release notes, notices). */
+export async function ready(page: Page) {
+  await page.waitForSelector("html[data-islands='hydrated']");
+  await page.waitForTimeout(300);
+  const notes = page.locator(".modal .modal-foot .btn-primary");
+  if (await notes.count()) await notes.first().click();
+}
