@@ -8,7 +8,7 @@ import { enterpriseWithDevices } from "../../tests/helpers/fleet.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../../tests/helpers/gt06_frames.ts";
 import { RawDevice } from "../../tests/helpers/raw_device.ts";
 import { freePort, startServer } from "../../tests/helpers/server.ts";
-import { mailText, startSmtp } from "../../tests/helpers/smtp.ts";
+import { mailText, smtpEnv, startSmtp } from "../../tests/helpers/smtp.ts";
 import { offsetPoint } from "./paths_test_support.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
@@ -53,8 +53,7 @@ Deno.test({
     const server = await startServer({
       ADMIN_PASSWORD,
       GT06_PORT: String(gt06),
-      SMTP_HOST: "127.0.0.1",
-      SMTP_PORT: String(smtp.port),
+      ...smtpEnv(smtp),
     });
     try {
       const ent = await enterpriseWithMail(server.url, smtp);

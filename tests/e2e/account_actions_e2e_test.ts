@@ -10,7 +10,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { formLogin } from "../helpers/e2e_pages.ts";
-import { mailText, startSmtp } from "../helpers/smtp.ts";
+import { mailText, smtpEnv, startSmtp } from "../helpers/smtp.ts";
 
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
 const ADMIN_PASSWORD = "Admin12345";
@@ -28,8 +28,7 @@ Deno.test({
     const smtp = await startSmtp();
     const server = await startServer({
       ADMIN_PASSWORD,
-      SMTP_HOST: "127.0.0.1",
-      SMTP_PORT: String(smtp.port),
+      ...smtpEnv(smtp),
     });
     const browser = await launchBrowser();
     try {

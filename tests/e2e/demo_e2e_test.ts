@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startServer } from "../helpers/server.ts";
-import { mailText, startSmtp } from "../helpers/smtp.ts";
+import { mailText, smtpEnv, startSmtp } from "../helpers/smtp.ts";
 import { formLogin, phoneContext } from "../helpers/e2e_pages.ts";
 
 const SHOTS = new URL("../screenshots/", import.meta.url).pathname;
@@ -37,8 +37,7 @@ Deno.test({
     const smtp = await startSmtp();
     const server = await startServer({
       ADMIN_PASSWORD,
-      SMTP_HOST: "127.0.0.1",
-      SMTP_PORT: String(smtp.port),
+      ...smtpEnv(smtp),
     });
     const browser = await launchBrowser();
     try {

@@ -81,3 +81,8 @@ export function mailText(raw: string): string {
     (_m, h) => String.fromCharCode(parseInt(h, 16)),
   );
 }
+
+/** The server environment that sends the server's mail to this test SMTP server. */
+export function smtpEnv(smtp: { port: number }): { SMTP_HOST: string; SMTP_PORT: string } {
+  return { SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port) };
+}
