@@ -8,6 +8,7 @@ import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { download, upload } from "../../components/devices/transfer_io.ts";
 import { StateBadge } from "../../components/fleet/StateBadge.tsx";
+import { FleetTable, FleetToolbar, RowActions } from "../../components/fleet/FleetList.tsx";
 import {
   DRIVER_EXT_KEYS,
   type DriverRow,
@@ -130,90 +131,57 @@ function DriverManager({ lang }: { lang: Lang }) {
           </button>
         </div>
       </div>
-      <form
-        class="toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage({ ...page, pageNum: 1 });
-          setFilter({ ...filter, keyword: keyword.trim() || undefined });
-        }}
-      >
-        <input
-          class="input grow"
-          type="search"
-          maxLength={50}
-          value={keyword}
-          placeholder={t("fleet.driver.search")}
-          aria-label={t("fleet.driver.search")}
-          onInput={(e) => setKeyword((e.target as HTMLInputElement).value)}
-        />
-        <select
-          class="input"
-          aria-label={t("fleet.driver.licence")}
-          value={filter.licenceState ?? ""}
-          onChange={(e) => {
-            const v = (e.target as HTMLSelectElement).value as ExpiryState | "";
+      <FleetToolbar
+        t={t}
+        keyword={keyword}
+        setKeyword={setKeyword}
+        searchLabel={t("fleet.driver.search")}
+        filter={{
+          label: t("fleet.driver.licence"),
+          value: filter.licenceState ?? "",
+          options: STATES.map((s) => ({ value: s, label: t(`fleet.states.${s}`) })),
+          onChange: (v) => {
             setPage({ ...page, pageNum: 1 });
-            setFilter({ ...filter, licenceState: v || undefined });
-          }}
-        >
-          <option value="">{t("fleet.driver.licence")}: {t("fleet.common.all")}</option>
-          {STATES.map((s) => <option key={s} value={s}>{t(`fleet.states.${s}`)}</option>)}
-        </select>
-        <button class="btn" type="submit">{t("fleet.common.query")}</button>
-      </form>
-      {data && data.total === 0
-        ? (
-          <div class="empty">
-            {t(
-              filter.keyword || filter.licenceState ? "fleet.common.noMatch" : "fleet.common.empty",
-            )}
-          </div>
-        )
-        : (
-          <div class="table-wrap">
-            <table class="data fl-table">
-              <thead>
-                <tr>
-                  <th>{t("fleet.driver.name")}</th>
-                  <th>{t("fleet.driver.driverNo")}</th>
-                  <th>{t("fleet.driver.phone")}</th>
-                  <th>{t("fleet.driver.rfidCardNo")}</th>
-                  <th>{t("fleet.driver.expiredDate")}</th>
-                  <th>{t("fleet.driver.vehicle")}</th>
-                  <th>{t("fleet.common.actions")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data?.list.map((d) => (
-                  <tr key={d.id} data-testid="driver-row">
-                    <td>
-                      <div class="fl-name">
-                        <Avatar d={d} />
-                        <span>{d.name}</span>
-                      </div>
-                    </td>
-                    <td>{d.driverNo || "—"}</td>
-                    <td>{d.phone || "—"}</td>
-                    <td>{d.rfidCardNo || "—"}</td>
-                    <td>
-                      {d.expiredDate || "—"} <StateBadge t={t} state={d.licenceState} />
-                    </td>
-                    <td>{d.vehiclePlate || "—"}</td>
-                    <td class="fl-row-actions">
-                      <button type="button" class="link-btn" onClick={() => setEditing(d)}>
-                        {t("fleet.common.edit")}
-                      </button>
-                      <button type="button" class="link-btn danger" onClick={() => remove(d)}>
-                        {t("fleet.common.delete")}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+            setFilter({ ...filter, licenceState: (v as ExpiryState) || undefined });
+          },
+        }}
+        onQuery={(kw) => {
+          setPage({ ...page, pageNum: 1 });
+          setFilter({ ...filter, keyword: kw });
+        }}
+      />
+      <FleetTable
+        t={t}
+        empty={data?.total === 0}
+        filtered={Boolean(filter.keyword || filter.licenceState)}
+        headers={[
+          t("fleet.driver.name"),
+          t("fleet.driver.driverNo"),
+          t("fleet.driver.phone"),
+          t("fleet.driver.rfidCardNo"),
+          t("fleet.driver.expiredDate"),
+          t("fleet.driver.vehicle"),
+        ]}
+      >
+        {data?.list.map((d) => (
+          <tr key={d.id} data-testid="driver-row">
+            <td>
+              <div class="fl-name">
+                <Avatar d={d} />
+                <span>{d.name}</span>
+              </div>
+            </td>
+            <td>{d.driverNo || "—"}</td>
+            <td>{d.phone || "—"}</td>
+            <td>{d.rfidCardNo || "—"}</td>
+            <td>
+              {d.expiredDate || "—"} <StateBadge t={t} state={d.licenceState} />
+            </td>
+            <td>{d.vehiclePlate || "—"}</td>
+            <RowActions t={t} onEdit={() => setEditing(d)} onDelete={() => remove(d)} />
+          </tr>
+        ))}
+      </FleetTable>
       {data && <PagerFor t={t} total={data.total} page={page} setPage={setPage} />}
       {editing && (
         <DriverForm

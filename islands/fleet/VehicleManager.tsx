@@ -7,6 +7,7 @@ import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { StateBadge } from "../../components/fleet/StateBadge.tsx";
+import { FleetTable, FleetToolbar, RowActions } from "../../components/fleet/FleetList.tsx";
 import {
   type DriverRow,
   FLEET_LIMITS,
@@ -78,94 +79,64 @@ function VehicleManager({ lang }: { lang: Lang }) {
           + {t("fleet.vehicle.add")}
         </button>
       </div>
-      <form
-        class="toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage({ ...page, pageNum: 1 });
-          setFilter({ ...filter, keyword: keyword.trim() || undefined });
-        }}
-      >
-        <input
-          class="input grow"
-          type="search"
-          maxLength={50}
-          value={keyword}
-          placeholder={t("fleet.vehicle.search")}
-          aria-label={t("fleet.vehicle.search")}
-          onInput={(e) => setKeyword((e.target as HTMLInputElement).value)}
-        />
-        <select
-          class="input"
-          aria-label={t("fleet.vehicle.status")}
-          value={filter.status ?? ""}
-          onChange={(e) => {
-            const v = (e.target as HTMLSelectElement).value as VehicleStatus | "";
+      <FleetToolbar
+        t={t}
+        keyword={keyword}
+        setKeyword={setKeyword}
+        searchLabel={t("fleet.vehicle.search")}
+        filter={{
+          label: t("fleet.vehicle.status"),
+          value: filter.status ?? "",
+          options: VEHICLE_STATUSES.map((s) => ({
+            value: s,
+            label: t(`fleet.vehicle.statuses.${s}`),
+          })),
+          onChange: (v) => {
             setPage({ ...page, pageNum: 1 });
-            setFilter({ ...filter, status: v || undefined });
-          }}
-        >
-          <option value="">{t("fleet.vehicle.status")}: {t("fleet.common.all")}</option>
-          {VEHICLE_STATUSES.map((s) => (
-            <option key={s} value={s}>{t(`fleet.vehicle.statuses.${s}`)}</option>
-          ))}
-        </select>
-        <button class="btn" type="submit">{t("fleet.common.query")}</button>
-      </form>
-      {data && data.total === 0
-        ? (
-          <div class="empty">
-            {t(filter.keyword || filter.status ? "fleet.common.noMatch" : "fleet.common.empty")}
-          </div>
-        )
-        : (
-          <div class="table-wrap">
-            <table class="data fl-table">
-              <thead>
-                <tr>
-                  <th>{t("fleet.vehicle.plate")}</th>
-                  <th>{t("fleet.vehicle.status")}</th>
-                  <th>{t("fleet.vehicle.device")}</th>
-                  <th>{t("fleet.vehicle.driver")}</th>
-                  <th>{t("fleet.vehicle.currentDriver")}</th>
-                  <th>{t("fleet.vehicle.insuranceExpire")}</th>
-                  <th>{t("fleet.common.actions")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data?.list.map((v) => (
-                  <tr key={v.id} data-testid="vehicle-row">
-                    <td class="fl-plate">
-                      <b>{v.plate}</b>
-                      <small>{[v.brand, v.model].filter(Boolean).join(" ")}</small>
-                    </td>
-                    <td>
-                      <span class={`fl-status ${v.status}`}>
-                        {t(`fleet.vehicle.statuses.${v.status}`)}
-                      </span>
-                    </td>
-                    <td>
-                      {v.imei ? (v.deviceName ? `${v.deviceName} · ${v.imei}` : v.imei) : "—"}
-                    </td>
-                    <td>{v.driverName || "—"}</td>
-                    <td>{v.currentDriverName || "—"}</td>
-                    <td>
-                      {v.insuranceExpire || "—"} <StateBadge t={t} state={v.insuranceState} />
-                    </td>
-                    <td class="fl-row-actions">
-                      <button type="button" class="link-btn" onClick={() => setEditing(v)}>
-                        {t("fleet.common.edit")}
-                      </button>
-                      <button type="button" class="link-btn danger" onClick={() => remove(v)}>
-                        {t("fleet.common.delete")}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+            setFilter({ ...filter, status: (v as VehicleStatus) || undefined });
+          },
+        }}
+        onQuery={(kw) => {
+          setPage({ ...page, pageNum: 1 });
+          setFilter({ ...filter, keyword: kw });
+        }}
+      />
+      <FleetTable
+        t={t}
+        empty={data?.total === 0}
+        filtered={Boolean(filter.keyword || filter.status)}
+        headers={[
+          t("fleet.vehicle.plate"),
+          t("fleet.vehicle.status"),
+          t("fleet.vehicle.device"),
+          t("fleet.vehicle.driver"),
+          t("fleet.vehicle.currentDriver"),
+          t("fleet.vehicle.insuranceExpire"),
+        ]}
+      >
+        {data?.list.map((v) => (
+          <tr key={v.id} data-testid="vehicle-row">
+            <td class="fl-plate">
+              <b>{v.plate}</b>
+              <small>{[v.brand, v.model].filter(Boolean).join(" ")}</small>
+            </td>
+            <td>
+              <span class={`fl-status ${v.status}`}>
+                {t(`fleet.vehicle.statuses.${v.status}`)}
+              </span>
+            </td>
+            <td>
+              {v.imei ? (v.deviceName ? `${v.deviceName} · ${v.imei}` : v.imei) : "—"}
+            </td>
+            <td>{v.driverName || "—"}</td>
+            <td>{v.currentDriverName || "—"}</td>
+            <td>
+              {v.insuranceExpire || "—"} <StateBadge t={t} state={v.insuranceState} />
+            </td>
+            <RowActions t={t} onEdit={() => setEditing(v)} onDelete={() => remove(v)} />
+          </tr>
+        ))}
+      </FleetTable>
       {data && <PagerFor t={t} total={data.total} page={page} setPage={setPage} />}
       {editing && (
         <VehicleForm
