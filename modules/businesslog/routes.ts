@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ApiRegistry } from "../../lib/http/api.ts";
+import { XLSX_TYPE, xlsxAttachment } from "../../lib/http/attachment.ts";
 import { pageFields } from "../accounts/schemas.ts";
 import type { BusinessLog } from "./service.ts";
 
@@ -8,7 +9,6 @@ export interface BusinessLogRouteDeps {
   businessLog: BusinessLog;
 }
 
-const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const isoTime = z.string().datetime({ offset: true });
 const filter = {
   startTime: isoTime.optional(),
@@ -45,12 +45,7 @@ export function registerBusinessLogRoutes(api: ApiRegistry, s: BusinessLogRouteD
         body,
         (key, params) => c.var.t(key, params ?? {}),
       );
-      return new Response(bytes, {
-        headers: {
-          "content-type": XLSX_TYPE,
-          "content-disposition": `attachment; filename="business-log.xlsx"`,
-        },
-      });
+      return xlsxAttachment(bytes, "business-log.xlsx");
     },
   });
 }

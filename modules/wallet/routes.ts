@@ -1,4 +1,5 @@
 import type { ApiRegistry } from "../../lib/http/api.ts";
+import { XLSX_TYPE, xlsxAttachment } from "../../lib/http/attachment.ts";
 import type { Rate } from "./model.ts";
 import { BizError } from "../../lib/errors.ts";
 import {
@@ -23,8 +24,6 @@ export interface WalletRouteDeps {
   walletLogs: WalletLogs;
   cardCodes: CardCodes;
 }
-
-const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 const W = "/v3/new/wallet";
 
@@ -106,12 +105,7 @@ function registerWalletLogRoutes(api: ApiRegistry, s: WalletRouteDeps, tag: stri
         body,
         (key, params) => c.var.t(key, params ?? {}),
       );
-      return new Response(bytes, {
-        headers: {
-          "content-type": XLSX_TYPE,
-          "content-disposition": `attachment; filename="wallet-${body.view}.xlsx"`,
-        },
-      });
+      return xlsxAttachment(bytes, `wallet-${body.view}.xlsx`);
     },
   });
 }
