@@ -1,18 +1,13 @@
 import { useEffect, useMemo, useState } from "react";
 import { island } from "../../../lib/islands/island.tsx";
 import { type Lang, translator } from "../../../lib/i18n/i18n.ts";
-import { api, ApiError } from "../../../lib/client/api.ts";
 import { toast, Toasts } from "../../../components/ui/Toast.tsx";
 import { Pagination } from "../../../components/ui/Pagination.tsx";
+import { confirmDelete, LoadError, useListPage } from "../../../components/fleet/list_data.tsx";
 import type { PlannedRoute } from "../../../modules/fleet/paths_model.ts";
 
 interface Props {
   lang: Lang;
-}
-
-interface RoutePage {
-  total: number;
-  list: PlannedRoute[];
 }
 
 /** /fleetPath: the enterprise's planned routes, searchable, each opened in /addFleetPath. */
@@ -21,34 +16,22 @@ function PathList({ lang }: Props) {
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [keyword, setKeyword] = useState("");
   const [query, setQuery] = useState("");
-  const [data, setData] = useState<RoutePage | null>(null);
-  const [error, setError] = useState("");
-  const load = () =>
-    api<RoutePage>("/v3/new/fleet/route/list", { ...page, ...(query ? { keyword: query } : {}) })
-      .then(setData, (e) => setError(e instanceof ApiError ? e.message : String(e)));
-  useEffect(() => {
-    load();
+  const { data, error, load } = useListPage<PlannedRoute>("/v3/new/fleet/route/list", {
+    ...page,
+    ...(query ? { keyword: query } : {}),
   }, [page.pageNum, page.pageSize, query]);
   useEffect(() => {
     if (new URLSearchParams(location.search).get("saved")) toast(t("fleetPaths.saved"));
   }, []);
-  const remove = async (r: PlannedRoute) => {
-    if (!confirm(t("fleetPaths.confirmDelete", { name: r.name }))) return;
-    try {
-      await api("/v3/new/fleet/route/delete", { ids: [r.id] });
-      toast(t("fleetPaths.deleted"));
-      load();
-    } catch (e) {
-      toast(e instanceof ApiError ? e.message : String(e), "error");
-    }
-  };
-  if (error) {
-    return (
-      <div class="page">
-        <div class="empty">{error}</div>
-      </div>
+  const remove = (r: PlannedRoute) =>
+    confirmDelete(
+      t("fleetPaths.confirmDelete", { name: r.name }),
+      "/v3/new/fleet/route/delete",
+      r.id,
+      t("fleetPaths.deleted"),
+      load,
     );
-  }
+  if (error) return <LoadError message={error} />;
   return (
     <div class="fp-list">
       <div class="page-head">

@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { island } from "../../../lib/islands/island.tsx";
 import { type Lang, translator } from "../../../lib/i18n/i18n.ts";
-import { api, ApiError } from "../../../lib/client/api.ts";
 import { toast, Toasts } from "../../../components/ui/Toast.tsx";
 import { Pagination } from "../../../components/ui/Pagination.tsx";
+import { confirmDelete, LoadError, useListPage } from "../../../components/fleet/list_data.tsx";
 import { DoneDialog, ReminderForm } from "../../../components/fleet/reminders/ReminderForm.tsx";
 import type {
   Reminder,
@@ -22,35 +22,21 @@ function ReminderList({ lang }: { lang: Lang }) {
   const t = useMemo(() => translator(lang), [lang]);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 20 });
   const [state, setState] = useState<"" | ReminderState>("");
-  const [data, setData] = useState<{ total: number; list: Row[] } | null>(null);
   const [editing, setEditing] = useState<Row | null | "new">(null);
   const [doing, setDoing] = useState<Row | null>(null);
-  const [error, setError] = useState("");
-  const load = () =>
-    api<{ total: number; list: Row[] }>("/v3/new/fleet/reminder/list", {
-      ...page,
-      ...(state ? { state } : {}),
-    }).then(setData, (e) => setError(e instanceof ApiError ? e.message : String(e)));
-  useEffect(() => {
-    load();
+  const { data, error, load } = useListPage<Row>("/v3/new/fleet/reminder/list", {
+    ...page,
+    ...(state ? { state } : {}),
   }, [page.pageNum, page.pageSize, state]);
-  const remove = async (r: Row) => {
-    if (!confirm(t("fleetReminders.confirmDelete", { name: r.name }))) return;
-    try {
-      await api("/v3/new/fleet/reminder/delete", { ids: [r.id] });
-      toast(t("fleetReminders.deleted"));
-      load();
-    } catch (e) {
-      toast(e instanceof ApiError ? e.message : String(e), "error");
-    }
-  };
-  if (error) {
-    return (
-      <div class="page">
-        <div class="empty">{error}</div>
-      </div>
+  const remove = (r: Row) =>
+    confirmDelete(
+      t("fleetReminders.confirmDelete", { name: r.name }),
+      "/v3/new/fleet/reminder/delete",
+      r.id,
+      t("fleetReminders.deleted"),
+      load,
     );
-  }
+  if (error) return <LoadError message={error} />;
   return (
     <div class="fr-page">
       <div class="fr-head">
