@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import dayjs from "dayjs";
 import { api } from "../../lib/client/api.ts";
 import { upload } from "../devices/transfer_io.ts";
-import { FIRST_PAGE, Pagination } from "../ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor } from "../ui/Pagination.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { CARD_TYPES, type CardCodeRow, type CardType } from "./types.ts";
 
@@ -128,15 +128,7 @@ export function CodesPanel({ t }: { t: TFunction }) {
           </tbody>
         </table>
       </div>
-      {data && (
-        <Pagination
-          t={t}
-          total={data.total}
-          pageNum={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-        />
-      )}
+      {data && <PagerFor t={t} total={data.total} page={page} setPage={setPage} />}
     </div>
   );
 }

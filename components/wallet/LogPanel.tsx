@@ -4,7 +4,7 @@ import dayjs from "dayjs";
 import { api } from "../../lib/client/api.ts";
 import type { AccountRef } from "../accounts/types.ts";
 import { download } from "../devices/transfer_io.ts";
-import { FIRST_PAGE, Pagination } from "../ui/Pagination.tsx";
+import { FIRST_PAGE, PagerFor } from "../ui/Pagination.tsx";
 import { TabButtons } from "../ui/TabButtons.tsx";
 import { toast } from "../ui/Toast.tsx";
 import { cardsText, coinText, type LogRow, type LogView } from "./types.ts";
@@ -154,15 +154,7 @@ export function LogPanel(
           </tbody>
         </table>
       </div>
-      {data && (
-        <Pagination
-          t={t}
-          total={data.total}
-          pageNum={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
-        />
-      )}
+      {data && <PagerFor t={t} total={data.total} page={page} setPage={setPage} />}
     </div>
   );
 }
