@@ -17,6 +17,14 @@ const reader = <K extends SegmentKind>(s: ReportSources, q: ReportQuery, kind: K
 
 const byStart = (x: { start: number }) => x.start;
 
+/** The device, then the segment's start, end and duration: the first cells of most rows. */
+const spanCells = (x: { start: number; end: number }, d: Device) => ({
+  ...deviceCells(d),
+  startTime: iso(x.start),
+  endTime: iso(x.end),
+  duration: seconds(x.start, x.end),
+});
+
 export function tripsReport(s: ReportSources, q: ReportQuery): Promise<Page> {
   const view: TimedView<Seg<"trip">> = {
     read: reader(s, q, "trip"),
@@ -57,10 +65,7 @@ export function stopsReport(
     read: reader(s, q, kind),
     time: byStart,
     row: (p, d) => ({
-      ...deviceCells(d),
-      startTime: iso(p.start),
-      endTime: iso(p.end),
-      duration: seconds(p.start, p.end),
+      ...spanCells(p, d),
       lat: p.lat,
       lng: p.lng,
       address: "",
@@ -78,10 +83,7 @@ export function mileageSegmentsReport(s: ReportSources, q: ReportQuery): Promise
     read: reader(s, q, "trip"),
     time: byStart,
     row: (t, d) => ({
-      ...deviceCells(d),
-      startTime: iso(t.start),
-      endTime: iso(t.end),
-      duration: seconds(t.start, t.end),
+      ...spanCells(t, d),
       distance: km(t.distance),
       maxSpeed: kmh(t.maxSpeed),
     }),
@@ -116,12 +118,7 @@ export function connectivityReport(
   return pagedByTime<Seg<"connectivity">>(s, q, {
     read: async (d) => (await read(d)).filter((c) => c.online === online),
     time: byStart,
-    row: (c, d) => ({
-      ...deviceCells(d),
-      startTime: iso(c.start),
-      endTime: iso(c.end),
-      duration: seconds(c.start, c.end),
-    }),
+    row: spanCells,
   });
 }
 
