@@ -55,12 +55,14 @@ export function FleetToolbar({ t, keyword, setKeyword, searchLabel, filter, onQu
 }
 
 /** The list's table (headers given, rows as children), or its empty state when nothing is found. */
-export function FleetTable({ t, empty, filtered, headers, children }: {
+export function FleetTable({ t, empty, filtered, headers, actions = true, children }: {
   t: Translate;
   empty: boolean;
   /** A search or filter is on: the empty state says "no match" rather than "empty". */
   filtered: boolean;
   headers: string[];
+  /** The last column holds row actions (edit, delete). */
+  actions?: boolean;
   children: ReactNode;
 }) {
   if (empty) {
@@ -72,7 +74,7 @@ export function FleetTable({ t, empty, filtered, headers, children }: {
         <thead>
           <tr>
             {headers.map((h) => <th key={h}>{h}</th>)}
-            <th>{t("fleet.common.actions")}</th>
+            {actions && <th>{t("fleet.common.actions")}</th>}
           </tr>
         </thead>
         <tbody>{children}</tbody>

@@ -4,6 +4,7 @@ import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
+import { FleetTable } from "../../components/fleet/FleetList.tsx";
 import { download } from "../../components/devices/transfer_io.ts";
 import type { DriverRow, Page, SwipeRow, VehicleRow } from "../../modules/fleet/model.ts";
 
@@ -99,49 +100,42 @@ function SwipeList({ lang }: { lang: Lang }) {
         </label>
         <button class="btn btn-primary" type="submit">{t("fleet.common.query")}</button>
       </form>
-      {data && data.total === 0
-        ? <div class="empty">{t("fleet.common.noMatch")}</div>
-        : (
-          <div class="table-wrap">
-            <table class="data fl-table">
-              <thead>
-                <tr>
-                  <th>{t("fleet.rfid.time")}</th>
-                  <th>{t("fleet.rfid.type")}</th>
-                  <th>{t("fleet.rfid.driverName")}</th>
-                  <th>{t("fleet.rfid.cardNo")}</th>
-                  <th>{t("fleet.rfid.plate")}</th>
-                  <th>{t("fleet.rfid.place")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data?.list.map((s) => (
-                  <tr key={s.id} data-testid="swipe-row" class={s.unknown ? "fl-unknown" : ""}>
-                    <td>{new Date(s.time).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB")}</td>
-                    <td>
-                      <span class={`fl-swipe ${s.type}`}>{t(`fleet.rfid.types.${s.type}`)}</span>
-                    </td>
-                    <td>
-                      {s.unknown
-                        ? <span class="badge bad">{t("fleet.rfid.unknownCard")}</span>
-                        : s.driverName || "—"}
-                      {s.reportedName && s.reportedName !== s.driverName && (
-                        <small>({s.reportedName})</small>
-                      )}
-                    </td>
-                    <td>{s.cardNo || "—"}</td>
-                    <td>{s.plate || s.imei}</td>
-                    <td>
-                      {s.lat === null || s.lng === null
-                        ? "—"
-                        : `${s.lat.toFixed(5)}, ${s.lng.toFixed(5)}`}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+      <FleetTable
+        t={t}
+        empty={data?.total === 0}
+        filtered
+        actions={false}
+        headers={[
+          t("fleet.rfid.time"),
+          t("fleet.rfid.type"),
+          t("fleet.rfid.driverName"),
+          t("fleet.rfid.cardNo"),
+          t("fleet.rfid.plate"),
+          t("fleet.rfid.place"),
+        ]}
+      >
+        {data?.list.map((s) => (
+          <tr key={s.id} data-testid="swipe-row" class={s.unknown ? "fl-unknown" : ""}>
+            <td>{new Date(s.time).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB")}</td>
+            <td>
+              <span class={`fl-swipe ${s.type}`}>{t(`fleet.rfid.types.${s.type}`)}</span>
+            </td>
+            <td>
+              {s.unknown
+                ? <span class="badge bad">{t("fleet.rfid.unknownCard")}</span>
+                : s.driverName || "—"}
+              {s.reportedName && s.reportedName !== s.driverName && (
+                <small>({s.reportedName})</small>
+              )}
+            </td>
+            <td>{s.cardNo || "—"}</td>
+            <td>{s.plate || s.imei}</td>
+            <td>
+              {s.lat === null || s.lng === null ? "—" : `${s.lat.toFixed(5)}, ${s.lng.toFixed(5)}`}
+            </td>
+          </tr>
+        ))}
+      </FleetTable>
       {data && <PagerFor t={t} total={data.total} page={page} setPage={setPage} />}
       <Toasts />
     </div>
