@@ -1,6 +1,6 @@
 /**
- * Loading, deleting and the load-error page shared by the fleet card lists (planned routes,
- * reminders): one page of rows from a list endpoint, reloaded when its inputs change.
+ * Loading, deleting and the load-error page shared by the fleet lists (planned routes and
+ * reminders load through useListPage; drivers and vehicles delete through confirmDelete too).
  */
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../../lib/client/api.ts";

@@ -9,6 +9,7 @@ import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagina
 import { download, upload } from "../../components/devices/transfer_io.ts";
 import { StateBadge } from "../../components/fleet/StateBadge.tsx";
 import { FleetTable, FleetToolbar, RowActions } from "../../components/fleet/FleetList.tsx";
+import { confirmDelete } from "../../components/fleet/list_data.tsx";
 import {
   DRIVER_EXT_KEYS,
   type DriverRow,
@@ -61,16 +62,14 @@ function DriverManager({ lang }: { lang: Lang }) {
   useEffect(() => {
     api<Page<DriverRow>>("/v3/new/fleet/driver/list", { ...page, ...filter }).then(setData, fail);
   }, [page, filter, version]);
-  const remove = async (d: DriverRow) => {
-    if (!confirm(t("fleet.common.confirmDelete", { name: d.name }))) return;
-    try {
-      await api("/v3/new/fleet/driver/delete", { ids: [d.id] });
-      toast(t("fleet.common.deleted"));
-      setVersion(version + 1);
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const remove = (d: DriverRow) =>
+    confirmDelete(
+      t("fleet.common.confirmDelete", { name: d.name }),
+      "/v3/new/fleet/driver/delete",
+      d.id,
+      t("fleet.common.deleted"),
+      () => setVersion(version + 1),
+    );
   const importFile = async (file: File) => {
     const form = new FormData();
     form.set("file", file);

@@ -8,6 +8,7 @@ import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
 import { StateBadge } from "../../components/fleet/StateBadge.tsx";
 import { FleetTable, FleetToolbar, RowActions } from "../../components/fleet/FleetList.tsx";
+import { confirmDelete } from "../../components/fleet/list_data.tsx";
 import {
   type DriverRow,
   FLEET_LIMITS,
@@ -56,16 +57,14 @@ function VehicleManager({ lang }: { lang: Lang }) {
   useEffect(() => {
     api<Page<VehicleRow>>("/v3/new/fleet/vehicle/list", { ...page, ...filter }).then(setData, fail);
   }, [page, filter, version]);
-  const remove = async (v: VehicleRow) => {
-    if (!confirm(t("fleet.common.confirmDelete", { name: v.plate }))) return;
-    try {
-      await api("/v3/new/fleet/vehicle/delete", { ids: [v.id] });
-      toast(t("fleet.common.deleted"));
-      setVersion(version + 1);
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const remove = (v: VehicleRow) =>
+    confirmDelete(
+      t("fleet.common.confirmDelete", { name: v.plate }),
+      "/v3/new/fleet/vehicle/delete",
+      v.id,
+      t("fleet.common.deleted"),
+      () => setVersion(version + 1),
+    );
   return (
     <div class="fl-manager">
       <div class="page-head">
