@@ -152,7 +152,8 @@ export interface EventMediaRow {
   /** Paths of the pictures and videos on this server (session-authorised). */
   pictures: string[];
   videos: string[];
-  face?: { state: FaceMatchState; driverName?: string; similarity?: number };
+  /** `driverPhoto`: path of the matched driver's photo (fleet drivers) when there is one. */
+  face?: { state: FaceMatchState; driverName?: string; similarity?: number; driverPhoto?: string };
 }
 
 /** POST /v3/new/video/settings/get {} and settings/set (the caller's account). */
