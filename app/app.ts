@@ -39,6 +39,7 @@ import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
 import { registerEmbedRoutes } from "../modules/embed/routes.ts";
+import { registerPushRoutes } from "../modules/openapi/push_routes.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
 import { registerCommonAddressRoutes } from "../modules/commonaddress/routes.ts";
@@ -151,6 +152,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
   registerEmbedRoutes(api, s);
+  registerPushRoutes(api, s);
   registerAccountInfoRoutes(api, s);
   registerOwnEmailRoutes(api, s);
   registerCommonAddressRoutes(api, s);

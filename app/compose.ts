@@ -116,6 +116,11 @@ import { ManualService } from "../modules/manual/service.ts";
 import { ManualStore } from "../modules/manual/store.ts";
 import { AnnouncementService } from "../modules/announcements/service.ts";
 import { AnnouncementStore } from "../modules/announcements/store.ts";
+import { openMethods } from "../modules/openapi/methods/index.ts";
+import type { OpenMethod } from "../modules/openapi/types.ts";
+import { PushStore } from "../modules/openapi/push_store.ts";
+import { PushEndpoints } from "../modules/openapi/push_service.ts";
+import { PushDelivery } from "../modules/openapi/push_delivery.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
@@ -244,6 +249,11 @@ export interface Services extends AlertingServices {
   manuals: ManualService;
   /** Announcements to a subtree and the pop-up window check (modules/announcements). */
   announcements: AnnouncementService;
+  /** The Open API's device, location, track, alarm, instruction, fence and report methods. */
+  openMethods: OpenMethod[];
+  /** Open API push endpoints (POST /v3/new/openapi/push/*) and their delivery. */
+  pushEndpoints: PushEndpoints;
+  pushDelivery: PushDelivery;
 }
 
 /** What every area is built from: the store, the settings, the bus and the metrics. */
@@ -343,7 +353,10 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     reminders: (scope) => fleetReminders.counts(scope),
     deviationsToday: (scope) => fleetPaths.fleetPaths.deviationsToday(scope, gateway.alerts),
   });
+  const deviceRequests = buildDeviceRequests(core, signIn, devices, gateway);
+  const push = await buildOpenPush(core, signIn, devices, notifications);
   connectAreas(core, alerting, {
+    openPush: push.pushDelivery,
     motion: motion.engine,
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
@@ -370,7 +383,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       signIn.access,
       new DomainImages(config.DATA_DIR, domains),
     ),
-    ...buildDeviceRequests(core, signIn, devices, gateway),
+    ...deviceRequests,
     credits,
     ...buildBusinessCentre(core, signIn, devices, credits),
     ...gateway,
@@ -388,6 +401,22 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     fleetReminders,
     ...fleet,
     ...buildHelp(core, signIn),
+    ...push,
+    openMethods: openMethods({
+      access: signIn.access,
+      accounts: signIn.accountStore,
+      directory: devices.directory,
+      devices: devices.devices,
+      deviceOps: deviceRequests.deviceOps,
+      deviceTransfer: deviceRequests.deviceTransfer,
+      tracks: gateway.positions,
+      alerts: gateway.alerts,
+      shares: monitor.shares,
+      commandRequests: commands.commandRequests,
+      geofences: geofences.geofences,
+      motion: motion.reader,
+      offlineMs: core.offlineMs,
+    }),
     commonAddresses: new CommonAddresses(new CommonAddressStore(kv), devices.devices),
     areaSearch: new AreaSearch(monitor),
     ownEmail: new OwnEmail({
@@ -855,6 +884,7 @@ function connectAreas(
     motion,
     fleetSwipes,
     credits,
+    openPush,
   }:
     & Pick<
       Services,
@@ -866,11 +896,44 @@ function connectAreas(
       | "fleetSwipes"
       | "credits"
     >
-    & { streams: MonitorService["streams"]; motion: MotionServices["engine"] },
+    & {
+      streams: MonitorService["streams"];
+      motion: MotionServices["engine"];
+      openPush: PushDelivery;
+    },
 ): void {
-  connectPipeline(bus, positionPipeline({ ...alerting, alertAddresses, notices, streams, motion }));
-  connectReactions(bus, { notices, accountStore, gatewayStore, workModes, fleetSwipes, credits });
+  connectPipeline(
+    bus,
+    positionPipeline({ ...alerting, alertAddresses, notices, streams, motion, openPush }),
+  );
+  connectReactions(bus, {
+    notices,
+    accountStore,
+    gatewayStore,
+    workModes,
+    fleetSwipes,
+    credits,
+    openPush,
+  });
   alertAddresses.start();
+}
+
+/** Open API push endpoints (loaded) and their delivery through the alert webhooks' sender. */
+async function buildOpenPush(
+  { kv }: Core,
+  { access, accountStore }: SignInArea,
+  { directory }: DevicesArea,
+  { webhooks }: NotificationsArea,
+): Promise<Pick<Services, "pushEndpoints" | "pushDelivery">> {
+  const pushEndpoints = new PushEndpoints(new PushStore(kv), access, webhooks);
+  await pushEndpoints.load();
+  const pushDelivery = new PushDelivery({
+    endpoints: pushEndpoints,
+    accounts: accountStore,
+    directory,
+    webhooks,
+  });
+  return { pushEndpoints, pushDelivery };
 }
 
 /** The devices API's services (groups, operations, transfer, files, renewal, playback). */

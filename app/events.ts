@@ -17,6 +17,7 @@ import type { PlatformNotices } from "../modules/notifications/notices.ts";
 import type { BalancesChanged } from "../modules/wallet/events.ts";
 import type { SwipeService } from "../modules/fleet/swipes.ts";
 import type { WorkModeService } from "../modules/workmodes/service.ts";
+import type { PushDelivery } from "../modules/openapi/push_delivery.ts";
 
 /** Everything that happens and is told: the union of every module's events. */
 export type AppEvent =
@@ -50,6 +51,8 @@ export function connectReactions(
     /** Reading a new account's credits grants (and logs) its free ones. */
     credits: CreditsReader;
     fleetSwipes: Pick<SwipeService, "onIdentified">;
+    /** Command results to the Open API's push endpoints. */
+    openPush: Pick<PushDelivery, "onCommand">;
   },
 ): void {
   bus.on("accountCreated", async (e) => void await a.credits.creditsOf(e.account.id), {
@@ -92,6 +95,10 @@ export function connectReactions(
   });
   bus.on("commandSettled", (e) => a.workModes.onCommand(e.command), {
     name: "work modes: task states",
+    durable: true,
+  });
+  bus.on("commandSettled", a.openPush.onCommand, {
+    name: "open api push: command results",
     durable: true,
   });
 }

@@ -16,6 +16,7 @@
  *                                                  MOTION_ANALYSIS=off
  *   5. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts
  *   6. alert delivery modules/alerts/delivery.ts  console pop-up, mail, webhooks
+ *      open api push  modules/openapi/push_delivery.ts  alarms, positions, online/offline
  *   7. alert address  modules/geocoder/alert_addresses.ts  street address, written later
  *   8. report counts  modules/notifications/notices.ts     the "few reports" notice
  *   9. live stream    modules/monitor/stream.ts   server-sent events to open map pages
@@ -42,6 +43,7 @@ import type { MotionEngine } from "../modules/motion/engine.ts";
 import type { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
 import type { LiveStreams } from "../modules/monitor/stream.ts";
 import type { PlatformNotices } from "../modules/notifications/notices.ts";
+import type { PushDelivery } from "../modules/openapi/push_delivery.ts";
 import type { AppBus } from "./events.ts";
 
 /** One step after the commit: its handler for each kind of event it reacts to. */
@@ -66,6 +68,7 @@ export interface PipelineServices {
   streams: LiveStreams;
   /** Null when MOTION_ANALYSIS=off (the stage is left out). */
   motion: MotionEngine | null;
+  openPush: PushDelivery;
 }
 
 /** The stages after the gateway's commit, in order. */
@@ -89,6 +92,13 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       : []),
     { name: "auto broadcast", durable: true, alert: (e) => s.autoBroadcast.onAlert(e.alert) },
     { name: "alert delivery", durable: true, alert: s.alertDelivery.handle },
+    {
+      name: "open api push",
+      durable: true,
+      alert: s.openPush.onAlert,
+      connection: s.openPush.onConnection,
+      committed: s.openPush.onCommitted,
+    },
     // The alert already carries the address worked out when it was raised.
     { name: "alert address", durable: false, alert: s.alertAddresses.handle },
     { name: "report counts", durable: true, position: (e) => s.notices.countPosition(e.imei) },

@@ -196,6 +196,9 @@ export const CATALOGUE = {
   emailVerifySucceeded: 46004,
   emailVerifyFailed: 46005,
   webhookAddressRefused: 46006,
+  // Open API push endpoints (issue 22, O2).
+  pushEndpointLimit: 46021,
+  pushEndpointNotFound: 46022,
   // Report queries (47001-47099).
   reportStartInFuture: 47001,
   reportBeyondLookback: 47002,

@@ -73,15 +73,22 @@ export class WebhookSender {
     }
   }
 
-  /** Starts a delivery in the background; `idle()` waits for all of them (tests, shutdown). */
+  /**
+   * Starts a delivery in the background; `idle()` waits for all of them (tests, shutdown).
+   * With `form`, the body is those fields URL-encoded (the Open API's Tracksolid-form push)
+   * instead of the JSON envelope; retries, signature headers and the log are the same.
+   */
   deliver(
     userId: string,
     url: string,
     secret: string,
     event: string,
     payload: unknown,
+    form?: Record<string, string>,
   ): Promise<DeliveryLog> {
-    const p = this.run(userId, url, secret, event, payload).finally(() => this.inflight.delete(p));
+    const p = this.run(userId, url, secret, event, payload, form).finally(() =>
+      this.inflight.delete(p)
+    );
     this.inflight.add(p);
     return p;
   }
@@ -96,6 +103,7 @@ export class WebhookSender {
     secret: string,
     event: string,
     payload: unknown,
+    form?: Record<string, string>,
   ): Promise<DeliveryLog> {
     const log: DeliveryLog = {
       id: crypto.randomUUID(),
@@ -106,7 +114,7 @@ export class WebhookSender {
       attempts: [],
       createdAt: Date.now(),
     };
-    const body = JSON.stringify({
+    const body = form ? new URLSearchParams(form).toString() : JSON.stringify({
       id: log.id,
       event,
       createdAt: new Date().toISOString(),
@@ -128,7 +136,7 @@ export class WebhookSender {
           entry.error = "webhookAddressRefused";
         } else {
           entry.status = await post(target, {
-            "content-type": "application/json",
+            "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
             "user-agent": "TrackingPlatform-Webhook/1",
             "x-webhook-id": log.id,
             "x-webhook-timestamp": timestamp,
