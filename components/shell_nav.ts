@@ -5,6 +5,7 @@
  */
 import { COMMAND_NAV, COMMAND_PAGES } from "./commands/nav.ts";
 import { REPORT_SECTION_PATHS } from "./reports/nav.ts";
+import { VIDEO_SECTION_PATHS } from "./video/nav.ts";
 
 /** The settings area's wallet group (spec: /settingMiCoins, /credits; the business centre). */
 export const WALLET_NAV = [
@@ -22,6 +23,7 @@ export type SectionKey =
   | "alerts"
   | "reports"
   | "fleet"
+  | "video"
   | "settings"
   | "domains";
 
@@ -47,6 +49,7 @@ export const SECTIONS: readonly Section[] = [
   { key: "alerts", href: "/alertCenter", paths: ["/alertCenter"] },
   { key: "reports", href: "/deviceOverview", paths: REPORT_SECTION_PATHS, reportsOnly: true },
   { key: "fleet", href: "/fleetIndex", paths: ["/fleet", "/addFleetPath"], fleetOnly: true },
+  { key: "video", href: "/eventVideo", paths: VIDEO_SECTION_PATHS },
   {
     key: "settings",
     href: "/myProfile",

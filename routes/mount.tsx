@@ -24,6 +24,7 @@ import { registerEmbedPages } from "./embed.tsx";
 import { registerHelpPages } from "./help.tsx";
 import { registerFleetPathPages } from "./fleet_paths.tsx";
 import { registerFleetPages } from "./fleet.tsx";
+import { registerVideoPages } from "./video.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
 
@@ -55,6 +56,7 @@ const REGISTRARS: Registrar[] = [
   registerHelpPages,
   registerFleetPages,
   registerFleetPathPages,
+  registerVideoPages,
 ];
 
 export interface PageRoute {

@@ -29,6 +29,8 @@ import en_help from "../../locales/en/help.json" with { type: "json" };
 import en_fleetPaths from "../../locales/en/fleetPaths.json" with { type: "json" };
 import en_fleetReminders from "../../locales/en/fleetReminders.json" with { type: "json" };
 import en_fleet from "../../locales/en/fleet.json" with { type: "json" };
+import en_autoReports from "../../locales/en/autoReports.json" with { type: "json" };
+import en_video from "../../locales/en/video.json" with { type: "json" };
 import zh_common from "../../locales/zh/common.json" with { type: "json" };
 import zh_errors from "../../locales/zh/errors.json" with { type: "json" };
 import zh_nodes from "../../locales/zh/nodes.json" with { type: "json" };
@@ -55,6 +57,8 @@ import zh_help from "../../locales/zh/help.json" with { type: "json" };
 import zh_fleetPaths from "../../locales/zh/fleetPaths.json" with { type: "json" };
 import zh_fleetReminders from "../../locales/zh/fleetReminders.json" with { type: "json" };
 import zh_fleet from "../../locales/zh/fleet.json" with { type: "json" };
+import zh_autoReports from "../../locales/zh/autoReports.json" with { type: "json" };
+import zh_video from "../../locales/zh/video.json" with { type: "json" };
 
 export const RESOURCES = {
   en: {
@@ -84,6 +88,8 @@ export const RESOURCES = {
     fleetPaths: en_fleetPaths,
     fleetReminders: en_fleetReminders,
     fleet: en_fleet,
+    autoReports: en_autoReports,
+    video: en_video,
   },
   zh: {
     common: zh_common,
@@ -112,5 +118,7 @@ export const RESOURCES = {
     fleetPaths: zh_fleetPaths,
     fleetReminders: zh_fleetReminders,
     fleet: zh_fleet,
+    autoReports: zh_autoReports,
+    video: zh_video,
   },
 };
