@@ -7,9 +7,14 @@ import { SensorsTab } from "./SensorsTab.tsx";
 import { AddressesTab } from "./AddressesTab.tsx";
 import type { DeviceDetailData } from "./types.ts";
 import { TabButtons } from "../ui/TabButtons.tsx";
+import { CameraNicknames } from "../video/CameraNicknames.tsx";
+import { findModel } from "../../modules/devices/models.ts";
 
-const TABS = ["basic", "customer", "alerts", "sensors", "addresses"] as const;
+const TABS = ["basic", "customer", "alerts", "sensors", "addresses", "cameras"] as const;
 type Tab = typeof TABS[number];
+/** Cameras (JT/T 1078 video) only for models that speak JT/T 808. */
+const tabsOf = (mcType: string | undefined) =>
+  findModel(mcType ?? "")?.protocol === "jt808" ? TABS : TABS.filter((t) => t !== "cameras");
 
 interface Props {
   t: TFunction;
@@ -52,7 +57,7 @@ export function DetailDialog(
     >
       <div class="tabs" role="tablist">
         <TabButtons
-          tabs={TABS}
+          tabs={tabsOf(data?.basic.mcType)}
           active={tab}
           onSelect={setTab}
           label={(k) => t(`devices.tabs.${k}`)}
@@ -76,6 +81,7 @@ export function DetailDialog(
           {tab === "alerts" && <AlertsTab {...props} detail={data} />}
           {tab === "sensors" && <SensorsTab {...props} detail={data} />}
           {tab === "addresses" && <AddressesTab t={t} imei={imei} readOnly={!canEdit} />}
+          {tab === "cameras" && <CameraNicknames t={t} imei={imei} readOnly={!canEdit} />}
         </div>
       )}
     </Modal>

@@ -8,6 +8,8 @@ import { PagerFor, usePagedSearch } from "../../components/ui/Pagination.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
 import { ALERT_TYPES } from "../../modules/alerts/types.ts";
 import { alertDetail, formatTime } from "../../components/alerts/format.ts";
+import { AlertMediaThumb, useAlertMedia } from "../../components/video/AlertMedia.tsx";
+import type { EventMediaRow } from "../../modules/video/model.ts";
 
 export interface AlertRow {
   id: string;
@@ -267,6 +269,7 @@ function AlertTable(
   },
 ) {
   const allChecked = !!data?.list.length && data.list.every((a) => checked.has(a.id));
+  const media = useAlertMedia(data?.list);
   const toggle = (id: string) => {
     const next = new Set(checked);
     next.has(id) ? next.delete(id) : next.add(id);
@@ -311,6 +314,7 @@ function AlertTable(
               key={a.id}
               t={t}
               a={a}
+              media={media.get(a.id)}
               checked={checked.has(a.id)}
               onToggle={() => toggle(a.id)}
               onProcess={() => onProcess(a)}
@@ -323,9 +327,11 @@ function AlertTable(
 }
 
 function AlertTableRow(
-  { t, a, checked, onToggle, onProcess }: {
+  { t, a, media, checked, onToggle, onProcess }: {
     t: Translate;
     a: AlertRow;
+    /** The alarm's picture or video (event media), when the device sent any. */
+    media?: EventMediaRow;
     checked: boolean;
     onToggle: () => void;
     onProcess: () => void;
@@ -352,7 +358,10 @@ function AlertTableRow(
         <span class={`ac-type ac-${a.type}`}>{t(`alerts.type.${a.type}`)}</span>
       </td>
       <td>{formatTime(a.time)}</td>
-      <td class="ac-detail">{alertDetail(t, a)}</td>
+      <td class="ac-detail">
+        {alertDetail(t, a)}
+        <AlertMediaThumb t={t} media={media} />
+      </td>
       <td class="ac-place">
         {a.address && <div data-address>{a.address}</div>}
         <div class={`mono ${a.address ? "muted" : ""}`}>

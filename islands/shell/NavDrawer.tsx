@@ -5,6 +5,7 @@ import { type Lang, LANGUAGES, translator } from "../../lib/i18n/i18n.ts";
 import { logout, switchLanguage } from "../../lib/client/session.ts";
 import { isActive, MONITOR_NAV, sectionsFor, SETTINGS_GROUPS } from "../../components/shell_nav.ts";
 import { REPORT_NAV } from "../../components/reports/nav.ts";
+import { VIDEO_NAV } from "../../components/video/nav.ts";
 
 interface Props {
   lang: Lang;
@@ -208,6 +209,14 @@ function DrawerSections(
                   {g.items.map(([href, key]) => link(href, t(key), path === href))}
                 </div>
               ))}
+            </details>
+          );
+        }
+        if (s.key === "video") {
+          return (
+            <details key={s.key} open={active}>
+              <summary class={active ? "active" : ""}>{label}</summary>
+              {VIDEO_NAV.map(([href, key]) => link(href, t(`video.nav.${key}`), path === href))}
             </details>
           );
         }
