@@ -35,6 +35,7 @@ import { registerGeocoderRoutes } from "../modules/geocoder/routes.ts";
 import { registerTaskRoutes } from "../modules/tasks/routes.ts";
 import { registerExportRoutes } from "../modules/reports/export/routes.ts";
 import { registerMyReportRoutes } from "../modules/reports/my_reports_routes.ts";
+import { registerAutoReportRoutes } from "../modules/autoreports/routes.ts";
 import { registerMotionRoutes } from "../modules/motion/routes.ts";
 import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
@@ -149,6 +150,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerExportRoutes(api, s);
   registerMyReportRoutes(api, s);
   registerMotionRoutes(api, s);
+  registerAutoReportRoutes(api, s);
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
   registerEmbedRoutes(api, s);

@@ -83,6 +83,9 @@ import type { ReportRunner } from "../modules/reports/types.ts";
 import { DEFAULT_MOTION_RULES } from "../modules/motion/types.ts";
 import { ReportExport } from "../modules/reports/export/service.ts";
 import { TaskService } from "../modules/tasks/service.ts";
+import { AutoReportService } from "../modules/autoreports/service.ts";
+import { AutoReportRuns } from "../modules/autoreports/runs.ts";
+import { AutoReportStore } from "../modules/autoreports/store.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
 import { FleetAccess } from "../modules/fleet/access.ts";
 import { DriverService } from "../modules/fleet/drivers.ts";
@@ -224,6 +227,9 @@ export interface Services extends AlertingServices {
   fleetVehicles: VehicleService;
   /** RFID swipes (driver identity reports the gateway stores) and the data board. */
   fleetSwipes: SwipeService;
+  /** Automatic reports (modules/autoreports): the records, and their runs (cron, run now). */
+  autoReports: AutoReportService;
+  autoReportRuns: AutoReportRuns;
   fleetBoard: BoardService;
   fleetAvatars: DriverAvatars;
   fleetDriverSheets: DriverSheets;
@@ -358,6 +364,21 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   connectAreas(core, alerting, {
     openPush: push.pushDelivery,
     motion: motion.engine,
+  const autoReportSources = {
+    store: new AutoReportStore(kv),
+    access: signIn.access,
+    devices: devices.devices,
+    directory: devices.directory,
+    accounts: signIn.accountStore,
+  };
+  const autoReportRuns = new AutoReportRuns({
+    ...autoReportSources,
+    reportExport,
+    tasks,
+    mailer: notifications.mailer,
+  });
+  // Runs still "running" in the store were cut by a restart: failed, never sent twice.
+  await autoReportRuns.recover();
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
     streams: monitor.streams,
@@ -406,6 +427,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       access: signIn.access,
       accounts: signIn.accountStore,
       directory: devices.directory,
+    autoReports: new AutoReportService(autoReportSources),
+    autoReportRuns,
       devices: devices.devices,
       deviceOps: deviceRequests.deviceOps,
       deviceTransfer: deviceRequests.deviceTransfer,

@@ -206,6 +206,14 @@ export const CATALOGUE = {
   taskNotReady: 47101,
   pdfFontMissing: 47102,
   exportTasksRunning: 47103,
+  // Automatic reports (47201-47299), issue 21 S3.
+  autoReportTypeExists: 47201,
+  autoReportFixed: 47202,
+  autoReportDevicesMissing: 47203,
+  autoReportTooManyDevices: 47204,
+  autoReportPeriodTooLong: 47205,
+  autoReportRunning: 47206,
+  autoReportNoDevices: 47207,
   // Fleet route planning (48101-48199) and reminders (48201-48299), issue 19 F2.
   routeGenerationFailed: 48101,
   routeTooLong: 48102,

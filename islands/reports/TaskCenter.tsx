@@ -7,8 +7,8 @@ import { usePaged } from "../../components/commands/usePaged.ts";
 import { formatTime } from "../../modules/monitor/time.ts";
 import { EXPORT_KEEP_DAYS, type TaskRow, type TaskStatus } from "../../modules/reports/model.ts";
 
-/** Task types the filter offers (today every task is a report export). */
-const TYPES = ["report"] as const;
+/** Task types the filter offers: report exports and automatic report runs. */
+const TYPES = ["report", "autoReport"] as const;
 
 function Progress({ t, row }: { t: (k: string) => string; row: TaskRow }) {
   const pct = row.status === "done" ? 100 : Math.max(0, Math.min(100, Math.round(row.progress)));

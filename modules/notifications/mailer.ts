@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import nodemailer from "nodemailer";
 import type { Config } from "../../lib/config.ts";
 import { BizError } from "../../lib/errors.ts";
@@ -10,6 +11,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Files sent with the mail (automatic reports attach their xlsx). */
+  attachments?: { filename: string; content: Uint8Array; contentType: string }[];
 }
 
 /** SMTP delivery configured by SMTP_* variables; without SMTP_HOST mail is switched off. */
@@ -47,7 +50,11 @@ export class Mailer {
   async send(mail: Mail): Promise<void> {
     if (!this.transport) throw new BizError("mailServerUnavailable");
     try {
-      await this.transport.sendMail({ from: this.from, ...mail });
+      await this.transport.sendMail({
+        from: this.from,
+        ...mail,
+        attachments: mail.attachments?.map((a) => ({ ...a, content: Buffer.from(a.content) })),
+      });
     } catch (e) {
       const code = (e as { code?: string }).code;
       mailLog.error(`sending failed: ${code ?? ""} ${(e as Error).message}`);

@@ -17,12 +17,14 @@ import type { TaskService } from "../tasks/service.ts";
 import type { BusinessLog } from "../businesslog/service.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
 import type { ReminderService } from "../fleet/reminders_service.ts";
+import type { AutoReportRuns } from "../autoreports/runs.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface JobDeps {
   accountStore: AccountLookup;
   alertDelivery: AlertDelivery;
   alertEngine: AlertEngine;
+  autoReportRuns: Pick<AutoReportRuns, "tick">;
   businessLog: Pick<BusinessLog, "prune">;
   bus: Publisher<DeviceStatusChanged>;
   commands: CommandService;
@@ -110,6 +112,12 @@ export function scheduleJobs(s: JobDeps): void {
   // centre and their e-mail once per period; daily, before the working day in Asia and Europe.
   cronJob(s, "fleet reminders", "0 1 * * *", async () => {
     await s.fleetReminders.runDue();
+  });
+
+  // Automatic reports (modules/autoreports): slots due at each owner's local time; each slot
+  // is claimed once in the store, so a second tick or a restart never mails it twice.
+  cronJob(s, "automatic reports", "* * * * *", async () => {
+    await s.autoReportRuns.tick();
   });
 
   // Task centre: export files are kept EXPORT_KEEP_DAYS (7) days, then removed with their task.

@@ -4,7 +4,7 @@
  * EXPORT_KEEP_DAYS. A task sees only its owner: another account (a sibling, a parent) asking
  * for its id gets the same answer as for an id that never existed.
  */
-import { BizError } from "../../lib/errors.ts";
+import { BizError, type ErrorName } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import { EXPORT_KEEP_DAYS, type TaskRow } from "../reports/model.ts";
 import {
@@ -167,6 +167,17 @@ export class TaskService {
     }
     if (failed) taskLog.warn(`${failed} task(s) interrupted by a restart marked failed`);
     return failed;
+  }
+
+  /**
+   * Waits for a task this process started (or reads a settled one): null when it is done,
+   * else its catalogue error name (a missing task counts as systemBusy).
+   */
+  async finished(id: string): Promise<ErrorName | null> {
+    await this.running.get(id)?.done;
+    const task = await this.store.get(id);
+    if (task?.status === "done") return null;
+    return (task?.error as ErrorName | null) ?? "systemBusy";
   }
 
   /** Resolves when every task started by this process has finished. */

@@ -82,6 +82,21 @@ export class ReportExport {
   }
 
   /**
+   * The file now, whatever its size, and the rows the report had: for work that is already
+   * a task of its own (automatic reports).
+   */
+  async file(
+    session: Session,
+    lang: Lang,
+    body: ExportBody,
+    progress: ProgressFn = () => {},
+  ): Promise<{ output: TaskOutput; rows: number }> {
+    const plan = await this.plan(session, lang, body);
+    const output = await this.produce(plan, this.fileName(plan), progress);
+    return { output, rows: plan.totals.reduce((a, b) => a + b, 0) };
+  }
+
+  /**
    * Checks every device group through the runner (visibility, ranges, the report's own
    * schema: a refusal refuses the whole export) and counts the rows.
    */
