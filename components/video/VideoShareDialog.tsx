@@ -10,8 +10,8 @@ import { Modal } from "../ui/Modal.tsx";
 import { toast } from "../ui/Toast.tsx";
 import type { VideoShareRequest, VideoShareRow } from "../../modules/video/model.ts";
 
-/** Validity choices in hours (share links allow 1-720 whole hours). */
-const HOURS = [1, 6, 24, 72, 168, 720];
+/** Validity choices in hours (video links last at most 7 days). */
+const HOURS = [1, 6, 24, 72, 168];
 
 export function VideoShareDialog(
   { t, request, title, onClose }: {

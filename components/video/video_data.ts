@@ -39,9 +39,8 @@ export const DEFAULT_CHANNELS = [1, 2, 3, 4];
 
 /** A device's cameras: its nicknamed channels plus the default four, in channel order. */
 export async function loadCameras(imei: string): Promise<CameraNickname[]> {
-  const named = await api<CameraNickname[]>("/v3/new/video/cameras/get", { imei }).catch(
-    () => [] as CameraNickname[],
-  );
+  const named = await api<{ cameras: CameraNickname[] }>("/v3/new/video/cameras/get", { imei })
+    .then((a) => a.cameras, () => [] as CameraNickname[]);
   const byChannel = new Map(named.map((c) => [c.channel, c]));
   for (const ch of DEFAULT_CHANNELS) {
     if (!byChannel.has(ch)) byChannel.set(ch, { channel: ch, nickname: "" });
@@ -60,11 +59,15 @@ const EXPIRED = new Set(
     .map((k) => codes[k]).filter((c) => c !== undefined),
 );
 
+const TIMEOUT = new Set(
+  ["responseTimeout", "videoResponseTimeout"].map((k) => codes[k]).filter((c) => c !== undefined),
+);
+
 /** The live state a refusal puts a cell in (its message is shown beside it). */
 export function refusalState(e: unknown): LiveState {
   if (!(e instanceof ApiError)) return "error";
   if (e.code === CATALOGUE.deviceOffline) return "deviceOffline";
-  if (e.code === CATALOGUE.responseTimeout) return "timeout";
+  if (TIMEOUT.has(e.code)) return "timeout";
   if (EXPIRED.has(e.code)) return "linkExpired";
   return "error";
 }

@@ -61,7 +61,7 @@ function HistoryVideo(
     day: todayIn(timeZone),
     from: "00:00",
     to: "23:59",
-    channel: 1,
+    channel: 0,
   });
   const [files, setFiles] = useState<HistoryFile[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -86,7 +86,7 @@ function HistoryVideo(
     setPlaying(null);
     setChecked(new Set());
     try {
-      const list = await api<HistoryFile[]>("/v3/new/video/history/list", {
+      const { list } = await api<{ list: HistoryFile[] }>("/v3/new/video/history/list", {
         imei: device,
         channel: query.channel,
         startTime: atLocal(query.day, query.from, timeZone),
@@ -137,7 +137,8 @@ function HistoryVideo(
           <label>
             {t("video.cameras.channel")}
             <select class="input" name="channel" value={query.channel} onChange={set("channel")}>
-              {(cameras.length ? cameras : [{ channel: 1, nickname: "" }]).map((c) => (
+              <option value={0}>{t("video.history.allChannels")}</option>
+              {cameras.map((c) => (
                 <option key={c.channel} value={c.channel}>{cameraLabel(c, t)}</option>
               ))}
             </select>

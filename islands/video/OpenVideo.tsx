@@ -24,15 +24,15 @@ function OpenVideo({ lang, kind, token }: { lang: Lang; kind: "live" | "history"
   const [info, setInfo] = useState<OpenAnswer | null>(null);
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const start = () =>
-    api<OpenAnswer>("/v3/new/video/share/open", { token }).then((a) => {
+    api<OpenAnswer>("/v3/new/video/open/start", { token }).then((a) => {
       setInfo(a);
       return a;
     });
-  const title = info?.deviceName
-    ? `${info.deviceName}${
-      info.channel ? ` · ${t("video.common.channel", { n: info.channel })}` : ""
-    }`
-    : t(kind === "live" ? "video.open.liveTitle" : "video.open.historyTitle");
+  const base = info?.deviceName ??
+    t(kind === "live" ? "video.open.liveTitle" : "video.open.historyTitle");
+  const title = info?.channel
+    ? `${base} · ${t("video.common.channel", { n: info.channel })}`
+    : base;
   return (
     <div class="vd-open" data-testid="open-video">
       <LiveCell t={t} title={title} start={start} mode={kind} />
