@@ -113,6 +113,8 @@ interface Fixture {
   /** A driver and a vehicle of entA (modules/fleet). */
   driverA: string;
   vehicleA: string;
+  /** An automatic report of distA (modules/autoreports). */
+  autoReportA: string;
 }
 
 type Input = Record<string, unknown>;
@@ -367,6 +369,20 @@ const MATRIX: [string, Entry][] = [
     },
   }),
 
+  // Automatic reports: a sibling's id answers like an unknown one. Run now is not called by
+  // the owner here (its run would change the store while later entries are checked).
+  refused(
+    "/v3/new/autoReport/add",
+    (f) => [{ ...AUTO_REPORT, reportType: "parking", userId: f.ids.entA }],
+  ),
+  refused("/v3/new/autoReport/update", (f) => [{ ...AUTO_REPORT, id: f.autoReportA }], [
+    "dataNotExists",
+  ]),
+  refused("/v3/new/autoReport/history", (f) => [{ id: f.autoReportA }], ["dataNotExists"]),
+  refused("/v3/new/autoReport/runNow", (f) => [{ id: f.autoReportA }], ["dataNotExists"], {
+    own: false,
+  }),
+
   // Deleting routes last: the owner's call deletes.
   refused(
     `${EQ}/deleteGroup`,
@@ -398,6 +414,7 @@ const MATRIX: [string, Entry][] = [
     "dataNotExists",
     "permissionDenied",
   ]),
+  refused("/v3/new/autoReport/delete", (f) => [{ ids: [f.autoReportA] }], ["dataNotExists"]),
   refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
@@ -411,6 +428,16 @@ const MATRIX: [string, Entry][] = [
     ownerToken: (f) => f.tree.tokens.entA,
   }),
 ];
+
+/** An automatic report of distA's device (modules/autoreports). */
+const AUTO_REPORT = {
+  name: "Daily trips",
+  reportType: "trips",
+  frequency: "day",
+  executionTime: "08:00",
+  imeis: [IMEI_A],
+  emails: ["fleet@example.com"],
+};
 
 /** An announcement for a day from now (modules/announcements). */
 const ANNOUNCEMENT = {
@@ -572,6 +599,7 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     reminderA: (await ok("/v3/new/fleet/reminder/add", REMINDER, tokens.entA)).id,
     driverA: (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA)).id,
     vehicleA: (await ok("/v3/new/fleet/vehicle/add", { plate: "A-1" }, tokens.entA)).id,
+    autoReportA: (await ok("/v3/new/autoReport/add", AUTO_REPORT, tokens.distA)).id,
   };
 }
 
@@ -618,6 +646,7 @@ function ghosts(f: Fixture): [string, string][] {
     f.reminderA,
     f.driverA,
     f.vehicleA,
+    f.autoReportA,
   ];
   return named.map((id) => [id, ghostOf(id)]);
 }
