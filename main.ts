@@ -21,6 +21,8 @@ import { startGateway } from "./modules/gateway/gateway.ts";
 import { scheduleJobs } from "./modules/system/jobs.ts";
 import { warmUpPlaybackJson } from "./modules/positions/json.ts";
 import { log as logger } from "./lib/log.ts";
+import { startAttachmentServer } from "./modules/video/attachment_server.ts";
+import { portError } from "./modules/gateway/transport/listeners.ts";
 
 const mainLog = logger.area("main");
 
@@ -55,6 +57,18 @@ export async function startServer(
     maxConnections,
     linkMetrics: services.metrics.gateway.link,
   });
+  let attachments;
+  try {
+    attachments = startAttachmentServer(
+      { hostname: config.HOSTNAME, port: config.JT_ATTACHMENT_PORT },
+      services.video.events,
+    );
+  } catch (e) {
+    await gateway.close();
+    throw portError(e, "JT_ATTACHMENT_PORT", config.JT_ATTACHMENT_PORT);
+  }
+  services.video.live.startIdleSweep();
+  await services.video.downloads.recover();
   const app = createApp(services, await mountPages(services));
   warmUpPlaybackJson();
   let server: KeptServer;
@@ -65,6 +79,7 @@ export async function startServer(
     );
   } catch (e) {
     await gateway.close();
+    await attachments.close();
     if (!(e instanceof Deno.errors.AddrInUse)) throw e;
     throw new Deno.errors.AddrInUse(`PORT ${config.PORT} is already in use by another process`);
   }
@@ -85,6 +100,8 @@ export async function startServer(
     gatewayPorts: gateway.ports,
     async shutdown() {
       await gateway.close();
+      await attachments.close();
+      services.video.live.stopIdleSweep();
       // After the gateway: the last commits' points are analysed and written.
       await services.motion.close();
       services.commands.stop();

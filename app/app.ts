@@ -59,6 +59,7 @@ import {
 } from "../modules/fleet/routes.ts";
 import { registerFleetPathRoutes } from "../modules/fleet/paths_routes.ts";
 import { registerFleetReminderRoutes } from "../modules/fleet/reminders_routes.ts";
+import { registerVideoRoutes } from "../modules/video/routes.ts";
 
 const httpLog = log.area("http");
 
@@ -165,6 +166,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerFleetRoutes(api, s);
   registerFleetPathRoutes(api, s);
   registerFleetReminderRoutes(api, s);
+  registerVideoRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
   app.get("/health", async (c) => {

@@ -124,6 +124,11 @@ import type { OpenMethod } from "../modules/openapi/types.ts";
 import { PushStore } from "../modules/openapi/push_store.ts";
 import { PushEndpoints } from "../modules/openapi/push_service.ts";
 import { PushDelivery } from "../modules/openapi/push_delivery.ts";
+import { createVideo } from "../modules/video/wiring.ts";
+import type { VideoServices } from "../modules/video/routes.ts";
+import type { VideoDesk } from "../modules/gateway/types.ts";
+import { mediaHost } from "../modules/video/address.ts";
+import { noMediaHub } from "../modules/video/no_media.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
@@ -255,6 +260,10 @@ export interface Services extends AlertingServices {
   manuals: ManualService;
   /** Announcements to a subtree and the pop-up window check (modules/announcements). */
   announcements: AnnouncementService;
+  /** Video: live, history, downloads, event media, settings, links (modules/video). */
+  video: VideoServices;
+  /** The video module as the gateway sees it (JT/T 1078 answers, alarm media). */
+  videoDesk: VideoDesk;
   /** The Open API's device, location, track, alarm, instruction, fence and report methods. */
   openMethods: OpenMethod[];
   /** Open API push endpoints (POST /v3/new/openapi/push/*) and their delivery. */
@@ -461,6 +470,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       directory: devices.directory,
       offlineMs: core.offlineMs,
     }),
+    ...buildVideo(core, devices, gateway),
     demo: new DemoService({
       store: new DemoStore(kv),
       captcha: signIn.captcha,
@@ -471,6 +481,37 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       config,
     }),
   };
+}
+
+/**
+ * Video (modules/video): the signalling, API and event media over the media hub (the JT/T
+ * 1078 half); terminals are told this server's media and attachment addresses.
+ */
+function buildVideo(
+  { kv, config }: Core,
+  { devices, directory }: DevicesArea,
+  { connections, alerts }: GatewayArea,
+): Pick<Services, "video" | "videoDesk"> {
+  const mediaPort = config.MEDIA_PUBLIC_PORT ?? 1078;
+  const video = createVideo({
+    kv,
+    dataDir: config.DATA_DIR,
+    hub: noMediaHub,
+    connections,
+    alerts,
+    devices,
+    visibleImeis: async (session, imeis) =>
+      imeis
+        ? (await devices.visibleDevices(session, imeis)).map((d) => d.imei)
+        : (await devices.select(session, {})).map((r) => r.d.imei),
+    device: (imei) => directory.get(imei),
+    mediaAddress: (conn) => ({ host: mediaHost(config, conn), port: mediaPort }),
+    attachmentAddress: (conn) => ({
+      host: mediaHost(config, conn),
+      port: config.JT_ATTACHMENT_PORT,
+    }),
+  });
+  return { video: video.services, videoDesk: video.desk };
 }
 
 /** Help and logs: the business log, the help documents and announcements. */

@@ -14,6 +14,16 @@ export const configSchema = z.object({
   JT808_PORT: port(5015),
   H02_PORT: port(5013),
   OSMAND_PORT: port(5055),
+  /** T/JSATL12 alarm attachments (0x1210-0x1212 and file data) that terminals upload after 0x9208. */
+  JT_ATTACHMENT_PORT: port(1079),
+  /**
+   * The host name terminals send media to (JT/T 1078 0x9101/0x9201, attachments 0x9208), for a
+   * server behind NAT; unset: HOSTNAME when it is one address, else this machine's address on
+   * the device's side (loopback for a loopback device, the first non-loopback IPv4 otherwise).
+   */
+  MEDIA_PUBLIC_HOST: z.string().trim().min(1).max(255).optional(),
+  /** The JT/T 1078 port announced to terminals (a NAT's forwarded port); unset: JT1078_PORT. */
+  MEDIA_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * Worker threads serving device sockets (reading, decoding, acknowledging), sharing the
    * ports; 0 serves them on the main thread. Default: none on 1-2 cores (handing each batch

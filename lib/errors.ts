@@ -229,6 +229,16 @@ export const CATALOGUE = {
   vinSuspicious: 48004,
   insuranceExpireBeforeEffective: 48005,
   driverSheetInvalid: 48006,
+  // Video (44501-44599), issue 20 V2.
+  videoFileNotFound: 44501,
+  videoDownloadFailed: 44502,
+  videoPlaybackError: 44503,
+  videoResponseTimeout: 44504,
+  videoLinkExpired: 44505,
+  videoNotSupported: 44506,
+  videoPlayLimit: 44507,
+  videoBatchTooLarge: 44508,
+  videoRangeInvalid: 44509,
 } as const;
 
 export type ErrorName = keyof typeof CATALOGUE;

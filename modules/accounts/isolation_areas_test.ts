@@ -102,6 +102,8 @@ interface Fixture {
   messageA: string;
   /** An announcement distA posted to its subtree (modules/announcements). */
   announcementA: string;
+  /** A video share link distA made of its device (modules/video). */
+  videoShareA: string;
   /** A free package distA offers its subtree (modules/packages). */
   packageA: string;
   alertSettingsA: Record<string, unknown>;
@@ -415,6 +417,8 @@ const MATRIX: [string, Entry][] = [
     "permissionDenied",
   ]),
   refused("/v3/new/autoReport/delete", (f) => [{ ids: [f.autoReportA] }], ["dataNotExists"]),
+  // Video links: another subtree's link answers like an unknown id.
+  refused("/v3/new/video/share/revoke", (f) => [{ id: f.videoShareA }], ["notFound"]),
   refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
@@ -595,6 +599,12 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
     xlsxTemplate,
     packageA: (await ok("/v3/new/package/add", PACKAGE, tokens.distA)).id,
     announcementA: (await ok("/v3/new/announcement/add", ANNOUNCEMENT, tokens.distA)).id,
+    videoShareA: (await ok("/v3/new/video/share/create", {
+      imei: IMEI_A,
+      channel: 1,
+      kind: "live",
+      validHours: 24,
+    }, tokens.distA)).id,
     routeA: (await ok("/v3/new/fleet/route/add", ROUTE, tokens.entA)).id,
     reminderA: (await ok("/v3/new/fleet/reminder/add", REMINDER, tokens.entA)).id,
     driverA: (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA)).id,

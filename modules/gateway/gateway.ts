@@ -3,7 +3,7 @@ import { type KeptServer, serveKept } from "../../lib/net/kept_server.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { GatewayEvent } from "./events.ts";
-import type { CommandDesk } from "./types.ts";
+import type { CommandDesk, VideoDesk } from "./types.ts";
 import type { ConnectionRegistry } from "./link/connections.ts";
 import { DeviceIdentity } from "./link/device_identity.ts";
 import type { GatewayStore } from "./link/store.ts";
@@ -36,6 +36,8 @@ export interface GatewayDeps {
   connections: ConnectionRegistry;
   bus: Publisher<GatewayEvent>;
   commands: CommandDesk;
+  /** The video module (JT/T 1078 answers, alarm media); absent in tests without video. */
+  videoDesk?: VideoDesk;
   idleMs?: number;
   /** MAX_DEVICE_CONNECTIONS in force (the configured value or the descriptor-based default). */
   maxConnections: number;
@@ -84,6 +86,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     metrics,
     onCommandReply: (conn, reply) => void deps.commands.onReply(conn, reply).catch(() => {}),
     onIdentified: (conn) => void deps.commands.onConnected(conn).catch(() => {}),
+    video: deps.videoDesk,
   });
   let osmand: KeptServer;
   try {

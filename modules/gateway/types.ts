@@ -4,7 +4,7 @@
  * replies and (re)connections to a `CommandDesk`. Neither module imports the other's code; the
  * composition root (app/compose.ts) passes the real objects.
  */
-import type { OutgoingCommand, TcpProtocol } from "./protocols/types.ts";
+import type { OutgoingCommand, TcpProtocol, VideoEvent } from "./protocols/types.ts";
 
 /** One live device connection, as the command transport sees it. */
 export interface LiveConnection {
@@ -45,4 +45,13 @@ export interface CommandDesk {
   onConnected(conn: LiveConnection): Promise<void>;
   /** The pending command's text for an OsmAnd HTTP reply, marking it delivered. */
   takeHttpCommand(imei: string): Promise<string | null>;
+}
+
+/**
+ * What the gateway hands the video module (modules/video): every general answer (it matches
+ * the serials of its own requests) and the video events a terminal sends.
+ */
+export interface VideoDesk {
+  onReply(conn: LiveConnection, reply: CommandReply): void;
+  onVideo(conn: LiveConnection, event: VideoEvent): void;
 }

@@ -22,5 +22,7 @@ export function describe(e: Encoding): string {
       }`;
     case "jt808Locate":
       return "0x8201";
+    case "jt808Video":
+      return `video ${e.request.type}`;
   }
 }

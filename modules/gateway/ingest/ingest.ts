@@ -102,7 +102,11 @@ export class Ingestor {
 
   /** Resolves once the messages are durably stored. */
   submit(device: Device, messages: DeviceMessage[]): Promise<void> {
-    if (!messages.some((m) => m.type !== "identify" && m.type !== "commandReply")) {
+    if (
+      !messages.some((m) =>
+        m.type !== "identify" && m.type !== "commandReply" && m.type !== "video"
+      )
+    ) {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {

@@ -14,6 +14,7 @@ import type { DeviceIdentity } from "./device_identity.ts";
 import type { LinkDevice, LoginAnswer, ProtocolName } from "./link_messages.ts";
 import type { DeviceMessage } from "../protocols/types.ts";
 import type { LogLevel } from "../../../lib/log.ts";
+import type { VideoDesk } from "../types.ts";
 
 export interface LinkServices {
   directory: DeviceDirectory;
@@ -26,6 +27,8 @@ export interface LinkServices {
     conn: LiveConnection,
     reply: Extract<DeviceMessage, { type: "commandReply" }>,
   ) => void;
+  /** Video answers and alarm media (JT/T 1078, T/JSATL12), and every command reply too. */
+  video?: VideoDesk;
   /** After the login acknowledgement (to deliver queued commands). */
   onIdentified: (conn: LiveConnection) => void;
   /** The gateway's log (lib/log.ts levels; info when none is given). */
@@ -174,7 +177,10 @@ export class LinkTable {
     link.live.heardAt = Date.now();
     await this.s.ingestor.submit(link.device, messages);
     for (const m of messages) {
-      if (m.type === "commandReply") this.s.onCommandReply(link.live, m);
+      if (m.type === "commandReply") {
+        this.s.onCommandReply(link.live, m);
+        this.s.video?.onReply(link.live, m);
+      } else if (m.type === "video") this.s.video?.onVideo(link.live, m.event);
     }
   }
 

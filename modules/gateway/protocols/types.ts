@@ -103,7 +103,9 @@ export type DeviceMessage =
     attributes: Record<string, AttributeValue>;
   }
   /** The device's answer to a command; serverFlag/serial matches it to the sent command when the protocol carries one. */
-  | { type: "commandReply"; text: string; commandRef?: number; success?: boolean };
+  | { type: "commandReply"; text: string; commandRef?: number; success?: boolean }
+  /** Video signalling answers and alarm media (JT/T 1078, T/JSATL12): for the video module. */
+  | { type: "video"; event: VideoEvent };
 
 /** Mutable per-connection state a decoder keeps between frames (identity, time zone, counters). */
 export interface ProtocolSession {
@@ -156,7 +158,81 @@ export type BinaryCommand =
   /** JT/T 808 0x8103 set terminal parameters: DWORD values by parameter id. */
   | { kind: "jt808Params"; params: { id: number; value: number }[] }
   /** JT/T 808 0x8201 position query ("locate now"); answered by 0x0201 with the location. */
-  | { kind: "jt808Locate" };
+  | { kind: "jt808Locate" }
+  /** JT/T 1078 / T/JSATL12 video signalling (0x9101, 0x9102, 0x9201, 0x9202, 0x9205, 0x9208). */
+  | { kind: "jt808Video"; request: VideoRequest };
+
+/**
+ * The video requests a JT/T 808 terminal takes (JT/T 1078-2016 §5.4-5.5, T/JSATL12 §4.5).
+ * Times are epoch ms (UTC); the encoder writes them in the terminal's local time like positions.
+ */
+export type VideoRequest =
+  /** 0x9101: open a real-time audio/video stream to host:port (TCP). */
+  | { type: "live"; host: string; port: number; channel: number; stream: "main" | "sub" }
+  /** 0x9102: close (0) the channel's real-time stream. */
+  | { type: "liveClose"; channel: number }
+  /** 0x9205: list recorded files of a channel (0: all) in [start, end]. */
+  | { type: "queryResources"; channel: number; start: number; end: number }
+  /** 0x9201: play a recording back to host:port (mode 0 normal, speed 1). */
+  | {
+    type: "playback";
+    host: string;
+    port: number;
+    channel: number;
+    start: number;
+    end: number;
+  }
+  /** 0x9202: playback control: 0 play, 1 pause, 2 stop, 3 fast forward, 5 seek. */
+  | { type: "playbackControl"; channel: number; control: number; speed: number; seekTo: number }
+  /** 0x9208: upload the attachments of an active-safety alarm to host:port. */
+  | { type: "attachmentUpload"; host: string; port: number; label: string; alarmNo: string };
+
+/** One file of a 0x1205 resource list. */
+export interface VideoResource {
+  channel: number;
+  /** Epoch ms. */
+  start: number;
+  end: number;
+  /** 64-bit alarm flags as a decimal string. */
+  alarmFlags: string;
+  /** 0 audio+video, 1 audio, 2 video. */
+  avType: number;
+  /** 1 main, 2 sub. */
+  streamType: number;
+  /** 1 main storage, 2 backup. */
+  storageType: number;
+  size: number;
+}
+
+/** What a terminal tells the video module over its JT/T 808 link. */
+export type VideoEvent =
+  /** 0x1205: the files a 0x9205 (header serial `serial`) asked for. */
+  | { kind: "resources"; serial: number; files: VideoResource[] }
+  /**
+   * An active-safety alarm item (0x64 ADAS, 0x65 DMS, 0x66 TPMS, 0x67 BSD) in a location report:
+   * `label` is the 16-byte alarm identification number (hex), `files` its attachment count.
+   */
+  | {
+    kind: "safetyAlarm";
+    family: "adas" | "dms" | "tpms" | "bsd";
+    alarmType: number;
+    label: string;
+    files: number;
+    /** Epoch ms of the report. */
+    time: number;
+  }
+  /** 0x0800 multimedia event: a picture or video the terminal is about to upload (0x0801). */
+  | { kind: "mediaEvent"; mediaId: number; mediaType: number; event: number; channel: number }
+  /** 0x0801 multimedia data: one complete upload over the 808 link. */
+  | {
+    kind: "mediaData";
+    mediaId: number;
+    mediaType: number;
+    format: number;
+    event: number;
+    channel: number;
+    data: Uint8Array;
+  };
 
 /** A command on its way to a device: text, or a binary message when `native` is set. */
 export interface OutgoingCommand extends TextCommand {

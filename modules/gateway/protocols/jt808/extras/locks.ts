@@ -2,6 +2,7 @@
 import type { ByteReader } from "../bytes.ts";
 import type { Readings } from "../readings.ts";
 import type { ExtraContext, ExtraTable } from "./types.ts";
+import { decodeBlindSpot } from "./driving.ts";
 
 /**
  * 0x0B lock operation: command byte, then a card number (4 bytes) or a 6-char password, and
@@ -48,7 +49,9 @@ export const LOCK_EXTRAS: ExtraTable = {
       v.skip(2);
     }
   },
-  0x67: (v, out) => out.set("password", v.latin1(8)),
+  0x67: (v, out, ctx) => {
+    if (!decodeBlindSpot(v, out, ctx.length)) out.set("password", v.latin1(8));
+  },
   // 2 bytes: battery volts (1/100); otherwise a counted list of locks.
   0xd5: (v, out, ctx) => {
     if (ctx.length === 2) {

@@ -6,6 +6,7 @@ import { REPLY_HANDLERS } from "./replies.ts";
 import { SESSION_HANDLERS } from "./session_messages.ts";
 import { TRANSPARENT_HANDLERS } from "./transparent.ts";
 import type { MessageHandler } from "./context.ts";
+import { VIDEO_HANDLERS } from "../video.ts";
 
 export const HANDLERS: ReadonlyMap<number, MessageHandler> = new Map([
   ...SESSION_HANDLERS,
@@ -14,4 +15,5 @@ export const HANDLERS: ReadonlyMap<number, MessageHandler> = new Map([
   ...REPLY_HANDLERS,
   ...DEVICE_INFO_HANDLERS,
   ...TRANSPARENT_HANDLERS,
+  ...VIDEO_HANDLERS,
 ]);

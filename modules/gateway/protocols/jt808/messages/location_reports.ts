@@ -10,8 +10,37 @@ import { type LocationContext, readLocation } from "../location.ts";
 import { KMH_PER_KNOT, Readings, toStatus } from "../readings.ts";
 import { handled, type MessageHandler } from "./context.ts";
 
-export const locationReport: MessageHandler = (ctx) =>
-  handled([readLocation(ctx.body, ctx.location)], [ctx.ack()]);
+export const locationReport: MessageHandler = (ctx) => {
+  const location = readLocation(ctx.body, ctx.location);
+  const safety = safetyAlarmOf(location);
+  return handled(safety ? [location, safety] : [location], [ctx.ack()]);
+};
+
+/**
+ * An active-safety item (T/JSATL12 0x64-0x67) makes the report an alarm (DMS fatigue is
+ * "fatigue", the rest "general") and tells the video module its label, which it asks the
+ * attachments of (0x9208).
+ */
+function safetyAlarmOf(m: DeviceMessage): DeviceMessage | null {
+  if (m.type !== "position" && m.type !== "status") return null;
+  const target = m.type === "position" ? m.position : m;
+  const attrs = target.attributes;
+  const family = attrs.safetyFamily, label = attrs.alarmLabel;
+  if (typeof family !== "string" || typeof label !== "string") return null;
+  const type = Number(attrs.safetyType ?? 0);
+  target.alarm ??= family === "dms" && type === 1 ? "fatigue" : "general";
+  return {
+    type: "video",
+    event: {
+      kind: "safetyAlarm",
+      family: family as "adas" | "dms" | "tpms" | "bsd",
+      alarmType: type,
+      label,
+      files: Number(attrs.safetyFiles ?? 0),
+      time: (m.type === "position" ? m.position.time : m.time).getTime(),
+    },
+  };
+}
 
 /**
  * 0x0201: WORD serial of our 0x8201 query, then a location block. The location is stored like
