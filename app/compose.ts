@@ -227,14 +227,14 @@ export interface Services extends AlertingServices {
   reportRunner: ReportRunner;
   /** Report files (xlsx, csv, pdf): directly, or as a task of the task centre. */
   reportExport: ReportExport;
+  /** Automatic reports (modules/autoreports): the records, and their runs (cron, run now). */
+  autoReports: AutoReportService;
+  autoReportRuns: AutoReportRuns;
   /** Fleet drivers and vehicles (modules/fleet, enterprise only). */
   fleetDrivers: DriverService;
   fleetVehicles: VehicleService;
   /** RFID swipes (driver identity reports the gateway stores) and the data board. */
   fleetSwipes: SwipeService;
-  /** Automatic reports (modules/autoreports): the records, and their runs (cron, run now). */
-  autoReports: AutoReportService;
-  autoReportRuns: AutoReportRuns;
   fleetBoard: BoardService;
   fleetAvatars: DriverAvatars;
   fleetDriverSheets: DriverSheets;
@@ -364,15 +364,6 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     accounts: signIn.accountStore,
     deviceOwner: (imei) => devices.directory.get(imei)?.userId,
   });
-  const fleet = await buildFleet(core, signIn, devices, motion, fleetStore, {
-    reminders: (scope) => fleetReminders.counts(scope),
-    deviationsToday: (scope) => fleetPaths.fleetPaths.deviationsToday(scope, gateway.alerts),
-  });
-  const deviceRequests = buildDeviceRequests(core, signIn, devices, gateway);
-  const push = await buildOpenPush(core, signIn, devices, notifications);
-  connectAreas(core, alerting, {
-    openPush: push.pushDelivery,
-    motion: motion.engine,
   const autoReportSources = {
     store: new AutoReportStore(kv),
     access: signIn.access,
@@ -388,6 +379,15 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
   });
   // Runs still "running" in the store were cut by a restart: failed, never sent twice.
   await autoReportRuns.recover();
+  const fleet = await buildFleet(core, signIn, devices, motion, fleetStore, {
+    reminders: (scope) => fleetReminders.counts(scope),
+    deviationsToday: (scope) => fleetPaths.fleetPaths.deviationsToday(scope, gateway.alerts),
+  });
+  const deviceRequests = buildDeviceRequests(core, signIn, devices, gateway);
+  const push = await buildOpenPush(core, signIn, devices, notifications);
+  connectAreas(core, alerting, {
+    openPush: push.pushDelivery,
+    motion: motion.engine,
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
     streams: monitor.streams,
@@ -427,6 +427,8 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     motion,
     ...reports,
     reportExport,
+    autoReports: new AutoReportService(autoReportSources),
+    autoReportRuns,
     ...fleetPaths,
     fleetReminders,
     ...fleet,
@@ -436,8 +438,6 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       access: signIn.access,
       accounts: signIn.accountStore,
       directory: devices.directory,
-    autoReports: new AutoReportService(autoReportSources),
-    autoReportRuns,
       devices: devices.devices,
       deviceOps: deviceRequests.deviceOps,
       deviceTransfer: deviceRequests.deviceTransfer,
@@ -874,14 +874,14 @@ function buildMonitor(
  * The motion analysis (after ingest recovery: it continues from its checkpoints and replays
  * the fixes committed since); MOTION_ANALYSIS=off leaves the live engine out.
  */
-function buildMotion(
-  { kv, config }: Core,
+async function buildMotion(
+  { kv, config, metrics }: Core,
   { access }: SignInArea,
   { directory }: DevicesArea,
   { positions }: GatewayArea,
   { alertSettings }: GeofencesArea,
 ): Promise<MotionServices> {
-  return createMotion({
+  const motion = await createMotion({
     store: new MotionStore(kv),
     enabled: config.MOTION_ANALYSIS === "on",
     points: positions,
@@ -901,6 +901,20 @@ function buildMotion(
     account: async (session, userId) =>
       userId === null ? session.cAccountId : (await access.visibleAccount(session, userId)).id,
   });
+  const { engine, recompute } = motion;
+  if (engine && recompute) {
+    metrics.registry.gaugeFn(
+      "tp_motion_analysis",
+      "Motion analysis counters since start: points, late points, flushes, closed segments, replayed points, checkpoints, flush seconds, recomputed days, rebuilds",
+      ["counter"],
+      (emit) => {
+        for (const [k, v] of Object.entries(engine.stats)) emit(v, k);
+        emit(recompute.stats.days, "recomputedDays");
+        emit(recompute.stats.rebuilds, "rebuilds");
+      },
+    );
+  }
+  return motion;
 }
 
 /** The report queries and overviews over the motion analysis, tracks and alerts. */
@@ -926,6 +940,11 @@ function buildReports(
       motion.engine?.limitOf(imei) ?? alertSettings.device(imei)?.overSpeed ??
         DEFAULT_MOTION_RULES.overspeedKmh,
     offlineMs,
+    // The device's alarm thresholds: the temperature report's out-of-range intervals.
+    temperatureLimits: (imei) => {
+      const a = alertSettings.device(imei);
+      return { min: a?.minTemperature ?? null, max: a?.maxTemperature ?? null };
+    },
   });
   return {
     reports,
