@@ -127,6 +127,7 @@ function PublicFrame({ ctx, children }: { ctx: PageContext; children: ComponentC
       <header class="vd-public-bar">
         <span class="logo-dot" aria-hidden="true">◎</span>
         <span>{ctx.domain.domainTitle}</span>
+        {ctx.user && <a class="vd-wall-back" href="/mainFrame">{ctx.t("video.wall.back")}</a>}
       </header>
       <main class="vd-public-main">{children}</main>
     </div>
