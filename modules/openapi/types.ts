@@ -50,6 +50,19 @@ export interface OpenCall {
   params: Record<string, unknown>;
 }
 
+/**
+ * A payload already written as JSON (a track's points: megabytes, cached per stored block):
+ * `open`, the parts joined with commas, `close`. The frame writes it in place of the value
+ * (modules/openapi/methods/raw_json.ts answerBytes does exactly that).
+ */
+export class RawJson {
+  constructor(
+    readonly parts: readonly Uint8Array[],
+    readonly open = "[",
+    readonly close = "]",
+  ) {}
+}
+
 /** Where a method's payload goes in the answer, per the public examples. */
 export interface OpenAnswer {
   result?: unknown;

@@ -15,14 +15,19 @@ import {
 } from "./journal.ts";
 import { blockJson, pointsJson } from "./json.ts";
 import type {
+  BlockFormat,
   FixColumns,
   JournalWrite,
   PositionCompaction,
   PositionJournal,
+  TrackJsonReader,
   TrackReader,
 } from "./types.ts";
 
 export type { JournalWrite };
+
+/** The playback page's JSON points (json.ts). */
+const PLAYBACK_FORMAT: BlockFormat = { id: "playback", block: blockJson, points: pointsJson };
 
 /**
  * Positions in two tiers:
@@ -63,7 +68,8 @@ const REOPEN_BELOW_BYTES = 16 * 1024;
 const JSON_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** What a commit journaled; handed back to `journaled` once the commit succeeded. */
-export class PositionStore implements PositionJournal, PositionCompaction, TrackReader {
+export class PositionStore
+  implements PositionJournal, PositionCompaction, TrackReader, TrackJsonReader {
   private jsonCache = new Map<string, Uint8Array>();
   private jsonCacheBytes = 0;
   /** imei → seqs of the journal chunks holding its points not yet packed, ascending. */
@@ -274,7 +280,21 @@ export class PositionStore implements PositionJournal, PositionCompaction, Track
    * a cache keyed by the block's versionstamp), so the answer starts going out while the rest
    * of a month is still being written, and a repeated playback encodes nothing.
    */
-  async rangeJsonParts(imei: string, from: number, to: number): Promise<Iterable<Uint8Array>> {
+  rangeJsonParts(imei: string, from: number, to: number): Promise<Iterable<Uint8Array>> {
+    return this.rangeParts(imei, from, to, PLAYBACK_FORMAT);
+  }
+
+  /**
+   * The same points in another JSON form (`format`: the Open API's track points), built
+   * the same way: whole blocks' JSON cached by format and versionstamp, the rest written.
+   * Fragments are joined with commas; an empty one is never yielded.
+   */
+  async rangeParts(
+    imei: string,
+    from: number,
+    to: number,
+    format: BlockFormat,
+  ): Promise<Iterable<Uint8Array>> {
     const recent = await this.journalRange(imei, from, to);
     const blocks = await this.blocksOverlapping(imei, from, to);
     const lastBlockTime = blocks.length
@@ -283,9 +303,10 @@ export class PositionStore implements PositionJournal, PositionCompaction, Track
     if (recent.length && recent[0].time <= lastBlockTime) {
       // Late points not yet packed interleave with blocks: take the merging path.
       const all = await this.range(imei, from, to);
-      return all.length ? [pointsJson(all)] : [];
+      const json = all.length ? format.points(all) : null;
+      return json?.length ? [json] : [];
     }
-    return this.blockParts(blocks, recent, from, to);
+    return this.blockParts(blocks, recent, from, to, format);
   }
 
   private *blockParts(
@@ -293,25 +314,29 @@ export class PositionStore implements PositionJournal, PositionCompaction, Track
     recent: StoredPosition[],
     from: number,
     to: number,
+    format: BlockFormat,
   ): Generator<Uint8Array> {
     for (const e of blocks) {
       const b = e.value;
       const whole = b.time[0] >= from && b.time[b.n - 1] <= to;
-      const part = whole ? this.cachedBlockJson(e) : blockJson(b, from, to);
+      const part = whole ? this.cachedBlockJson(e, format) : format.block(b, from, to);
       if (part.length) yield part;
     }
-    if (recent.length) yield pointsJson(recent);
+    if (recent.length) {
+      const part = format.points(recent);
+      if (part.length) yield part;
+    }
   }
 
-  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>): Uint8Array {
-    const key = `${String(e.key[2])}/${String(e.key[3])}/${e.versionstamp}`;
+  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>, format: BlockFormat): Uint8Array {
+    const key = `${format.id}/${String(e.key[2])}/${String(e.key[3])}/${e.versionstamp}`;
     const hit = this.jsonCache.get(key);
     if (hit !== undefined) {
       this.jsonCache.delete(key);
       this.jsonCache.set(key, hit); // most recently used last
       return hit;
     }
-    const json = blockJson(e.value, -Infinity, Infinity);
+    const json = format.block(e.value, -Infinity, Infinity);
     this.jsonCache.set(key, json);
     // Counted by the memory held: the JSON is a view of a slightly larger buffer.
     this.jsonCacheBytes += json.buffer.byteLength;

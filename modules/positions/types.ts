@@ -5,6 +5,7 @@
  */
 import type { StoredPosition } from "../devices/model.ts";
 import type { DevicePoints, JournalChunk } from "./journal.ts";
+import type { PositionBlock } from "./codec.ts";
 
 /** Journal chunks added to a commit, to index once it succeeded. */
 export interface JournalWrite {
@@ -57,4 +58,24 @@ export interface TrackReader {
    * under a custom limit scans months of fixes, which as objects would cost ten times more.
    */
   validFixes(imei: string, from: number, to: number): Promise<FixColumns>;
+}
+
+/**
+ * A JSON form of track points (comma-joined objects, no brackets): written from a stored
+ * block's columns (points with from ≤ time ≤ to) or from points; `id` keys its cache.
+ */
+export interface BlockFormat {
+  id: string;
+  block(b: PositionBlock, from: number, to: number): Uint8Array;
+  points(points: StoredPosition[]): Uint8Array;
+}
+
+/** Tracks as ready JSON fragments in a given form (the Open API's track.list). */
+export interface TrackJsonReader {
+  rangeParts(
+    imei: string,
+    from: number,
+    to: number,
+    format: BlockFormat,
+  ): Promise<Iterable<Uint8Array>>;
 }

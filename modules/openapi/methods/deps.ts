@@ -13,7 +13,7 @@ import type { DeviceTransfer } from "../../devices/transfer.ts";
 import type { GeofenceService } from "../../geofences/service.ts";
 import type { ShareService } from "../../monitor/share.ts";
 import type { MotionReader } from "../../motion/types.ts";
-import type { TrackReader } from "../../positions/types.ts";
+import type { TrackJsonReader, TrackReader } from "../../positions/types.ts";
 
 export interface OpenMethodDeps {
   access: AccessGuard;
@@ -23,7 +23,7 @@ export interface OpenMethodDeps {
   deviceOps: DeviceOperations;
   deviceTransfer: DeviceTransfer;
   /** Tracks (the position store), read without the playback page's 31-day API rule. */
-  tracks: TrackReader;
+  tracks: TrackReader & TrackJsonReader;
   alerts: AlertHistory;
   shares: ShareService;
   commandRequests: CommandRequests;
