@@ -234,6 +234,13 @@ Deno.test("open api methods and push on a real app", async (t) => {
     );
 
     await t.step("instructions: list, send to a live device, read its result", async () => {
+      // Command results and positions go to this endpoint (Tracksolid form).
+      const added = await app.call("/v3/new/openapi/push/add", {
+        url: `http://127.0.0.1:${hook.addr.port}/results`,
+        kinds: ["command", "position"],
+        format: "tracksolid",
+      }, dist.token);
+      assert.equal(added.json.code, 10000);
       const dev = testConnection(s.commands, { imei: DEV2, protocol: "gt06" });
       s.connections.attach(dev.conn);
       const list = await call("jimi.open.instruction.list", { imei: DEV2 });
@@ -250,6 +257,13 @@ Deno.test("open api methods and push on a real app", async (t) => {
         return c.status === "succeeded" && c;
       });
       assert.ok(done.reply.length > 0);
+      const pushed = await waitFor("the command result pushed", () => {
+        const hit = received.map((r) => new URLSearchParams(r.body))
+          .find((f) => f.get("msgType") === "jimi.push.instruction.result");
+        return Promise.resolve(hit && JSON.parse(hit.get("data")!));
+      });
+      assert.equal(pushed.id, id);
+      assert.equal(pushed.status, "succeeded");
       assert.equal(
         await code("jimi.open.instruction.send", {
           imei: DEV2,
@@ -265,6 +279,43 @@ Deno.test("open api methods and push on a real app", async (t) => {
         }),
         OPEN_CODES.instructionDeviceOffline,
       );
+    });
+
+    await t.step("positions reach the push endpoint batched, in time order", async () => {
+      const device = s.directory.get(DEV1)!;
+      const t0 = Math.floor(Date.now() / 1000) * 1000 - 30_000;
+      for (let i = 0; i < 3; i++) {
+        await s.ingestor.submit(device, [{
+          type: "position",
+          position: {
+            time: new Date(t0 + i * 10_000),
+            valid: true,
+            latitude: 22.6 + i * 1e-3,
+            longitude: 114.1,
+            altitude: 5,
+            speed: 10,
+            course: 0,
+            posType: 1,
+            satellites: 8,
+            attributes: {},
+          } as Position,
+        }]);
+      }
+      const batch = await waitFor("a position batch", () => {
+        const hit = received.map((r) => new URLSearchParams(r.body))
+          .find((f) =>
+            f.get("msgType") === "jimi.push.device.gps" &&
+            JSON.parse(f.get("data")!).some((p: { imei: string }) => p.imei === DEV1)
+          );
+        return Promise.resolve(hit && JSON.parse(hit.get("data")!));
+      });
+      const mine = (batch as { imei: string; gpsTime: string; lat: number }[])
+        .filter((p) => p.imei === DEV1);
+      assert.deepEqual(
+        mine.map((p) => p.gpsTime),
+        [0, 1, 2].map((i) => formatOpenTime(t0 + i * 10_000)),
+      );
+      assert.equal(mine[2].lat, 22.602);
     });
 
     await t.step("fences: create, 1114 for a taken name, list, delete", async () => {
