@@ -40,6 +40,8 @@ const K = {
 
 /** Serialized bytes one segment part may hold (KV values are limited to 64 KiB). */
 const PART_BYTES = 40_000;
+/** Day-end states older than this are dropped by KV (31-day rules recompute + 7-day start). */
+export const DAY_END_KEEP_DAYS = 40;
 /** KV allows 1000 mutations and 800 KiB per atomic operation; stay well below. */
 const OP_MUTATIONS = 400;
 const OP_BYTES = 500_000;
@@ -252,8 +254,13 @@ export class MotionStore {
     }
   }
 
+  /**
+   * The state at a day's end, where a recompute of a later day starts. Kept DAY_END_KEEP_DAYS
+   * (a rules recompute reaches 31 days back and starts from a state at most 7 days before):
+   * one per device and day would otherwise grow by ~2 KB per device every day, for ever.
+   */
   setDayEnd(batch: Batch, imei: string, day: string, end: DayEnd): void {
-    batch.set(K.end(imei, day), end, 2000);
+    batch.set(K.end(imei, day), end, 2000, DAY_END_KEEP_DAYS * 86_400_000);
   }
 
   /** The analyzer state at the end of the latest day before `day` that has one. */
@@ -336,12 +343,13 @@ export class MotionStore {
  * between two operations is repaired by replaying from the checkpoint.
  */
 export class Batch {
-  private ops: { key: Deno.KvKey; value?: unknown; bytes: number }[] = [];
+  private ops: { key: Deno.KvKey; value?: unknown; bytes: number; expireIn?: number }[] = [];
 
   constructor(private readonly kv: Deno.Kv) {}
 
-  set(key: Deno.KvKey, value: unknown, bytes: number): void {
-    this.ops.push({ key, value, bytes });
+  /** `expireIn` (ms): KV removes the value after that long. */
+  set(key: Deno.KvKey, value: unknown, bytes: number, expireIn?: number): void {
+    this.ops.push({ key, value, bytes, expireIn });
   }
 
   delete(key: Deno.KvKey): void {
@@ -360,7 +368,7 @@ export class Batch {
         op = this.kv.atomic(), bytes = 0, count = 0;
       }
       if (w.value === undefined) op.delete(w.key);
-      else op.set(w.key, w.value);
+      else op.set(w.key, w.value, w.expireIn ? { expireIn: w.expireIn } : undefined);
       bytes += w.bytes + 100;
       count++;
     }

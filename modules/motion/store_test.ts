@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MotionStore } from "./store.ts";
+import { DAY_END_KEEP_DAYS, MotionStore } from "./store.ts";
 import type { OverspeedSegment } from "./types.ts";
 
 const IMEI = "359710049400001";
@@ -99,5 +99,31 @@ Deno.test("motion store: recent days kept in memory merge like stored ones and f
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("day-end states are written to expire after DAY_END_KEEP_DAYS (KV expireIn)", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = new MotionStore(kv);
+    const seen: { key: Deno.KvKey; expireIn?: number }[] = [];
+    const atomic = kv.atomic.bind(kv);
+    kv.atomic = () => {
+      const op = atomic();
+      const set = op.set.bind(op);
+      op.set = (key, value, options) => {
+        seen.push({ key, expireIn: options?.expireIn });
+        return set(key, value, options);
+      };
+      return op;
+    };
+    const batch = store.newBatch();
+    store.setDayEnd(batch, "1", "2026-11-25", { state: {} as never, lastTime: 1 });
+    await batch.commit();
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0].expireIn, DAY_END_KEEP_DAYS * 86_400_000);
+    assert.ok(await store.dayEndBefore("1", "2026-11-26"));
+  } finally {
+    kv.close();
   }
 });
