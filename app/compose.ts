@@ -125,6 +125,7 @@ import { PushStore } from "../modules/openapi/push_store.ts";
 import { PushEndpoints } from "../modules/openapi/push_service.ts";
 import { PushDelivery } from "../modules/openapi/push_delivery.ts";
 import { createVideo } from "../modules/video/wiring.ts";
+import { VideoStore } from "../modules/video/store.ts";
 import type { VideoServices } from "../modules/video/routes.ts";
 import type { VideoDesk } from "../modules/gateway/types.ts";
 import { mediaHost } from "../modules/video/address.ts";
@@ -494,7 +495,7 @@ function buildVideo(
 ): Pick<Services, "video" | "videoDesk"> {
   const mediaPort = config.MEDIA_PUBLIC_PORT ?? 1078;
   const video = createVideo({
-    kv,
+    store: new VideoStore(kv),
     dataDir: config.DATA_DIR,
     hub: noMediaHub,
     connections,

@@ -8,6 +8,7 @@ import type { ProtocolName } from "../devices/models.ts";
 import { Gt06Link } from "./devices/gt06.ts";
 import { H02Link } from "./devices/h02.ts";
 import { Jt808Link } from "./devices/jt808.ts";
+import type { VideoTerminalOptions } from "./devices/jt808_video.ts";
 import type { DeviceLink, LinkEvent } from "./devices/link.ts";
 import { osmandCommand, type OsmAndForm, osmandJson, osmandQuery } from "./devices/osmand.ts";
 import type { DeviceFix } from "./fix.ts";
@@ -62,14 +63,20 @@ export interface DeviceOptions {
   heartbeatEvery?: number;
   /** How long to wait for the login to be accepted. */
   loginTimeoutMs?: number;
+  /** JT/T 808 terminals with a dashcam (`--video`): JT/T 1078 answers and ADAS alarms. */
+  video?: VideoTerminalOptions;
 }
 
 /** Reports kept while offline; the oldest are dropped beyond this. */
 const MAX_BACKLOG = 200;
 
-function linkFor(protocol: Exclude<ProtocolName, "osmand">, imei: string): DeviceLink {
+function linkFor(
+  protocol: Exclude<ProtocolName, "osmand">,
+  imei: string,
+  video?: VideoTerminalOptions,
+): DeviceLink {
   if (protocol === "gt06") return new Gt06Link(imei);
-  if (protocol === "jt808") return new Jt808Link(imei);
+  if (protocol === "jt808") return new Jt808Link(imei, video);
   return new H02Link(imei);
 }
 
@@ -93,7 +100,7 @@ export class SimulatedDevice {
 
   constructor(private readonly opts: DeviceOptions) {
     this.imei = opts.imei;
-    this.link = opts.protocol === "osmand" ? null : linkFor(opts.protocol, opts.imei);
+    this.link = opts.protocol === "osmand" ? null : linkFor(opts.protocol, opts.imei, opts.video);
   }
 
   get stopped(): boolean {
@@ -112,6 +119,7 @@ export class SimulatedDevice {
 
   async stop(): Promise<void> {
     this.abort.abort();
+    if (this.link instanceof Jt808Link) this.link.video?.stopAll();
     this.closeConn();
     this.wake?.();
     await Promise.allSettled(this.loops);

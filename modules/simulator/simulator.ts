@@ -6,6 +6,7 @@ import { imeiFor } from "./imei.ts";
 import { Rng } from "./rng.ts";
 import { type Centre, CENTRES } from "./routes.ts";
 import { Vehicle } from "./vehicle.ts";
+import type { VideoTerminalOptions } from "./devices/jt808_video.ts";
 
 export interface SimulatorOptions {
   protocol: ProtocolName;
@@ -28,6 +29,8 @@ export interface SimulatorOptions {
   osmandForm?: "query" | "json" | "mixed";
   onProblem?: (imei: string, message: string) => void;
   onCommand?: (imei: string, text: string, reply: string | null) => void;
+  /** JT/T 808 terminals with a dashcam (`--video`). */
+  video?: VideoTerminalOptions;
 }
 
 export const DEFAULT_IMEI_PREFIX = "86000000";
@@ -70,6 +73,7 @@ export class Simulator {
         stats: this.stats,
         onProblem: opts.onProblem,
         onCommand: opts.onCommand,
+        video: opts.protocol === "jt808" ? opts.video : undefined,
         osmandForm: opts.osmandForm === "query" || opts.osmandForm === "json"
           ? opts.osmandForm
           : i % 2 === 0

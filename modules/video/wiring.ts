@@ -16,11 +16,11 @@ import type { VideoServices } from "./routes.ts";
 import { VideoSettingsService, type VisibleDevice } from "./settings.ts";
 import { VideoShares } from "./shares.ts";
 import { VideoLink } from "./signalling.ts";
-import { VideoStore } from "./store.ts";
+import type { VideoStore } from "./store.ts";
 import type { MediaHub } from "./types.ts";
 
 export interface VideoDeps {
-  kv: Deno.Kv;
+  store: VideoStore;
   dataDir: string;
   hub: MediaHub;
   connections: Connections;
@@ -42,7 +42,7 @@ export interface VideoArea {
 }
 
 export function createVideo(d: VideoDeps): VideoArea {
-  const store = new VideoStore(d.kv);
+  const store = d.store;
   const link = new VideoLink(d.connections);
   const settings = new VideoSettingsService(store, d.devices);
   const shares = new VideoShares(store, d.devices);

@@ -16,6 +16,7 @@ import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } fr
 import { jt808TerminalNumber } from "../imei.ts";
 import type { DeviceLink, LinkEvent } from "./link.ts";
 import { FrameWriter } from "./frame_writer.ts";
+import { Jt808VideoTerminal, type VideoTerminalOptions } from "./jt808_video.ts";
 
 export const JT = {
   TERMINAL_REPLY: 0x0001,
@@ -325,8 +326,12 @@ export class Jt808Link implements DeviceLink {
   private authCode: string | null = null;
   private authSerial = -1;
 
-  constructor(readonly imei: string) {
+  /** The dashcam side (`simulate --video`): JT/T 1078 requests and ADAS alarms. */
+  readonly video: Jt808VideoTerminal | null;
+
+  constructor(readonly imei: string, video?: VideoTerminalOptions) {
     this.terminal = jt808TerminalNumber(imei);
+    this.video = video ? new Jt808VideoTerminal(this.terminal, () => this.next(), video) : null;
   }
 
   private next(): number {
@@ -347,7 +352,10 @@ export class Jt808Link implements DeviceLink {
   }
 
   position(fix: DeviceFix): Uint8Array {
-    return jt808Location(this.terminal, this.next(), fix);
+    const adas = this.video?.alarmItem(fix.time);
+    if (!adas) return jt808Location(this.terminal, this.next(), fix);
+    const body = concatBytes([locationBlock(fix), adas]);
+    return jt808Frame(JT.LOCATION, this.terminal, this.next(), body);
   }
 
   /** Blind-area re-upload in 0x0704 batches of at most 20 (bodies stay under 1023 bytes). */
@@ -442,6 +450,11 @@ export class Jt808Link implements DeviceLink {
           break;
         }
         default: {
+          const video = this.video?.handle(f);
+          if (video) {
+            events.push(...video);
+            break;
+          }
           // Anything else the platform asks: "not supported" keeps it from waiting.
           if (f.msgId >= 0x8000) {
             events.push({

@@ -12,9 +12,14 @@ import { handled, type MessageHandler } from "./context.ts";
 
 export const locationReport: MessageHandler = (ctx) => {
   const location = readLocation(ctx.body, ctx.location);
-  const safety = safetyAlarmOf(location);
-  return handled(safety ? [location, safety] : [location], [ctx.ack()]);
+  return handled(withSafetyAlarm(location), [ctx.ack()]);
 };
+
+/** The location, and the video module's event when it carries an active-safety item. */
+function withSafetyAlarm(location: DeviceMessage): DeviceMessage[] {
+  const safety = safetyAlarmOf(location);
+  return safety ? [location, safety] : [location];
+}
 
 /**
  * An active-safety item (T/JSATL12 0x64-0x67) makes the report an alarm (DMS fatigue is
@@ -56,7 +61,7 @@ export const locationQueryReply: MessageHandler = (ctx) => {
     commandRef: serial,
     success: true,
   };
-  return handled([location, answer]);
+  return handled([...withSafetyAlarm(location), answer]);
 };
 
 /** The reply as the status page shows it: coordinates, speed, course and fix time (UTC). */
