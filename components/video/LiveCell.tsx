@@ -133,9 +133,15 @@ export function LiveCell(
         {failed && state !== "unsupportedCodec" && (
           <div class="vd-overlay" role="alert">
             <p>{message || t(`video.state.${state}`)}</p>
-            <button type="button" class="btn" onClick={() => setRun(run + 1)}>
-              {t("video.live.retry")}
-            </button>
+            {state !== "linkExpired" && (
+              <button
+                type="button"
+                class="btn"
+                onClick={() => setRun(run + 1)}
+              >
+                {t("video.live.retry")}
+              </button>
+            )}
           </div>
         )}
       </div>

@@ -106,6 +106,15 @@ Deno.test({
         return cameras.some((c: { nickname: string }) => c.nickname === "Front");
       }, 10_000);
       await shot(page, "settings_laptop");
+      // The same nicknames in the device details' Cameras tab.
+      await page.goto(`${server.url}/devices`);
+      await ready(page);
+      await page.locator(`tr[data-imei="${imei}"] .dev-name .link-btn`).click();
+      await page.click("#tab-cameras");
+      await page.waitForFunction(() =>
+        (document.querySelector("input[name=nickname-1]") as HTMLInputElement)?.value === "Front"
+      );
+      await shot(page, "device_cameras_laptop");
 
       // Live: CH 1 plays and its clock advances.
       await page.goto(`${server.url}/live`);
