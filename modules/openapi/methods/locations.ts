@@ -118,7 +118,8 @@ export function locationMethods(d: Deps): OpenMethod[] {
     .strict();
   const share: OpenMethod<typeof shareParams> = {
     name: "jimi.device.location.URL.share",
-    need: "read",
+    // As the monitor's share link: it publishes the device's position.
+    need: "editData",
     params: shareParams,
     run: async ({ session, params }) => {
       await ownDevices(d.devices, session, [params.imei]);

@@ -110,7 +110,7 @@ export const METHOD_REFERENCE: MethodReference[] = [
   },
   {
     name: "jimi.device.location.URL.share",
-    description: "A public live-location link of a device, relative to this server.",
+    description: "A public live-location link of a device, relative to this server (editData).",
     params: { imei: "15 digits", expire_time: "optional: hours, 1-720 (24)" },
     example: { imei: "359710049100011", expire_time: "24" },
     answer: {
