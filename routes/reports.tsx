@@ -22,6 +22,7 @@ import type { UserUnits } from "../components/reports/format.ts";
 const BUILT = new Set<string>(REPORT_NAMES);
 
 /** The user's units and zone, as the report pages convert the API's values. */
+import AutoReports from "../islands/autoreports/AutoReports.tsx";
 function unitsOf(ctx: PageContext): UserUnits {
   const u = ctx.user!;
   return {
@@ -137,6 +138,24 @@ export function registerReportPages({ privatePage, renderer }: PageKit) {
         <ReportPage
           lang={ctx.lang}
           report={name}
+  page(
+    "/autoReports",
+    (ctx) => ctx.t("autoReports.title"),
+    (_c, ctx) => (
+      <AutoReports
+        lang={ctx.lang}
+        timeZone={unitsOf(ctx).timeZone}
+        root={{
+          id: ctx.user!.userId,
+          account: ctx.user!.account,
+          nickName: ctx.user!.nickName,
+          accountType: ctx.user!.accountType,
+        }}
+      />
+    ),
+    (ctx) => ctx.t("autoReports.intro"),
+  );
+
           units={unitsOf(ctx)}
           root={{
             id: ctx.user!.userId,

@@ -18,6 +18,7 @@ export const REPORT_SECTION_PATHS = [
   "/oldMyReport",
   "/task",
 ] as const;
+  "/autoReports",
 
 export interface NavGroup {
   /** Label key of the group. */
@@ -40,7 +41,11 @@ export const REPORT_NAV: NavGroup[] = [
   },
   {
     key: "reports.nav.myReports",
-    items: [["/reportList", "reports.pages.reportList"], ["/task", "reports.pages.task"]],
+    items: [
+      ["/reportList", "reports.pages.reportList"],
+      ["/autoReports", "autoReports.title"],
+      ["/task", "reports.pages.task"],
+    ],
   },
   ...REPORT_GROUPS.map((g) => ({
     key: `reports.groups.${g.key}`,
