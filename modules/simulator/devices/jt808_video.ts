@@ -23,7 +23,8 @@ export type ClipStreamer = (o: {
 }) => Promise<void>;
 
 export interface VideoTerminalOptions {
-  streamer: ClipStreamer;
+  /** Streams the test clip (modules/simulator/video); without it 0x9101/0x9201 are refused. */
+  streamer?: ClipStreamer;
   /** Seconds between ADAS alarms (0: none). */
   alarmEverySeconds: number;
   /** The alarm's picture (JPEG). */
@@ -69,6 +70,7 @@ export class Jt808VideoTerminal {
       case VIDEO.PLAYBACK: {
         const r = readTarget(f.body);
         if (!r) return [this.reply(f, 2)];
+        if (!this.opts.streamer) return [this.reply(f, 1)];
         const key = `${f.msgId === VIDEO.LIVE ? "live" : "playback"}:${r.channel}`;
         this.start(key, r.host, r.port, r.channel, f.msgId === VIDEO.LIVE);
         return [this.command(f, `${key} → ${r.host}:${r.port}`)];
@@ -116,7 +118,7 @@ export class Jt808VideoTerminal {
     this.stop(key);
     const abort = new AbortController();
     this.streams.set(key, abort);
-    this.opts.streamer({
+    this.opts.streamer!({
       host,
       port,
       sim: this.terminal,
