@@ -89,6 +89,7 @@ import { AutoReportStore } from "../modules/autoreports/store.ts";
 import { TaskStore } from "../modules/tasks/store.ts";
 import { FleetAccess } from "../modules/fleet/access.ts";
 import { DriverService } from "../modules/fleet/drivers.ts";
+import { DriverTimelineService } from "../modules/fleet/timeline.ts";
 import { FleetStore } from "../modules/fleet/store.ts";
 import { SwipeService } from "../modules/fleet/swipes.ts";
 import { BoardService, type FleetBoardSlots } from "../modules/fleet/board.ts";
@@ -826,6 +827,7 @@ async function buildAlerting(
     addressOf: a.alertAddresses.addressNow,
     routes,
     metrics: metrics.alerts,
+    drivers: new DriverTimelineService(a.fleetStore),
   });
   return { ...alerting, ingestor };
 }

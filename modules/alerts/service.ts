@@ -18,6 +18,7 @@ import type {
 import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
 import { alarmMapUrl } from "../monitor/alarm_link.ts";
+import type { DriverAt, DriverTimeline } from "../fleet/model.ts";
 
 const EMAIL_PURPOSE = "alertEmail";
 /** Without a start time the alert centre shows the last 30 days. */
@@ -36,6 +37,7 @@ export class AlertService {
       codes: CodeStore;
       mailer: Mailer;
       webhooks: WebhookSender;
+      drivers: DriverTimeline;
     },
   ) {}
 
@@ -76,8 +78,23 @@ export class AlertService {
     return {
       total: all.length,
       unread: all.filter((a) => a.read === -1).length,
-      list: all.slice(start, start + q.pageSize).map((a) => this.view(a)),
+      list: await this.withDrivers(all.slice(start, start + q.pageSize).map((a) => this.view(a))),
     };
+  }
+
+  /** Each alert with the driver of its device at its time ("" when none is known). */
+  private async withDrivers<T extends AlertRecord>(rows: T[]) {
+    const byImei = Map.groupBy(rows, (a) => a.imei);
+    const driverOf = new Map<T, DriverAt | null>();
+    await Promise.all([...byImei].map(async ([imei, list]) => {
+      const drivers = await this.d.drivers.driversAt(imei, list.map((a) => a.time));
+      list.forEach((a, i) => driverOf.set(a, drivers[i]));
+    }));
+    return rows.map((a) => ({
+      ...a,
+      driverId: driverOf.get(a)?.id ?? "",
+      driverName: driverOf.get(a)?.name ?? "",
+    }));
   }
 
   view(a: AlertRecord) {

@@ -7,6 +7,7 @@ import type { DeviceDirectory } from "../devices/directory.ts";
 import type { DeviceService } from "../devices/service.ts";
 import type { GeofenceService } from "../geofences/service.ts";
 import type { ZoneLookup } from "../geofences/model.ts";
+import type { DriverTimeline } from "../fleet/model.ts";
 import type { CodeStore } from "../notifications/codes.ts";
 import type { Mailer } from "../notifications/mailer.ts";
 import type { MessageStore } from "../notifications/messages.ts";
@@ -58,6 +59,8 @@ export async function createAlerting(
     mailer: Mailer;
     codes: CodeStore;
     webhooks: WebhookSender;
+    /** Who drove a device when (fleet swipes): the alert centre shows the alert's driver. */
+    drivers: DriverTimeline;
     messages: MessageStore;
     /** The free monthly push quota and credits (modules/credits). */
     pushes?: PushAllowance;
@@ -127,6 +130,7 @@ export async function createAlerting(
     codes: d.codes,
     mailer: d.mailer,
     webhooks: d.webhooks,
+    drivers: d.drivers,
   });
   return { alertEngine, alertDelivery, alertCenter, autoBroadcast };
 }

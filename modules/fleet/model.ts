@@ -133,6 +133,18 @@ export interface RfidSwipe {
   lng: number | null;
 }
 
+/** The driver of a device at a moment: trips and alerts carry it (issue 19). */
+export interface DriverAt {
+  id: string;
+  name: string;
+}
+
+/** Who drove a device when (implemented by modules/fleet/timeline.ts; reports and alerts read it). */
+export interface DriverTimeline {
+  /** For each of `times` (ms epoch), the device's driver then, or null. */
+  driversAt(imei: string, times: readonly number[]): Promise<(DriverAt | null)[]>;
+}
+
 /** A paged answer (spec console: total and the page's rows). */
 export interface Page<T> {
   total: number;

@@ -10,6 +10,7 @@ import type { Driver, RfidSwipe, Vehicle } from "./model.ts";
  *  vehicleAt    id                   accountId
  *  vehicleImei  imei                 vehicle id (one vehicle per device)
  *  swipe        accountId, ms, id    RfidSwipe
+ *  swipeImei    imei, ms, id         SwipeMark (who drove the device from then: trips, alerts)
  *  pending      identityId           {userId, identity}: written in the gateway's commit, turned
  *                                    into a swipe by the fleet's handler (or at start-up)
  */
@@ -25,9 +26,23 @@ const K = {
   vehicleImei: (imei: string) => ["fleet", "vehicleImei", imei],
   swipe: (accountId: string, ms: number, id: string) => ["fleet", "swipe", accountId, ms, id],
   swipes: (accountId: string) => ["fleet", "swipe", accountId],
+  swipeImei: (imei: string, ms: number, id: string) => ["fleet", "swipeImei", imei, ms, id],
+  swipesOfImei: (imei: string) => ["fleet", "swipeImei", imei],
   swipeDone: (id: string) => ["fleet", "swipeDone", id],
   pending: (id: string) => ["fleet", "pending", id],
 };
+
+/** What a device's swipe says about who drives it from `time` on. */
+export interface SwipeMark {
+  time: number;
+  type: "in" | "out";
+  driverId: string;
+  driverName: string;
+}
+
+function swipeMark(s: RfidSwipe): SwipeMark {
+  return { time: Date.parse(s.time), type: s.type, driverId: s.driverId, driverName: s.driverName };
+}
 
 /** A unique key another record already holds: what the service turns into a refusal. */
 export type Conflict = "rfidCard" | "imei" | null;
@@ -154,6 +169,7 @@ export class FleetStore implements DriverIdentityJournal {
     }
     const op = this.kv.atomic().check(done).delete(K.pending(s.id))
       .set(K.swipe(s.accountId, Date.parse(s.time), s.id), s)
+      .set(K.swipeImei(s.imei, Date.parse(s.time), s.id), swipeMark(s))
       .set(K.swipeDone(s.id), true);
     if (vehicle) op.set(K.vehicle(vehicle.accountId, vehicle.id), vehicle);
     return (await op.commit()).ok;
@@ -171,6 +187,25 @@ export class FleetStore implements DriverIdentityJournal {
       for await (const e of iter) out.push(e.value);
     }
     return out.sort((a, b) => b.time.localeCompare(a.time));
+  }
+
+  /**
+   * A device's swipe marks within [fromMs, toMs] in time order, led by the last one before
+   * `fromMs` (who was driving when the range begins); empty when the device never saw a swipe.
+   */
+  async deviceSwipes(imei: string, fromMs: number, toMs: number): Promise<SwipeMark[]> {
+    const out: SwipeMark[] = [];
+    const before = this.kv.list<SwipeMark>({
+      start: K.swipesOfImei(imei),
+      end: [...K.swipesOfImei(imei), fromMs],
+    }, { reverse: true, limit: 1 });
+    for await (const e of before) out.push(e.value);
+    const within = this.kv.list<SwipeMark>({
+      start: [...K.swipesOfImei(imei), fromMs],
+      end: [...K.swipesOfImei(imei), toMs + 1],
+    });
+    for await (const e of within) out.push(e.value);
+    return out;
   }
 
   private async swipeAccounts(): Promise<string[]> {

@@ -163,6 +163,26 @@ Deno.test({
       assert.equal(unknown.issuer, "SZ DOT");
       assert.equal(unknown.certificateExpiry, "2027-06-30");
       assert.equal(licence.driverId, driver.id);
+      // Alerts carry the driver of their moment: an SOS during the shift names Zhang San, one
+      // after the card came out names nobody.
+      const sos = (seq: number, time: Date) =>
+        d!.send(jt808Location(TERMINAL, seq, { ...sampleFix({ time }), alarm: "sos" }));
+      await sos(8, new Date(Date.UTC(2025, 9, 9, 8, 0, 0)));
+      assert.equal(await acked(d, 8, JT.LOCATION), 0);
+      await sos(9, new Date(Date.UTC(2025, 9, 9, 9, 45, 0)));
+      assert.equal(await acked(d, 9, JT.LOCATION), 0);
+      const alerts = await waitFor("two SOS alerts", async () => {
+        const r = await api.call("/v3/new/alarm/list", {
+          startTime: "2025-10-09T00:00:00Z",
+          endTime: "2025-10-09T23:59:59Z",
+          types: ["sos"],
+        });
+        return r.total === 2 ? r : null;
+      });
+      const [afterShift, duringShift] = alerts.list;
+      assert.equal(duringShift.driverName, "Zhang San");
+      assert.equal(duringShift.driverId, driver.id);
+      assert.equal(afterShift.driverName, "");
       const unknownOnly = await api.call("/v3/new/fleet/rfid/list", {
         ...range,
         unknownOnly: true,
