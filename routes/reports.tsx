@@ -11,18 +11,23 @@ import {
   REPORT_RANGE_DAYS,
   type ReportName,
 } from "../modules/reports/model.ts";
+import {
+  OLD_REPORT_GROUPS,
+  parseTripId,
+  REPORT_MENU_VIEWS,
+} from "../modules/reports/sensor_model.ts";
 import ReportPage from "../islands/reports/ReportPage.tsx";
 import DeviceOverview from "../islands/reports/DeviceOverview.tsx";
 import MovingOverview from "../islands/reports/MovingOverview.tsx";
 import AlertOverview from "../islands/reports/AlertOverview.tsx";
 import TaskCenter from "../islands/reports/TaskCenter.tsx";
 import MyReports from "../islands/reports/MyReports.tsx";
+import AutoReports from "../islands/autoreports/AutoReports.tsx";
 import type { UserUnits } from "../components/reports/format.ts";
 
 const BUILT = new Set<string>(REPORT_NAMES);
 
 /** The user's units and zone, as the report pages convert the API's values. */
-import AutoReports from "../islands/autoreports/AutoReports.tsx";
 function unitsOf(ctx: PageContext): UserUnits {
   const u = ctx.user!;
   return {
@@ -30,6 +35,7 @@ function unitsOf(ctx: PageContext): UserUnits {
     speed: u.speed,
     capacity: u.capacity,
     timeZone: u.timeZones || "UTC",
+    temperature: u.temperature,
   };
 }
 
@@ -80,8 +86,8 @@ export function registerReportPages({ privatePage, renderer }: PageKit) {
   redirect("/report", "/deviceOverview");
   redirect("/overview", "/deviceOverview");
   redirect("/myReport", "/reportList");
-  // The old version's first page is the internal-battery report, which does not exist yet.
-  redirect("/oldMyReport", "/reportList");
+  // The old version's first page is the internal-battery report (spec §2).
+  redirect("/oldMyReport", "/internalBattery");
 
   page(
     "/deviceOverview",
@@ -108,6 +114,8 @@ export function registerReportPages({ privatePage, renderer }: PageKit) {
       <>
         <MyReports lang={ctx.lang} mode="list" />
         <ReportGroups ctx={ctx} />
+        <MenuViews ctx={ctx} />
+        <ReportGroups ctx={ctx} groups={OLD_REPORT_GROUPS} old />
       </>
     ),
     (ctx) => ctx.t("reports.intro.reportList"),
@@ -130,14 +138,6 @@ export function registerReportPages({ privatePage, renderer }: PageKit) {
     (ctx) => ctx.t("reports.intro.task"),
   );
 
-  for (const name of REPORT_NAMES) {
-    page(
-      `/new/${name}`,
-      (ctx) => ctx.t(`reports.names.${name}`),
-      (c, ctx) => (
-        <ReportPage
-          lang={ctx.lang}
-          report={name}
   page(
     "/autoReports",
     (ctx) => ctx.t("autoReports.title"),
@@ -156,6 +156,14 @@ export function registerReportPages({ privatePage, renderer }: PageKit) {
     (ctx) => ctx.t("autoReports.intro"),
   );
 
+  for (const name of REPORT_NAMES) {
+    page(
+      `/new/${name}`,
+      (ctx) => ctx.t(`reports.names.${name}`),
+      (c, ctx) => (
+        <ReportPage
+          lang={ctx.lang}
+          report={name}
           units={unitsOf(ctx)}
           root={{
             id: ctx.user!.userId,
@@ -173,14 +181,97 @@ export function registerReportPages({ privatePage, renderer }: PageKit) {
     // The old version's page of the same report (spec: /oldMyReport children at /{name}).
     redirect(`/${name}`, `/new/${name}`);
   }
+  registerObdTripInfo(page, privatePage);
 }
 
-/** The new-version report groups (spec §2): reports that exist link to their page. */
-function ReportGroups({ ctx }: { ctx: PageContext }) {
+/**
+ * /new/OBDTripReportInfo/{id} (spec §2; the old version's /OBDTripReportInfo/{id} redirects):
+ * an OBD trip's readings — the obdTripInfo report over the trip's device and interval.
+ */
+function registerObdTripInfo(
+  page: (
+    path: string,
+    title: (ctx: PageContext) => string,
+    body: (c: Context<AppEnv>, ctx: PageContext) => ComponentChildren,
+    intro?: (ctx: PageContext) => string,
+  ) => void,
+  privatePage: PageKit["privatePage"],
+) {
+  privatePage(
+    "/OBDTripReportInfo/:id",
+    (c) => c.redirect(`/new/OBDTripReportInfo/${encodeURIComponent(c.req.param("id") ?? "")}`),
+  );
+  page(
+    "/new/OBDTripReportInfo/:id",
+    (ctx) => ctx.t("reports.sensor.tripInfo"),
+    (c, ctx) => {
+      const trip = parseTripId(c.req.param("id") ?? "");
+      const back = <a class="rp-back" href="/new/obdTrip">← {ctx.t("reports.sensor.tripBack")}</a>;
+      if (!trip) {
+        return (
+          <div class="rp-body">
+            {back}
+            <p class="rp-note" data-testid="trip-not-found">
+              {ctx.t("reports.sensor.tripNotFound")}
+            </p>
+          </div>
+        );
+      }
+      return (
+        <>
+          {back}
+          <ReportPage
+            lang={ctx.lang}
+            report="obdTripInfo"
+            units={unitsOf(ctx)}
+            root={{
+              id: ctx.user!.userId,
+              account: ctx.user!.account,
+              nickName: ctx.user!.nickName,
+              accountType: ctx.user!.accountType,
+            }}
+            imeis={[trip.imei]}
+            startTime={new Date(trip.start).toISOString()}
+            endTime={new Date(trip.end).toISOString()}
+          />
+        </>
+      );
+    },
+    (ctx) => ctx.t("reports.about.obdTripInfo", { days: REPORT_RANGE_DAYS.obdTripInfo }),
+  );
+}
+
+/** Menu entries of spec §2 that open other reports (mileage daily, vehicle status…). */
+function MenuViews({ ctx }: { ctx: PageContext }) {
   const { t } = ctx;
   return (
-    <div class="rp-groups">
-      {REPORT_GROUPS.map((g) => (
+    <section class="panel rp-group rp-menu-views" data-group="menu">
+      <h2>{t("reports.groups.menu")}</h2>
+      <ul class="rp-tiles">
+        {REPORT_MENU_VIEWS.map((m) => (
+          <li key={m.key} class="rp-tile" data-menu={m.key}>
+            <a href={m.href}>{t(`reports.menu.${m.key}`)}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The report groups (spec §2): the new version's at /new/{name}, the old version's ("classic",
+ * `old`) at /{name}; reports that exist link to their page.
+ */
+function ReportGroups({ ctx, groups = REPORT_GROUPS, old = false }: {
+  ctx: PageContext;
+  groups?: { key: string; reports: string[] }[];
+  old?: boolean;
+}) {
+  const { t } = ctx;
+  return (
+    <div class={`rp-groups${old ? " rp-groups-old" : ""}`}>
+      {old && <h2 class="rp-groups-title">{t("reports.groups.old")}</h2>}
+      {groups.map((g) => (
         <section key={g.key} class="panel rp-group" data-group={g.key}>
           <h2>{t(`reports.groups.${g.key}`)}</h2>
           <ul class="rp-tiles">
@@ -188,7 +279,7 @@ function ReportGroups({ ctx }: { ctx: PageContext }) {
               BUILT.has(r)
                 ? (
                   <li key={r} class="rp-tile" data-report={r}>
-                    <a href={`/new/${r}`}>{t(`reports.names.${r}`)}</a>
+                    <a href={old ? `/${r}` : `/new/${r}`}>{t(`reports.names.${r}`)}</a>
                   </li>
                 )
                 : (

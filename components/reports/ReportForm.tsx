@@ -3,7 +3,14 @@ import { REPORT_RANGE_DAYS } from "../../modules/reports/model.ts";
 import { ALERT_TYPES } from "../../modules/alerts/types.ts";
 import type { AccountRef } from "../accounts/types.ts";
 import { DeviceField } from "./DeviceField.tsx";
-import { filtersOf, POSITIONING, READ_STATES, type ReportFilters } from "./filters.ts";
+import {
+  CLOCK_TYPES,
+  filtersOf,
+  POSITIONING,
+  READ_STATES,
+  type ReportFilters,
+  SENSOR_TYPE_KEYS,
+} from "./filters.ts";
 import { earliestInput, QUICK_RANGES, quickOf, quickRange } from "./range.ts";
 import { type ReportState, typedRange } from "./report_state.ts";
 import { runReport } from "./report_actions.ts";
@@ -121,6 +128,10 @@ function FilterFields({ s }: { s: ReportState }) {
           ? ["", ...ALERT_TYPES]
           : key === "read"
           ? READ_STATES
+          : key === "clockType"
+          ? CLOCK_TYPES
+          : key === "sensorType"
+          ? SENSOR_TYPE_KEYS
           : POSITIONING;
         const label = (v: string) =>
           key === "alertType"

@@ -7,6 +7,8 @@ import { PrintPreview } from "./PrintPreview.tsx";
 import { ReportTable } from "./ReportTable.tsx";
 import type { ReportState } from "./report_state.ts";
 import { exportReport, loadPage } from "./report_actions.ts";
+import { SensorParts } from "./sensor/SensorParts.tsx";
+import { detailHref } from "./sensor/links.ts";
 
 /** Export buttons: the file downloads, or the export runs in the task centre (big ones). */
 function ExportBar({ s }: { s: ReportState }) {
@@ -86,13 +88,19 @@ function EmptyState({ s }: { s: ReportState }) {
   );
 }
 
+/** Every chosen device lacks the report's sensor: the notice says so, no empty table. */
+const allUnsupported = (s: ReportState) => {
+  const a = s.answer.value as { unsupported?: string[] } | null;
+  return !!a?.unsupported?.length && a.unsupported.length >= (s.query.value?.imeis.length ?? 0);
+};
+
 /** The answer: count, print and export, the table with totals and paging. */
 export function ReportResult({ s }: { s: ReportState }) {
   const { t } = s;
   const [printing, setPrinting] = useState(false);
   const answer = s.answer.value;
   const query = s.query.value;
-  const columns = columnsFor(s.report, { view: (query?.view as "day") ?? "day" });
+  const columns = columnsFor(s.report, query ?? {});
   const rows = answer?.list ?? [];
   const ignitionUnknown = s.report === "parking" && rows.some((r) => r.acc === null);
   return (
@@ -118,6 +126,7 @@ export function ReportResult({ s }: { s: ReportState }) {
       {ignitionUnknown && (
         <p class="rp-note" data-testid="ignition-unknown">{t("reports.table.ignitionUnknown")}</p>
       )}
+      <SensorParts s={s} />
       {rows.length
         ? (
           <div class={`table-wrap${s.loading.value ? " is-loading" : ""}`}>
@@ -128,12 +137,13 @@ export function ReportResult({ s }: { s: ReportState }) {
               rows={rows}
               showTotals
               links
+              detail={detailHref(s.report)}
               offset={(s.page.value.pageNum - 1) * s.page.value.pageSize}
               partial={(answer?.total ?? 0) > rows.length}
             />
           </div>
         )
-        : <EmptyState s={s} />}
+        : !allUnsupported(s) && <EmptyState s={s} />}
       {answer && (
         <PagerFor
           t={t}

@@ -15,6 +15,8 @@ export interface TableProps {
   showTotals: boolean;
   /** The playback link column (not in print). */
   links?: boolean;
+  /** A row's details page (OBD trips), shown in the link column. */
+  detail?: ((row: ReportRow) => string | null) | null;
   /** Rows before these (earlier pages), for the row numbers. */
   offset?: number;
   /** The rows are one page of more: the totals row says it sums this page. */
@@ -32,7 +34,7 @@ const NUMERIC = new Set(["distance", "speed", "duration", "number", "volume", "c
 
 /** The report's rows in the user's units, a totals row, and a playback link per row. */
 export function ReportTable(
-  { t, fmt, columns, rows, totals, showTotals, links, offset = 0, partial }: TableProps,
+  { t, fmt, columns, rows, totals, showTotals, links, detail, offset = 0, partial }: TableProps,
 ) {
   const sums = totals ?? columnTotals(columns, rows);
   const hasTotals = showTotals && columns.some((c) => c.total) && rows.length > 0;
@@ -52,6 +54,7 @@ export function ReportTable(
       <tbody>
         {rows.map((row, i) => {
           const href = links ? playbackHref(row) : null;
+          const more = links && detail ? detail(row) : null;
           return (
             <tr key={i} data-imei={row.imei}>
               <td class="rp-num muted">{offset + i + 1}</td>
@@ -69,6 +72,11 @@ export function ReportTable(
               ))}
               {links && (
                 <td class="rp-link-col">
+                  {more && (
+                    <a class="rp-detail" href={more} data-testid="row-detail">
+                      {t("reports.sensor.details")}
+                    </a>
+                  )}
                   {href && (
                     <a class="rp-play" href={href} aria-label={t("reports.table.playbackOf")}>
                       <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">

@@ -4,10 +4,12 @@
  * details positioning type. Pure: the form, the request and the export share it.
  */
 import type { ReportColumn, ReportName } from "../../modules/reports/model.ts";
-import { MILEAGE_SEGMENT_COLUMNS, REPORT_COLUMNS } from "../../modules/reports/model.ts";
+import { reportColumns } from "../../modules/reports/model.ts";
 
 export const POSITIONING = ["all", "gps", "lbs", "wifi", "beacon"] as const;
 export const READ_STATES = ["all", "unread", "read"] as const;
+export const CLOCK_TYPES = ["all", "1", "2"] as const;
+export const SENSOR_TYPE_KEYS = ["1", "2", "3", "4"] as const;
 
 export interface ReportFilters {
   view: "day" | "segment";
@@ -17,6 +19,10 @@ export interface ReportFilters {
   alertType: string;
   read: typeof READ_STATES[number];
   posType: typeof POSITIONING[number];
+  /** Clock-in filter: all, 1 clock-in, 2 clock-in and out. */
+  clockType: typeof CLOCK_TYPES[number];
+  /** Sensor data: 1 temperature, 2 humidity, 3 door, 4 light. */
+  sensorType: typeof SENSOR_TYPE_KEYS[number];
 }
 
 export const DEFAULT_FILTERS: ReportFilters = {
@@ -25,13 +31,21 @@ export const DEFAULT_FILTERS: ReportFilters = {
   alertType: "",
   read: "all",
   posType: "all",
+  clockType: "all",
+  sensorType: "1",
 };
 
 /** Which filters a report's form shows. */
 export function filtersOf(report: ReportName): (keyof ReportFilters)[] {
   switch (report) {
     case "mileage":
+    case "fuelConsumption":
       return ["view"];
+    case "clockIn":
+    case "bluetoothClockIn":
+      return ["clockType"];
+    case "sensorData":
+      return ["sensorType"];
     case "overspeed":
       return ["speedLimit"];
     case "alertDetails":
@@ -63,6 +77,8 @@ export function filterFields(
     if (key === "alertType" && f.alertType) fields.alertType = f.alertType;
     if (key === "read" && f.read !== "all") fields.read = f.read === "read";
     if (key === "posType" && f.posType !== "all") fields.positioning = f.posType;
+    if (key === "clockType") fields.clockType = f.clockType === "all" ? "all" : Number(f.clockType);
+    if (key === "sensorType") fields.sensorType = Number(f.sensorType);
     if (key === "speedLimit" && f.speedLimit.trim()) {
       const kmh = Number(f.speedLimit) * (KMH_PER[speedUnit] ?? 1);
       if (!Number.isFinite(kmh) || kmh < 1 || kmh > 300) {
@@ -74,8 +90,7 @@ export function filterFields(
   return { fields };
 }
 
-/** The columns a report shows with its filters (mileage: the day or the segment view). */
-export function columnsFor(report: ReportName, f: Pick<ReportFilters, "view">): ReportColumn[] {
-  if (report === "mileage" && f.view === "segment") return MILEAGE_SEGMENT_COLUMNS;
-  return REPORT_COLUMNS[report];
+/** The columns a report shows for the query that produced the table (its filters). */
+export function columnsFor(report: ReportName, query: Record<string, unknown>): ReportColumn[] {
+  return reportColumns(report, query);
 }

@@ -21,6 +21,8 @@ export interface UserUnits {
   capacity: string;
   /** IANA zone, UTC when unknown. */
   timeZone: string;
+  /** °C or °F (temperature columns); °C when absent. */
+  temperature?: string;
 }
 
 const LITRES_PER_GALLON = 3.785411784;
@@ -51,6 +53,7 @@ export interface CellFormat {
 export function cellFormat(units: UserUnits, t: TFunction): CellFormat {
   const du = distanceUnit(units.distance), su = speedUnit(units.speed);
   const gallons = units.capacity === "GAL";
+  const fahrenheit = /f$/i.test(units.temperature ?? "");
   const time = (value: string | number | null) =>
     value === null || value === "" ? "—" : formatTime(new Date(value).getTime(), units.timeZone);
   const num = (value: unknown): number | null =>
@@ -61,6 +64,10 @@ export function cellFormat(units: UserUnits, t: TFunction): CellFormat {
       if (kind === "distance") return du;
       if (kind === "speed") return su;
       if (kind === "volume") return gallons ? "gal" : "L";
+      if (kind === "temperature") return fahrenheit ? "°F" : "°C";
+      if (kind === "voltage") return "V";
+      if (kind === "percent") return "%";
+      if (kind === "fuelRate") return `${gallons ? "gal" : "L"}/100 ${du}`;
       return "";
     },
     cell(col, value) {
@@ -79,6 +86,16 @@ export function cellFormat(units: UserUnits, t: TFunction): CellFormat {
           return n === null ? "—" : round(gallons ? n / LITRES_PER_GALLON : n, 2).toFixed(2);
         case "coordinate":
           return n === null ? "—" : n.toFixed(6);
+        case "temperature":
+          return n === null ? "—" : (fahrenheit ? n * 9 / 5 + 32 : n).toFixed(1);
+        case "voltage":
+        case "percent":
+          return n === null ? "—" : String(round(n, 2));
+        case "fuelRate": {
+          if (n === null) return "—";
+          const litres = n * 100 / convertDistance(100, du);
+          return round(gallons ? litres / LITRES_PER_GALLON : litres, 2).toFixed(2);
+        }
         case "boolean":
           return t(value ? "reports.values.yes" : "reports.values.no");
         case "number":
@@ -92,11 +109,13 @@ export function cellFormat(units: UserUnits, t: TFunction): CellFormat {
   };
 }
 
+const CODE_KEYS = new Set(["clockType", "door", "light"]);
+
 /** Text columns whose values are codes: translated (alert types, states, positioning). */
 function textCell(key: string, value: string, t: TFunction): string {
   if (key === "alertType") return t(`alerts.type.${value}`, { defaultValue: value });
   if (key === "status") return t(`monitor.status.${value}`, { defaultValue: value });
-  if (key === "state" || key === "posType") {
+  if (key === "state" || key === "posType" || CODE_KEYS.has(key)) {
     return t(`reports.values.${key}.${value}`, { defaultValue: value });
   }
   return value;

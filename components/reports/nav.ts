@@ -4,6 +4,7 @@
  * report pages' side navigation (server) and the phone drawer (an island): constants only.
  */
 import { REPORT_GROUPS, REPORT_NAMES } from "../../modules/reports/model.ts";
+import { REPORT_MENU_VIEWS } from "../../modules/reports/sensor_model.ts";
 
 /** Path prefixes of the section (the top bar marks Reports active on them). */
 export const REPORT_SECTION_PATHS = [
@@ -17,8 +18,8 @@ export const REPORT_SECTION_PATHS = [
   "/new/",
   "/oldMyReport",
   "/task",
-] as const;
   "/autoReports",
+] as const;
 
 export interface NavGroup {
   /** Label key of the group. */
@@ -53,4 +54,8 @@ export const REPORT_NAV: NavGroup[] = [
       [`/new/${r}`, `reports.names.${r}`] as const
     ),
   })).filter((g) => g.items.length > 0),
+  {
+    key: "reports.groups.menu",
+    items: REPORT_MENU_VIEWS.map((m) => [m.href, `reports.menu.${m.key}`] as const),
+  },
 ];

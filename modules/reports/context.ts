@@ -10,6 +10,7 @@ import type { Device } from "../devices/model.ts";
 import type { Geocoder } from "../geocoder/service.ts";
 import type { MotionReader } from "../motion/types.ts";
 import type { TrackReader } from "../positions/types.ts";
+import type { SensorReader } from "../sensors/types.ts";
 
 export interface ReportQuery {
   /** The named devices, each once, in the request's order (all visible to the caller). */
@@ -36,6 +37,13 @@ export interface ReportSources {
   overspeedLimit(imei: string): number;
   /** How long a silent device stays online (its current status). */
   offlineMs: number;
+  /**
+   * The devices' sensor readings and events (the sensor reports); absent when the sensor area
+   * is not composed — every device then "reports no such sensor".
+   */
+  sensors?: SensorReader;
+  /** A device's temperature thresholds (its alarm data), °C; null where not set. */
+  temperatureLimits(imei: string): { min: number | null; max: number | null };
 }
 
 /** One row of a report: `imei` and `deviceName` first, values in km, km/h, s, ISO UTC. */
@@ -44,4 +52,6 @@ export type Row = Record<string, unknown> & { imei: string; deviceName: string }
 export interface Page {
   total: number;
   list: Row[];
+  /** Sensor reports: the named devices that report no such sensor (spec: never zeros). */
+  unsupported?: string[];
 }

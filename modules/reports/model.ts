@@ -4,6 +4,13 @@
  * the API (modules/reports), the export (xlsx/csv/pdf, task centre) and the pages (islands).
  * Browser code may import this file.
  */
+import {
+  SENSOR_COLUMNS,
+  SENSOR_RANGE_DAYS,
+  SENSOR_REPORT_NAMES,
+  sensorColumns,
+  type SensorReportName,
+} from "./sensor_model.ts";
 
 /** Reports with a `/v3/new/report/{name}` API and a `/new/{name}` page. */
 export const REPORT_NAMES = [
@@ -20,6 +27,7 @@ export const REPORT_NAMES = [
   "alertStatistics",
   "trackDetails",
   "vehicleStatus",
+  ...SENSOR_REPORT_NAMES,
 ] as const;
 export type ReportName = typeof REPORT_NAMES[number];
 
@@ -61,6 +69,7 @@ export const REPORT_RANGE_DAYS: Record<ReportName, number> = {
   alertStatistics: 60,
   trackDetails: 7,
   vehicleStatus: 31,
+  ...SENSOR_RANGE_DAYS,
 };
 
 /**
@@ -158,7 +167,11 @@ export type ColumnKind =
   | "number"
   | "coordinate"
   | "volume"
-  | "boolean";
+  | "boolean"
+  | "temperature" // °C in the API, the user's unit on pages and files
+  | "voltage" // V
+  | "percent" // %
+  | "fuelRate"; // L/100 km
 
 export interface ReportColumn {
   /** The row field. */
@@ -248,6 +261,7 @@ export const REPORT_COLUMNS: Record<ReportName, ReportColumn[]> = {
     c("lastTime", "time"),
     c("address", "text"),
   ],
+  ...SENSOR_COLUMNS,
 };
 
 /** Mileage in the segment view (`view: "segment"`): one row per trip with its distance. */
@@ -260,9 +274,21 @@ export const MILEAGE_SEGMENT_COLUMNS: ReportColumn[] = [
   c("maxSpeed", "speed"),
 ];
 
+const SENSOR_SET = new Set<string>(SENSOR_REPORT_NAMES);
+
+/**
+ * A report's columns for its request (mileage's view, the sensor reports' filters): the
+ * pages and the export lay out the same.
+ */
+export function reportColumns(report: ReportName, params: Record<string, unknown>): ReportColumn[] {
+  if (report === "mileage" && params.view === "segment") return MILEAGE_SEGMENT_COLUMNS;
+  if (SENSOR_SET.has(report)) return sensorColumns(report as SensorReportName, params);
+  return REPORT_COLUMNS[report];
+}
+
 /**
  * The new-version report groups of the spec (business §2 "New report groups") and the pages
- * of each that exist; the others are listed on /reportList as coming with issue 21.
+ * of each (issue 21 built the sensor ones).
  */
 export const REPORT_GROUPS: { key: string; reports: string[] }[] = [
   {
@@ -274,6 +300,7 @@ export const REPORT_GROUPS: { key: string; reports: string[] }[] = [
       "vehicleStatus",
       "canData",
       "obdTrip",
+      "obdFault",
       "online",
       "offline",
       "parking",
@@ -289,7 +316,7 @@ export const REPORT_GROUPS: { key: string; reports: string[] }[] = [
       "fuelConsumption",
       "currentFuel",
       "refueling",
-      "temperature",
+      "temperatureHumidity",
       "logistics",
       "internalBattery",
       "externalBattery",

@@ -14,6 +14,7 @@ import {
   REPORT_BODIES,
 } from "./schemas.ts";
 import type { ReportService } from "./service.ts";
+import { SENSOR_SUMMARIES } from "./sensor_summaries.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface ReportRouteDeps {
@@ -39,6 +40,7 @@ const SUMMARIES: Record<ReportName, string> = {
   trackDetails: "The stored points, filtered by positioning (all, gps, lbs, wifi, beacon)",
   vehicleStatus:
     "Per device: current status and last position, the range's distance, driving, idling and parking time, top speed",
+  ...SENSOR_SUMMARIES,
 };
 
 export function registerReportRoutes(api: ApiRegistry, s: ReportRouteDeps) {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { alertType } from "../alerts/schemas.ts";
 import { REPORT_MAX_DEVICES, type ReportName } from "./model.ts";
+import { sensorReportBodies } from "./sensor_schemas.ts";
 
 const imei = z.string().regex(/^\d{15}$/, "validation.imeiForm");
 /** ISO-8601 with a zone (`Z` or an offset); the API answers in UTC. */
@@ -50,6 +51,7 @@ export const REPORT_BODIES = {
   alertStatistics: z.object({ ...base, alertType: alertType.optional() }).strict(),
   trackDetails: z.object({ ...base, positioning: z.enum(POSITIONING).default("all") }).strict(),
   vehicleStatus: z.object(base).strict(),
+  ...sensorReportBodies(base),
 } satisfies Record<ReportName, z.ZodType>;
 
 export type ReportBody<N extends ReportName> = z.infer<typeof REPORT_BODIES[N]>;

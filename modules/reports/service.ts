@@ -14,6 +14,7 @@ import { mileageDaysReport } from "./mileage.ts";
 import { REPORT_RANGE_DAYS, type ReportName } from "./model.ts";
 import { overspeedReport } from "./overspeed.ts";
 import { checkRange } from "./range.ts";
+import { SENSOR_REPORTS } from "./sensor_reports.ts";
 import type { AnyReportBody, ReportBody } from "./schemas.ts";
 import {
   connectivityReport,
@@ -51,6 +52,7 @@ const REPORTS: {
   alertStatistics: (s, q, b) => alertStatisticsReport(s, q, b),
   trackDetails: (s, q, b) => trackDetailsReport(s, q, b.positioning),
   vehicleStatus: (s, q) => vehicleStatusReport(s, q),
+  ...SENSOR_REPORTS,
 };
 
 export class ReportService {

@@ -25,6 +25,8 @@ export interface ExportPrefs {
   timeZone: string;
   yes: string;
   no: string;
+  /** °C or °F (temperature columns). */
+  temperature?: "°C" | "°F";
 }
 
 const round = (v: number, digits: number) => {
@@ -99,6 +101,14 @@ export function unitOf(kind: ColumnKind, prefs: ExportPrefs): string | null {
     ? prefs.speed
     : kind === "volume"
     ? prefs.volume
+    : kind === "temperature"
+    ? prefs.temperature ?? "°C"
+    : kind === "voltage"
+    ? "V"
+    : kind === "percent"
+    ? "%"
+    : kind === "fuelRate"
+    ? `${prefs.volume}/100 ${prefs.distance}`
     : null;
 }
 
@@ -122,6 +132,17 @@ export function cellConverter(
         return formatDuration(Number(value));
       case "coordinate":
         return round(Number(value), 6);
+      case "temperature":
+        return round(prefs.temperature === "°F" ? Number(value) * 9 / 5 + 32 : Number(value), 1);
+      case "voltage":
+      case "percent":
+        return round(Number(value), 2);
+      case "fuelRate": {
+        // L/100 km → the user's volume per 100 of their distance unit.
+        const per100 = convertDistance(100, prefs.distance);
+        const litres = Number(value) * 100 / per100;
+        return round(prefs.volume === "GAL" ? litres / LITRES_PER_GALLON : litres, 2);
+      }
       case "number":
         return Number.isFinite(Number(value)) ? Number(value) : String(value);
       case "boolean":

@@ -232,6 +232,7 @@ export function prefsOf(self: Account, t: (key: string) => string): ExportPrefs 
     speed: speedUnit(u.speed),
     volume: u.capacity === "GAL" ? "GAL" : "L",
     timeZone: self.timeZones || "UTC",
+    temperature: u.temperature === "°F" ? "°F" : "°C",
     yes: t("reports.export.yes"),
     no: t("reports.export.no"),
   };

@@ -3,12 +3,7 @@
  * converted rows, an optional group header per owning account (exportType 0), a totals line
  * and the note saying where the export cut. The writers (xlsx, csv, pdf) only lay it out.
  */
-import {
-  MILEAGE_SEGMENT_COLUMNS,
-  REPORT_COLUMNS,
-  type ReportColumn,
-  type ReportName,
-} from "../model.ts";
+import { type ReportColumn, reportColumns, type ReportName } from "../model.ts";
 import { type Cell, cellConverter, type ExportPrefs, formatDuration, unitOf } from "./cells.ts";
 
 export type TableLine =
@@ -132,15 +127,21 @@ function totalsLine(columns: ReportColumn[], input: TableInput, label: string): 
   return cells;
 }
 
-/** A report's columns; mileage's segment view has its own. */
+/** A report's columns for its request (mileage's view, the sensor reports' filters). */
 export function columnsOf(report: ReportName, params: Record<string, unknown>): ReportColumn[] {
-  return report === "mileage" && params.view === "segment"
-    ? MILEAGE_SEGMENT_COLUMNS
-    : REPORT_COLUMNS[report];
+  return reportColumns(report, params);
 }
 
 /** Text columns whose values are codes, shown in the user's language (as on the pages). */
-const CODE_COLUMNS = new Set(["alertType", "state", "status", "posType"]);
+const CODE_COLUMNS = new Set([
+  "alertType",
+  "state",
+  "status",
+  "posType",
+  "clockType",
+  "door",
+  "light",
+]);
 
 function codeText(key: string, value: string, t: TableInput["t"]): string {
   return key === "alertType"
