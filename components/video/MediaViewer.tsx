@@ -7,6 +7,7 @@ import { useRef, useState } from "react";
 import { Modal } from "../ui/Modal.tsx";
 import type { EventMediaRow } from "../../modules/video/model.ts";
 import { useHlsPlayback } from "./hls.ts";
+import { alarmLabel } from "./video_data.ts";
 
 /** A recorded clip: MP4 files play directly, HLS playlists through hls.js. */
 export function ClipPlayer({ src, label }: { src: string; label: string }) {
@@ -71,7 +72,7 @@ export function MediaViewer(
         )}
         <dl class="vd-viewer-facts">
           <dt>{t("video.event.alarm")}</dt>
-          <dd>{t(`alerts.type.${row.alarmType}`, { defaultValue: row.alarmType })}</dd>
+          <dd>{alarmLabel(t, row.alarmType)}</dd>
           <dt>{t("video.event.state")}</dt>
           <dd>{t(`video.media.${row.state}`)}</dd>
           {row.face && <FaceFacts t={t} face={row.face} />}

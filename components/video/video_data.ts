@@ -74,6 +74,22 @@ export function refusalState(e: unknown): LiveState {
 
 export const refusalText = (e: unknown) => e instanceof Error ? e.message : String(e);
 
+const FAMILIES = new Set(["adas", "dms", "tpms", "bsd", "media"]);
+
+/**
+ * An event media record's alarm ("adas:1", "dms:5", "media:0": the family and the device's
+ * type code) in words; other types are the alert centre's alarm types.
+ */
+export function alarmLabel(t: TFunction, type: string): string {
+  const [family, code = ""] = type.split(":", 2);
+  if (!FAMILIES.has(family)) {
+    return t(`alerts.type.${type}`, { defaultValue: t("video.alarm.unknown", { code: type }) });
+  }
+  return t(`video.alarm.${family}.${code}`, {
+    defaultValue: t(`video.alarm.${family}.other`, { code }),
+  });
+}
+
 /** Bytes as KB/MB/GB with one decimal. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -11,7 +11,13 @@ import {
 } from "../../modules/video/model.ts";
 import { MediaViewer } from "../../components/video/MediaViewer.tsx";
 import { useVideoBasics } from "../../components/video/useVideoBasics.ts";
-import { dayBounds, formatTime, refusalText, todayIn } from "../../components/video/video_data.ts";
+import {
+  alarmLabel,
+  dayBounds,
+  formatTime,
+  refusalText,
+  todayIn,
+} from "../../components/video/video_data.ts";
 
 interface Filter {
   imei: string;
@@ -141,7 +147,7 @@ function EventCard(
       </button>
       <div class="vd-event-body">
         <b>{row.deviceName}</b>
-        <span>{t(`alerts.type.${row.alarmType}`, { defaultValue: row.alarmType })}</span>
+        <span>{alarmLabel(t, row.alarmType)}</span>
         <span class="muted">{formatTime(row.time, timeZone)}</span>
         <span class={`badge vd-media-${row.state}`}>{t(`video.media.${row.state}`)}</span>
         {row.face && (
