@@ -111,7 +111,8 @@ async function rig(): Promise<Rig> {
   const sent: VideoRequest[] = [];
   const online = { value: true };
   const streams = { value: true };
-  let video: ReturnType<typeof createVideo>;
+  /** The video area, once built (the terminal answers through its desk). */
+  const built: { video?: ReturnType<typeof createVideo> } = {};
   const conn: LiveConnection = {
     imei: IMEI,
     protocol: "jt808",
@@ -135,7 +136,7 @@ async function rig(): Promise<Rig> {
           hub.connect({ sim: simOf(IMEI), channel: Number(ch), purpose });
         }
         if (r.type === "queryResources") {
-          video.desk.onVideo(conn, {
+          built.video!.desk.onVideo(conn, {
             kind: "resources",
             serial: c.ref & 0xffff,
             files: [{
@@ -164,7 +165,7 @@ async function rig(): Promise<Rig> {
     },
     close() {},
   };
-  video = createVideo({
+  const video = built.video = createVideo({
     store: new VideoStore(kv),
     dataDir,
     hub,
