@@ -133,6 +133,7 @@ import { mediaHost } from "../modules/video/address.ts";
 import { noMediaHub } from "../modules/video/no_media.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
+import { FLEET_AVATAR_PATH } from "../modules/fleet/routes.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
 
 /**
@@ -472,7 +473,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       directory: devices.directory,
       offlineMs: core.offlineMs,
     }),
-    ...buildVideo(core, devices, gateway),
+    ...buildVideo(core, devices, gateway, fleetStore),
     demo: new DemoService({
       store: new DemoStore(kv),
       captcha: signIn.captcha,
@@ -511,7 +512,9 @@ function buildVideo(
     attachmentAddress: (conn) => ({
       host: mediaHost(config, conn),
       port: config.JT_ATTACHMENT_PORT,
+  fleetStore: FleetStore,
     }),
+  const timeline = new DriverTimelineService(fleetStore);
   });
   return { video: video.services, videoDesk: video.desk };
 }
@@ -530,6 +533,15 @@ function buildHelp(
 
 /** Accounts and sign-in (the account service comes with the devices that guard deletions). */
 function buildSignIn({ kv, config }: Core): SignInArea {
+    // A DMS face comparison is shown against the fleet's driver of that moment and their photo.
+    driverOf: async (imei, time) => {
+      const [at] = await timeline.driversAt(imei, [time]);
+      const driver = at ? await fleetStore.driver(at.id) : null;
+      if (!at) return null;
+      return driver?.avatar
+        ? { name: at.name, photo: `${FLEET_AVATAR_PATH}/${at.id}` }
+        : { name: at.name };
+    },
   const accountStore = new AccountStore(kv);
   const access = new AccessGuard(accountStore);
   const authStore = new AuthStore(kv);

@@ -14,6 +14,7 @@ import type { PlatformNotices } from "../notifications/notices.ts";
 import type { PositionCompaction } from "../positions/types.ts";
 import type { WorkModeService } from "../workmodes/service.ts";
 import type { TaskService } from "../tasks/service.ts";
+import type { VideoDownloads } from "../video/downloads.ts";
 import type { BusinessLog } from "../businesslog/service.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
 import type { ReminderService } from "../fleet/reminders_service.ts";
@@ -37,6 +38,8 @@ export interface JobDeps {
   notices: PlatformNotices;
   positions: PositionCompaction;
   tasks: TaskService;
+  /** Video downloads are kept HISTORY_KEEP_DAYS (modules/video). */
+  video: { downloads: Pick<VideoDownloads, "cleanUp"> };
   workModes: WorkModeService;
   /** Runs counted by job and result (app/metrics.ts). */
   metrics?: { jobs: { run(job: string, ok: boolean, seconds: number): void } };
@@ -123,6 +126,11 @@ export function scheduleJobs(s: JobDeps): void {
   // Task centre: export files are kept EXPORT_KEEP_DAYS (7) days, then removed with their task.
   cronJob(s, "remove old task files", "17 * * * *", async () => {
     await s.tasks.prune();
+  });
+
+  // Video downloads (modules/video): MP4 files and their tasks go after HISTORY_KEEP_DAYS (7).
+  cronJob(s, "remove old video downloads", "23 * * * *", async () => {
+    await s.video.downloads.cleanUp();
   });
 
   // Business log (modules/businesslog): entries are kept KEEP_DAYS (180) days.

@@ -39,8 +39,8 @@ export interface EventMediaDeps {
   device: (imei: string) => { userId: string; deviceName: string } | undefined;
   /** The devices the caller sees (all of its subtree, or the named ones). */
   visibleImeis: (session: Session, imeis?: string[]) => Promise<string[]>;
-  /** The fleet driver of a device now, with their photo path, when the fleet has one. */
-  driverOf?: (imei: string) => Promise<{ name: string; photo?: string } | null>;
+  /** The fleet driver of a device at a time, with their photo path, when the fleet has one. */
+  driverOf?: (imei: string, time: number) => Promise<{ name: string; photo?: string } | null>;
 }
 
 export interface EventListFilter {
@@ -70,7 +70,7 @@ export class EventMedia {
     record.label = e.label;
     record.expected = e.files;
     const face = e.family === "dms" ? FACE_TYPES[e.alarmType] : undefined;
-    if (face) record.face = await this.face(conn.imei, face);
+    if (face) record.face = await this.face(conn.imei, face, e.time);
     record.state = e.files > 0 ? "obtaining" : "notObtained";
     await this.d.store.saveEvent(record);
     if (e.files === 0) return;
@@ -85,8 +85,9 @@ export class EventMedia {
     if (accepted === false) await this.setState(record.id, "failed");
   }
 
-  private async face(imei: string, state: "success" | "failure") {
-    const driver = state === "success" ? await this.d.driverOf?.(imei) : null;
+  /** The DMS's comparison result, shown against the fleet's driver of that moment. */
+  private async face(imei: string, state: "success" | "failure", time: number) {
+    const driver = await this.d.driverOf?.(imei, time).catch(() => null);
     return driver
       ? { state, driverName: driver.name, ...(driver.photo ? { driverPhoto: driver.photo } : {}) }
       : { state };

@@ -32,7 +32,7 @@ export interface VideoDeps {
   /** This server's media (JT/T 1078) and attachment addresses for a device's connection. */
   mediaAddress: (conn: LiveConnection) => { host: string; port: number };
   attachmentAddress: (conn: LiveConnection) => { host: string; port: number };
-  driverOf?: (imei: string) => Promise<{ name: string; photo?: string } | null>;
+  driverOf?: (imei: string, time: number) => Promise<{ name: string; photo?: string } | null>;
   startTimeoutMs?: number;
 }
 
