@@ -10,6 +10,7 @@ import type { ProtocolName } from "../modules/devices/models.ts";
 import { ApiError, CODES, MODEL_FOR, PlatformApi } from "../modules/simulator/api.ts";
 import { DEFAULT_IMEI_PREFIX, Simulator } from "../modules/simulator/simulator.ts";
 import { parseCentre } from "../modules/simulator/routes.ts";
+import type { VideoTerminalOptions } from "../modules/simulator/devices/jt808_video.ts";
 
 const USAGE = `Usage: deno task simulate [options]
 
@@ -27,6 +28,10 @@ const USAGE = `Usage: deno task simulate [options]
   --reconnects X         connection drops per device and hour, 0 = none (default 0.5)
   --osmand-form F        query | json | mixed (default mixed)
   --duration S           stop after S seconds (default: run until Ctrl-C)
+  --video                JT/T 808 terminals with a dashcam: answer live (0x9101/0x9102), history
+                         (0x9205/0x9201/0x9202) by streaming the test clip over JT/T 1078, and
+                         raise ADAS alarms whose picture they upload after 0x9208
+  --video-alarms S       seconds between a terminal's ADAS alarms with --video (default 300)
   --import               import the simulated IMEIs under the account first
   --api URL              platform URL for --import (default http://127.0.0.1:8000)
   --account A            login for --import (default admin)
@@ -35,7 +40,7 @@ const USAGE = `Usage: deno task simulate [options]
 `;
 
 const PROTOCOLS: ProtocolName[] = ["gt06", "jt808", "h02", "osmand"];
-const FLAGS = new Set(["import", "help"]);
+const FLAGS = new Set(["import", "help", "video"]);
 
 function parseArgs(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -82,6 +87,8 @@ const KNOWN = new Set([
   "reconnects",
   "osmand-form",
   "duration",
+  "video",
+  "video-alarms",
   "import",
   "api",
   "account",
@@ -115,6 +122,10 @@ try {
   fail((e as Error).message);
 }
 const duration = args.duration === undefined ? undefined : num(args.duration, "duration", 0, 1);
+if (args.video && protocol !== "jt808") fail("--video needs --protocol jt808");
+const video = args.video
+  ? await dashcam(num(args["video-alarms"], "video-alarms", 300))
+  : undefined;
 
 await checkFileLimit(devices);
 
@@ -133,6 +144,7 @@ const sim = new Simulator({
   alarmScale: num(args.alarms, "alarms", 1),
   reconnectsPerHour: num(args.reconnects, "reconnects", 0.5),
   osmandForm,
+  video,
   onProblem: (_imei, message) => {
     problems.set(message, (problems.get(message) ?? 0) + 1);
     lastProblem = message;
@@ -245,4 +257,12 @@ async function checkFileLimit(n: number): Promise<void> {
       );
     }
   } catch { /* no shell: carry on */ }
+}
+
+/** The simulated dashcam: two channels, the test clip over JT/T 1078, a picture on alarms. */
+async function dashcam(alarmEverySeconds: number): Promise<VideoTerminalOptions> {
+  const picture = await Deno.readFile(
+    new URL("../modules/simulator/devices/alarm_picture.jpg", import.meta.url),
+  );
+  return { alarmEverySeconds, picture, channels: 2 };
 }
