@@ -38,5 +38,9 @@ export function registerFleetPages({ app, privatePage, renderer }: PageKit) {
   page("/fleetIndex", "fleet.board.title", (ctx) => <FleetBoard lang={ctx.lang} />);
   page("/fleetDiver", "fleet.driver.title", (ctx) => <DriverManager lang={ctx.lang} />);
   page("/fleetVehicle", "fleet.vehicle.title", (ctx) => <VehicleManager lang={ctx.lang} />);
-  page("/fleetRfid", "fleet.rfid.title", (ctx) => <SwipeList lang={ctx.lang} />);
+  page(
+    "/fleetRfid",
+    "fleet.rfid.title",
+    (ctx) => <SwipeList lang={ctx.lang} timeZone={ctx.user?.timeZones || "UTC"} />,
+  );
 }

@@ -21,6 +21,11 @@ interface Props {
   onChange: (imeis: string[]) => void;
   /** Most devices a fence binds (the API's limit). */
   max: number;
+  /**
+   * Offer the sub-accounts' devices too (fleet routes watch the whole enterprise tree); a
+   * fence binds its owner's devices only.
+   */
+  subtree?: boolean;
 }
 
 /**
@@ -28,7 +33,8 @@ interface Props {
  * for its owner's devices only, so sub-accounts' devices are not offered): search by name or
  * IMEI, tick them, see the choice as chips. None ticked means every device of the account.
  */
-export function FenceDevicePicker({ t, selected, onChange, max }: Props) {
+export function FenceDevicePicker({ t, selected, onChange, max, subtree = false }: Props) {
+  const scope = subtree ? {} : { ownOnly: true };
   const [keyword, setKeyword] = useState("");
   const q = useDebounced(keyword.trim());
   /** Names of devices seen so far, for the chips. */
@@ -38,7 +44,7 @@ export function FenceDevicePicker({ t, selected, onChange, max }: Props) {
     (page) =>
       api("/v3/new/newEquipment/queryEquipmentList", {
         ...page,
-        ownOnly: true,
+        ...scope,
         ...(q ? { keyword: q } : {}),
       }),
     [q],
@@ -53,7 +59,7 @@ export function FenceDevicePicker({ t, selected, onChange, max }: Props) {
     api<{ list: DeviceRow[] }>("/v3/new/newEquipment/queryEquipmentList", {
       pageNum: 1,
       pageSize: 100,
-      ownOnly: true,
+      ...scope,
       imeis: selected.slice(0, 100),
     }).then((d) => learn(d.list), () => {});
   }, []);

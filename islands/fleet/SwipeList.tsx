@@ -7,9 +7,11 @@ import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagina
 import { FleetTable } from "../../components/fleet/FleetList.tsx";
 import { download } from "../../components/devices/transfer_io.ts";
 import type { DriverRow, Page, SwipeRow, VehicleRow } from "../../modules/fleet/model.ts";
+import { formatTime } from "../../modules/monitor/time.ts";
 
-const day = (offset: number) =>
-  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** Today plus `offset` days, as a date in the user's zone. */
+const day = (offset: number, zone: string) =>
+  formatTime(Date.now() + offset * 86_400_000, zone, "YYYY-MM-DD");
 
 interface Filter {
   startTime: string;
@@ -20,9 +22,12 @@ interface Filter {
 }
 
 /** /fleetRfid: who swiped in and out where, by driver, vehicle and time; xlsx export. */
-function SwipeList({ lang }: { lang: Lang }) {
+function SwipeList({ lang, timeZone }: { lang: Lang; timeZone: string }) {
   const t = useMemo(() => translator(lang), [lang]);
-  const [draft, setDraft] = useState<Filter>({ startTime: day(-6), endTime: day(0) });
+  const [draft, setDraft] = useState<Filter>({
+    startTime: day(-6, timeZone),
+    endTime: day(0, timeZone),
+  });
   const [filter, setFilter] = useState<Filter>(draft);
   const [page, setPage] = useState<PageState>(FIRST_PAGE);
   const [data, setData] = useState<Page<SwipeRow> | null>(null);
@@ -116,7 +121,7 @@ function SwipeList({ lang }: { lang: Lang }) {
       >
         {data?.list.map((s) => (
           <tr key={s.id} data-testid="swipe-row" class={s.unknown ? "fl-unknown" : ""}>
-            <td>{new Date(s.time).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB")}</td>
+            <td>{formatTime(Date.parse(s.time), timeZone)}</td>
             <td>
               <span class={`fl-swipe ${s.type}`}>{t(`fleet.rfid.types.${s.type}`)}</span>
             </td>

@@ -214,7 +214,7 @@ function registerSwipeAndBoardRoutes(api: ApiRegistry, s: FleetRouteDeps, tag: s
     need: "read",
     tag,
     summary:
-      "RFID swipes (JT/T 808 0x0702, GT06 RFID) in a time range (UTC), newest first; driverId, imei, vehicleId, unknown cards",
+      "RFID swipes (JT/T 808 0x0702, GT06 RFID) in a date range (days in the caller's time zone), newest first; driverId, imei, vehicleId, unknown cards",
     body: S.rfidListBody,
     handler: ({ body, c }) => s.fleetSwipes.list(c.var.session, body),
   });
@@ -227,7 +227,14 @@ function registerSwipeAndBoardRoutes(api: ApiRegistry, s: FleetRouteDeps, tag: s
     body: S.rfidExportBody,
     produces: XLSX_TYPE,
     handler: async ({ body, c }) =>
-      xlsx(await swipeBook(await s.fleetSwipes.rows(c.var.session, body), tr(c)), "rfid.xlsx"),
+      xlsx(
+        await swipeBook(
+          await s.fleetSwipes.rows(c.var.session, body),
+          tr(c),
+          await s.fleetSwipes.timeZone(c.var.session),
+        ),
+        "rfid.xlsx",
+      ),
   });
   api.add({
     method: "post",

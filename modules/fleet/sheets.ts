@@ -6,6 +6,7 @@ import type { Session } from "../../lib/http/env.ts";
 import type { DriverService } from "./drivers.ts";
 import { driverAddBody } from "./schemas.ts";
 import type { SwipeRow } from "./swipes.ts";
+import { formatTime } from "../monitor/time.ts";
 
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
@@ -97,13 +98,17 @@ export class DriverSheets {
 }
 
 /** RFID swipe records as xlsx. */
-export async function swipeBook(rows: SwipeRow[], t: Translate): Promise<Uint8Array<ArrayBuffer>> {
+export async function swipeBook(
+  rows: SwipeRow[],
+  t: Translate,
+  timeZone: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (rows.length > MAX_SHEET_ROWS) throw new BizError("exportTooLarge", { limit: MAX_SHEET_ROWS });
   const cols = ["time", "type", "cardNo", "driverName", "plate", "imei", "lat", "lng", "issuer"];
   return await book(t("fleet.rfid.sheet"), [
     cols.map((c) => t(`fleet.rfid.${c}`)),
     ...rows.map((r) => [
-      r.time.replace("T", " ").slice(0, 19),
+      formatTime(Date.parse(r.time), timeZone),
       t(`fleet.rfid.types.${r.type}`),
       r.cardNo,
       r.unknown ? t("fleet.rfid.unknownCard") : r.driverName,

@@ -8,6 +8,7 @@ import type { Driver, Page, RfidSwipe, SwipeRow, Vehicle } from "./model.ts";
 import type { rfidExportBody, rfidListBody } from "./schemas.ts";
 import type { FleetStore } from "./store.ts";
 import { log } from "../../lib/log.ts";
+import { parseLocal, safeZone } from "../monitor/time.ts";
 
 const swipeLog = log.area("fleet");
 
@@ -89,6 +90,11 @@ export class SwipeService {
       null;
   }
 
+  /** The caller's time zone: the list's dates are days there, the sheet's times too. */
+  async timeZone(session: Session): Promise<string> {
+    return safeZone((await this.accounts.get(session.accountId))?.timeZones);
+  }
+
   async list(session: Session, input: z.infer<typeof rfidListBody>): Promise<Page<SwipeRow>> {
     const rows = await this.rows(session, input);
     const start = (input.pageNum - 1) * input.pageSize;
@@ -98,8 +104,9 @@ export class SwipeService {
   /** Every swipe of the scope in the range and filters, newest first. */
   async rows(session: Session, input: z.infer<typeof rfidExportBody>): Promise<SwipeRow[]> {
     const scope = await this.access.scope(session);
-    const from = Date.parse(asIso(input.startTime, "00:00:00"));
-    const to = Date.parse(asIso(input.endTime, "23:59:59"));
+    const zone = await this.timeZone(session);
+    const from = parseLocal(asLocal(input.startTime, "00:00:00"), zone);
+    const to = parseLocal(asLocal(input.endTime, "23:59:59.999"), zone);
     if (!(from <= to)) {
       throw new BizError("illegalParameter", { field: "endTime", reasonKey: "validation.invalid" });
     }
@@ -145,9 +152,9 @@ function withCurrentDriver(v: Vehicle, s: RfidSwipe): Vehicle | null {
   return null;
 }
 
-/** "YYYY-MM-DD[ HH:mm[:ss]]" (UTC) as ISO; a bare date takes the given time of day. */
-function asIso(v: string, dayTime: string): string {
+/** "YYYY-MM-DD[ HH:mm[:ss]]" as a wall-clock time; a bare date takes the given time of day. */
+function asLocal(v: string, dayTime: string): string {
   const [d, t] = v.split(" ");
   const time = t ? (t.length === 5 ? `${t}:00` : t) : dayTime;
-  return `${d}T${time}Z`;
+  return `${d}T${time}`;
 }

@@ -72,6 +72,7 @@ Deno.test({
         password: PASSWORD,
         accountType: 9,
         parentId: adminId,
+        timeZones: "Asia/Shanghai",
       });
       const imported = await admin.call("/v3/new/newEquipment/importEquipment", {
         userId: ent.id,
@@ -190,6 +191,13 @@ Deno.test({
       assert.equal(unknownOnly.total, 1);
       const byDriver = await api.call("/v3/new/fleet/rfid/list", { ...range, driverId: driver.id });
       assert.equal(byDriver.total, 3);
+      // Dates and times are the account's wall clock (Asia/Shanghai, UTC+8): until 17:30 there
+      // is until 09:30 UTC, the swipe out included, the later two not.
+      const untilOut = await api.call("/v3/new/fleet/rfid/list", {
+        ...range,
+        endTime: "2025-10-09 17:30",
+      });
+      assert.deepEqual(untilOut.list.map((r: { type: string }) => r.type), ["out", "in"]);
       // Another enterprise sees none of it.
       await admin.call("/v3/new/account/add", {
         account: "rfidother",

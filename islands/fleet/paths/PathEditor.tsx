@@ -114,7 +114,7 @@ function PathEditor({ lang, id = null, routing }: Props) {
           />
           <div class="field">
             <span class="field-label">{t("fleetPaths.vehicles")}</span>
-            <FenceDevicePicker t={t} selected={imeis} onChange={setImeis} max={200} />
+            <FenceDevicePicker t={t} selected={imeis} onChange={setImeis} max={200} subtree />
           </div>
         </div>
         <div class="fp-side-foot">
