@@ -50,17 +50,18 @@ export class LiveVideo {
     this.timeoutMs = d.startTimeoutMs ?? LIVE_START_TIMEOUT_SECONDS * 1000;
   }
 
-  /** POST live/start: counts a play, reuses a running stream. */
+  /** POST live/start: counts a play, reuses a running stream; the default stream by settings. */
   async start(
     session: Session,
     imei: string,
     channel: number,
-    stream: StreamType,
+    stream?: StreamType,
   ): Promise<LiveStartAnswer> {
     await this.d.devices.visibleDevice(session, imei);
     this.d.link.connection(imei);
     await this.d.settings.countPlay(session);
-    return await this.startStream(imei, channel, stream);
+    const chosen = stream ?? (await this.d.settings.get(session)).defaultStream;
+    return await this.startStream(imei, channel, chosen);
   }
 
   /** Starts (or reuses) a device channel's live stream, without a session (share links). */

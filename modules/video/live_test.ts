@@ -379,7 +379,14 @@ Deno.test("settings: defaults, the daily play limit, camera nicknames", async ()
       liveDefaultMinutes: 0,
       playLimitPerDay: 2,
     });
-    await live.start(SESSION, IMEI, 1, "main");
+    await live.start(SESSION, IMEI, 1); // the settings' default stream
+    assert.deepEqual(r.sent.at(-1), {
+      type: "live",
+      host: "media.example.com",
+      port: 7078,
+      channel: 1,
+      stream: "main",
+    });
     await live.start(SESSION, IMEI, 1, "main");
     assert.equal(await refusal(live.start(SESSION, IMEI, 1, "main")), "videoPlayLimit");
     const cams = await settings.setCameras(SESSION, IMEI, [

@@ -68,7 +68,8 @@ function registerPlayRoutes(api: ApiRegistry, s: VideoServices) {
     tag,
     summary:
       `Start (or reuse) a channel's live stream (JT/T 1078 0x9101); answers {url} of its HLS playlist within 15 s; up to ${MAX_LIVE_CHANNELS} per page`,
-    body: z.strictObject({ imei, channel, stream: stream.default("sub") }),
+    // Without `stream`, the caller's default stream (settings).
+    body: z.strictObject({ imei, channel, stream: stream.optional() }),
     handler: ({ body, c }) => s.live.start(c.var.session, body.imei, body.channel, body.stream),
   });
   api.add({
