@@ -204,6 +204,8 @@ Deno.test({
         const r = await t.call("/v3/new/autoReport/runNow", { id }, token);
         assertOk(r);
         const taskId = r.json.data.taskId as string;
+        // A second click while it runs is refused (one run of an auto report at a time).
+        assertCode(await t.call("/v3/new/autoReport/runNow", { id }, token), "autoReportRunning");
         await runs.idle();
         const [mail] = await smtp.waitFor(1);
         assert.deepEqual(mail.to.sort(), ["boss@example.com", "fleet@example.com"]);

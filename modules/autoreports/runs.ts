@@ -62,12 +62,12 @@ export class AutoReportRuns {
    */
   async tick(now = Date.now()): Promise<string[]> {
     const started: string[] = [];
-    const zones = new Map<string, Account | null>();
+    const owners = new Map<string, Account | null>();
     for await (const record of this.d.store.all()) {
-      if (!zones.has(record.ownerId)) {
-        zones.set(record.ownerId, await this.d.accounts.get(record.ownerId));
+      if (!owners.has(record.ownerId)) {
+        owners.set(record.ownerId, await this.d.accounts.get(record.ownerId));
       }
-      const owner = zones.get(record.ownerId);
+      const owner = owners.get(record.ownerId);
       if (!owner) continue;
       const slot = dueSlot(record, owner.timeZones || "UTC", now, AUTO_REPORT_CATCH_UP_MS);
       if (!slot) continue;
@@ -81,13 +81,25 @@ export class AutoReportRuns {
   /** "Run now": the latest period, at once, for the caller's own auto report. */
   async runNow(session: Session, record: AutoReportRecord): Promise<{ taskId: string }> {
     if (this.active.has(record.id)) throw new BizError("autoReportRunning");
-    const owner = await this.d.accounts.get(session.accountId);
-    if (!owner) throw new BizError("tokenInvalid", {}, null, 401);
-    const now = Date.now();
-    const slot = latestSlot(record.frequency, record.executionTime, owner.timeZones || "UTC", now);
-    const run = newRun(record, slot, "manual", now);
-    await this.d.store.claim(record.id, null, run);
-    return { taskId: await this.start({ record, owner, slot, run }) };
+    // Held from here, so a second click while this one starts is refused too.
+    this.active.set(record.id, Promise.resolve());
+    try {
+      const owner = await this.d.accounts.get(session.accountId);
+      if (!owner) throw new BizError("tokenInvalid", {}, null, 401);
+      const now = Date.now();
+      const slot = latestSlot(
+        record.frequency,
+        record.executionTime,
+        owner.timeZones || "UTC",
+        now,
+      );
+      const run = newRun(record, slot, "manual", now);
+      await this.d.store.claim(record.id, null, run);
+      return { taskId: await this.start({ record, owner, slot, run }) };
+    } catch (e) {
+      this.active.delete(record.id);
+      throw e;
+    }
   }
 
   /** Resolves when every run this process started has finished (tests, shutdown). */
@@ -163,6 +175,8 @@ export class AutoReportRuns {
         error: e instanceof BizError ? e.key : "systemBusy",
       });
     }
+    // Deleted while it ran: its history went with it.
+    if (!await this.d.store.get(r.record.id)) return;
     await this.d.store.saveRun(r.record.id, r.run);
     await this.d.store.trimRuns(r.record.id, AUTO_REPORT_HISTORY_KEEP);
   }
