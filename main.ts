@@ -104,6 +104,7 @@ export async function startServer(
       services.video.live.stopIdleSweep();
       // After the gateway: the last commits' points are analysed and written.
       await services.motion.close();
+      await services.sensorRecorder.stop();
       services.commands.stop();
       services.monitor.streams.closeAll();
       await server.shutdown();

@@ -90,6 +90,7 @@ import { TaskStore } from "../modules/tasks/store.ts";
 import { FleetAccess } from "../modules/fleet/access.ts";
 import { DriverService } from "../modules/fleet/drivers.ts";
 import { DriverTimelineService } from "../modules/fleet/timeline.ts";
+import type { DriverTimeline } from "../modules/fleet/model.ts";
 import { FleetStore } from "../modules/fleet/store.ts";
 import { SwipeService } from "../modules/fleet/swipes.ts";
 import { BoardService, type FleetBoardSlots } from "../modules/fleet/board.ts";
@@ -126,14 +127,17 @@ import { PushStore } from "../modules/openapi/push_store.ts";
 import { PushEndpoints } from "../modules/openapi/push_service.ts";
 import { PushDelivery } from "../modules/openapi/push_delivery.ts";
 import { createVideo } from "../modules/video/wiring.ts";
+import { SensorStore } from "../modules/sensors/store.ts";
+import { type FuelTank, SensorRecorder } from "../modules/sensors/recorder.ts";
+import { SensorReadings } from "../modules/sensors/reader.ts";
 import { VideoStore } from "../modules/video/store.ts";
 import type { VideoServices } from "../modules/video/routes.ts";
 import type { VideoDesk } from "../modules/gateway/types.ts";
 import { mediaHost } from "../modules/video/address.ts";
+import { FLEET_AVATAR_PATH } from "../modules/fleet/routes.ts";
 import { noMediaHub } from "../modules/video/no_media.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
-import { FLEET_AVATAR_PATH } from "../modules/fleet/routes.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
 
 /**
@@ -223,6 +227,9 @@ export interface Services extends AlertingServices {
   myReports: MyReports;
   /** The motion analysis: the MotionReader the reports read, the per-account rules. */
   motion: MotionServices;
+  /** Sensor readings (modules/sensors): the pipeline's recorder and what the reports read. */
+  sensorRecorder: SensorRecorder;
+  sensorReadings: SensorReadings;
   /** The report queries (/v3/new/report/*) and overviews. */
   reports: ReportService;
   reportOverviews: ReportOverviews;
@@ -360,7 +367,19 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     messages: notifications.messages,
     mailer: notifications.mailer,
   });
-  const reports = buildReports(core, signIn, devices, gateway, geofences, addresses, motion);
+  const deviceRequests = buildDeviceRequests(core, signIn, devices, gateway);
+  const sensors = buildSensors(core, deviceRequests);
+  const reports = buildReports(
+    core,
+    signIn,
+    devices,
+    gateway,
+    geofences,
+    addresses,
+    motion,
+    sensors.sensorReadings,
+    new DriverTimelineService(fleetStore),
+  );
   const reportExport = new ReportExport({
     runner: reports.reportRunner,
     tasks,
@@ -386,11 +405,11 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     reminders: (scope) => fleetReminders.counts(scope),
     deviationsToday: (scope) => fleetPaths.fleetPaths.deviationsToday(scope, gateway.alerts),
   });
-  const deviceRequests = buildDeviceRequests(core, signIn, devices, gateway);
   const push = await buildOpenPush(core, signIn, devices, notifications);
   connectAreas(core, alerting, {
     openPush: push.pushDelivery,
     motion: motion.engine,
+    sensors: sensors.sensorRecorder,
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
     streams: monitor.streams,
@@ -428,6 +447,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     tasks,
     myReports: new MyReports(new MyReportsStore(kv)),
     motion,
+    ...sensors,
     ...reports,
     reportExport,
     autoReports: new AutoReportService(autoReportSources),
@@ -494,7 +514,9 @@ function buildVideo(
   { kv, config }: Core,
   { devices, directory }: DevicesArea,
   { connections, alerts }: GatewayArea,
+  fleetStore: FleetStore,
 ): Pick<Services, "video" | "videoDesk"> {
+  const timeline = new DriverTimelineService(fleetStore);
   const mediaPort = config.MEDIA_PUBLIC_PORT ?? 1078;
   const video = createVideo({
     store: new VideoStore(kv),
@@ -512,9 +534,16 @@ function buildVideo(
     attachmentAddress: (conn) => ({
       host: mediaHost(config, conn),
       port: config.JT_ATTACHMENT_PORT,
-  fleetStore: FleetStore,
     }),
-  const timeline = new DriverTimelineService(fleetStore);
+    // A DMS face comparison is shown against the fleet's driver of that moment and their photo.
+    driverOf: async (imei, time) => {
+      const [at] = await timeline.driversAt(imei, [time]);
+      const driver = at ? await fleetStore.driver(at.id) : null;
+      if (!at) return null;
+      return driver?.avatar
+        ? { name: at.name, photo: `${FLEET_AVATAR_PATH}/${at.id}` }
+        : { name: at.name };
+    },
   });
   return { video: video.services, videoDesk: video.desk };
 }
@@ -533,15 +562,6 @@ function buildHelp(
 
 /** Accounts and sign-in (the account service comes with the devices that guard deletions). */
 function buildSignIn({ kv, config }: Core): SignInArea {
-    // A DMS face comparison is shown against the fleet's driver of that moment and their photo.
-    driverOf: async (imei, time) => {
-      const [at] = await timeline.driversAt(imei, [time]);
-      const driver = at ? await fleetStore.driver(at.id) : null;
-      if (!at) return null;
-      return driver?.avatar
-        ? { name: at.name, photo: `${FLEET_AVATAR_PATH}/${at.id}` }
-        : { name: at.name };
-    },
   const accountStore = new AccountStore(kv);
   const access = new AccessGuard(accountStore);
   const authStore = new AuthStore(kv);
@@ -932,6 +952,26 @@ async function buildMotion(
   return motion;
 }
 
+/**
+ * Sensor readings: the pipeline's recorder (its tick and the hourly compaction of finished
+ * days start here) and the reader over the store and the recorder's waiting samples.
+ */
+function buildSensors(
+  { kv }: Core,
+  { deviceOps }: DeviceRequestsArea,
+): Pick<Services, "sensorRecorder" | "sensorReadings"> {
+  const store = new SensorStore(kv);
+  const sensorRecorder = new SensorRecorder({
+    store,
+    // The device's fuel tanks (details → sensors), the first one converting its readings.
+    tanks: async (imei) =>
+      ((await deviceOps.loadDetail(imei)).sensors?.oilTanks ?? [])
+        .filter((t) => t.type === "fuel") as FuelTank[],
+  });
+  sensorRecorder.start();
+  return { sensorRecorder, sensorReadings: new SensorReadings(store, sensorRecorder) };
+}
+
 /** The report queries and overviews over the motion analysis, tracks and alerts. */
 function buildReports(
   { offlineMs }: Core,
@@ -941,8 +981,12 @@ function buildReports(
   { alertSettings }: GeofencesArea,
   { geocoder }: AddressesArea,
   motion: MotionServices,
+  sensors: SensorReadings,
+  drivers: DriverTimeline,
 ): Pick<Services, "reports" | "reportOverviews" | "reportRunner"> {
   const reports = new ReportService({
+    sensors,
+    drivers,
     devices,
     access,
     motion: motion.reader,
@@ -983,6 +1027,7 @@ function connectAreas(
     fleetSwipes,
     credits,
     openPush,
+    sensors,
   }:
     & Pick<
       Services,
@@ -998,11 +1043,12 @@ function connectAreas(
       streams: MonitorService["streams"];
       motion: MotionServices["engine"];
       openPush: PushDelivery;
+      sensors: SensorRecorder;
     },
 ): void {
   connectPipeline(
     bus,
-    positionPipeline({ ...alerting, alertAddresses, notices, streams, motion, openPush }),
+    positionPipeline({ ...alerting, alertAddresses, notices, streams, motion, openPush, sensors }),
   );
   connectReactions(bus, {
     notices,

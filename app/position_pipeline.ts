@@ -14,6 +14,8 @@
  *                                                  too: "positionsCommitted"), online/offline
  *                                                  intervals, fence visits; left out with
  *                                                  MOTION_ANALYSIS=off
+ *      sensor readings modules/sensors/recorder.ts series and events (fuel, temperature, OBD,
+ *                                                  battery, behaviour, clock-ins; refuels/drains)
  *   5. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts
  *   6. alert delivery modules/alerts/delivery.ts  console pop-up, mail, webhooks
  *      open api push  modules/openapi/push_delivery.ts  alarms, positions, online/offline
@@ -36,14 +38,17 @@ import type { AlertEngine } from "../modules/alerts/engine.ts";
 import type {
   DeviceConnection,
   DeviceStatusChanged,
+  DriverIdentified,
   PositionsCommitted,
   PositionStored,
+  StatusReported,
 } from "../modules/gateway/events.ts";
 import type { MotionEngine } from "../modules/motion/engine.ts";
 import type { AlertAddresses } from "../modules/geocoder/alert_addresses.ts";
 import type { LiveStreams } from "../modules/monitor/stream.ts";
 import type { PlatformNotices } from "../modules/notifications/notices.ts";
 import type { PushDelivery } from "../modules/openapi/push_delivery.ts";
+import type { SensorRecorder } from "../modules/sensors/recorder.ts";
 import type { AppBus } from "./events.ts";
 
 /** One step after the commit: its handler for each kind of event it reacts to. */
@@ -57,6 +62,8 @@ export interface PipelineStage {
   connection?: Handler<DeviceConnection>;
   committed?: Handler<PositionsCommitted>;
   fenceCrossed?: Handler<FenceCrossed>;
+  statusReported?: Handler<StatusReported>;
+  identified?: Handler<DriverIdentified>;
 }
 
 export interface PipelineServices {
@@ -69,6 +76,7 @@ export interface PipelineServices {
   /** Null when MOTION_ANALYSIS=off (the stage is left out). */
   motion: MotionEngine | null;
   openPush: PushDelivery;
+  sensors: SensorRecorder;
 }
 
 /** The stages after the gateway's commit, in order. */
@@ -90,6 +98,13 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
         fenceCrossed: s.motion.onFenceCrossed,
       }]
       : []),
+    {
+      name: "sensor readings",
+      durable: true,
+      committed: s.sensors.onCommitted,
+      statusReported: s.sensors.onStatusReported,
+      identified: s.sensors.onIdentified,
+    },
     { name: "auto broadcast", durable: true, alert: (e) => s.autoBroadcast.onAlert(e.alert) },
     { name: "alert delivery", durable: true, alert: s.alertDelivery.handle },
     {
@@ -122,5 +137,7 @@ export function connectPipeline(bus: AppBus, stages: PipelineStage[]): void {
     if (stage.connection) bus.on("connection", stage.connection, opts);
     if (stage.committed) bus.on("positionsCommitted", stage.committed, opts);
     if (stage.fenceCrossed) bus.on("fenceCrossed", stage.fenceCrossed, opts);
+    if (stage.statusReported) bus.on("statusReported", stage.statusReported, opts);
+    if (stage.identified) bus.on("driverIdentified", stage.identified, opts);
   }
 }

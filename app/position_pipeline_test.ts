@@ -13,12 +13,19 @@ Deno.test("composition: the position pipeline and reactions as subscribed on the
     const of = (type: string) => subs.filter((s) => s.type === type).map((s) => s.name);
     assert.deepEqual(of("position"), ["alert engine", "report counts", "live stream"]);
     assert.deepEqual(of("status"), ["alert engine", "motion analysis", "live stream"]);
-    assert.deepEqual(of("positionsCommitted"), ["motion analysis"]);
+    assert.deepEqual(of("positionsCommitted"), [
+      "motion analysis",
+      "sensor readings",
+      "open api push",
+    ]);
+    assert.deepEqual(of("statusReported"), ["sensor readings"]);
+    assert.ok(of("driverIdentified").includes("sensor readings"));
     assert.deepEqual(of("fenceCrossed"), ["motion analysis"]);
-    assert.deepEqual(of("connection"), ["motion analysis"]);
+    assert.deepEqual(of("connection"), ["motion analysis", "open api push"]);
     assert.deepEqual(of("alert"), [
       "auto broadcast",
       "alert delivery",
+      "open api push",
       "alert address",
       "live stream",
     ]);
@@ -30,7 +37,10 @@ Deno.test("composition: the position pipeline and reactions as subscribed on the
     assert.ok(
       subs.filter((s) => !["position", "status", "alert"].includes(s.type)).every((s) => s.durable),
     );
-    assert.deepEqual(of("commandSettled"), ["work modes: task states"]);
+    assert.deepEqual(of("commandSettled"), [
+      "work modes: task states",
+      "open api push: command results",
+    ]);
   } finally {
     await app.close();
   }

@@ -75,10 +75,30 @@ export interface DriverIdentityJournal {
   addTo(op: Deno.AtomicOperation, userId: string, identity: DriverIdentity): void;
 }
 
+/**
+ * What a status message (no fix: a heartbeat, a sensor or OBD packet) reported, after its
+ * commit: the sensor readings keep its attributes, which the device state does not.
+ */
+export interface StatusReported {
+  type: "statusReported";
+  imei: string;
+  userId: string;
+  /** Epoch ms (the message's time). */
+  time: number;
+  /** Battery percent, null when not reported. */
+  battery: number | null;
+  /** The decoded message's own object: handlers must not change it. */
+  attributes: Record<string, string | number | boolean>;
+  /** Where the device was (its last known fix), null when it never had one. */
+  lat: number | null;
+  lng: number | null;
+}
+
 /** What live pages and other areas hear from the gateway, after it is stored. */
 export type GatewayEvent =
   | PositionStored
   | PositionsCommitted
+  | StatusReported
   | DeviceStatusChanged
   | AlertRaised
   | DeviceConnection

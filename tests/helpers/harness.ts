@@ -54,6 +54,7 @@ export async function testApp(env: Record<string, string> = {}) {
     async close() {
       await services.ingestor.close();
       await services.motion.close();
+      await services.sensorRecorder.stop();
       await services.alertAddresses.idle();
       kv.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -14,6 +14,7 @@ import type { Publisher } from "../../../lib/events/bus.ts";
 import type { DriverIdentity, DriverIdentityJournal, GatewayEvent } from "../events.ts";
 import { driverIdentityOf } from "./driver_identity.ts";
 import { hasLocation, toStored } from "./convert.ts";
+import { hasKeys, statusReported } from "./status_report.ts";
 import { advanceToFix, applyReadings, emptyState, heard } from "./device_state.ts";
 import type { AlarmType, DeviceMessage, Position } from "../protocols/types.ts";
 import { type IngestMetrics, ingestMetrics } from "../metrics.ts";
@@ -339,6 +340,9 @@ export class Ingestor {
           driverIdentityOf(device.imei, m.time.getTime(), m.attributes, state.position),
           events,
         );
+        if (m.battery !== undefined || hasKeys(m.attributes)) {
+          events.push(statusReported(device, m.time.getTime(), m, state.position));
+        }
         if (!m.alarm) return 0;
         this.alert(op, device, m.alarm, m.time.getTime(), state.position, events);
         return 1;
@@ -376,6 +380,9 @@ export class Ingestor {
       // Cell-only fixes carry status but no plottable point.
       applyReadings(state, p.acc, p.battery, p.signal);
       d.stateOnly = true;
+      if (p.battery !== null || hasKeys(raw.attributes)) {
+        events.push(statusReported(device, p.time, p, state.position));
+      }
     } else {
       d.points.push(p);
       if (advanceToFix(state, p)) {
