@@ -107,6 +107,17 @@ Deno.test({
       await page.locator("[data-testid=ar-row] .rp-status-done").waitFor();
       await page.screenshot({ path: `${SHOTS}/autoreports-laptop.png` });
 
+      // In Chinese: the page, the form and the history.
+      await page.context().addCookies([{ name: "locale", value: "zh", url: server.url }]);
+      await page.reload();
+      await ready(page);
+      await page.locator("h1", { hasText: "自动报表" }).waitFor();
+      await page.locator("[data-testid=ar-row] >> text=每天 · 06:15").waitFor();
+      await page.screenshot({ path: `${SHOTS}/autoreports-laptop-zh.png` });
+      await row.locator(".ar-history-btn").click();
+      await page.locator("[data-testid=ar-run] >> text=完成").waitFor();
+      await page.screenshot({ path: `${SHOTS}/autoreports-history-zh.png` });
+
       const phone = await phoneContext(browser);
       const p = await phone.newPage();
       p.on("pageerror", (e) => errors.push(String(e)));
