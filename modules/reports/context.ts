@@ -3,6 +3,7 @@
  * sources the reports read (motion segments and day summaries, tracks, alerts, addresses,
  * the devices' current state). Each report is a function of these.
  */
+import type { DriverTimeline } from "../fleet/model.ts";
 import type { Lang } from "../../lib/i18n/i18n.ts";
 import type { AlertHistory } from "../alerts/types.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
@@ -42,6 +43,8 @@ export interface ReportSources {
    * is not composed — every device then "reports no such sensor".
    */
   sensors?: SensorReader;
+  /** Who drove a device when (fleet swipes, else the vehicle's driver): trips name their driver. */
+  drivers?: DriverTimeline;
   /** A device's temperature thresholds (its alarm data), °C; null where not set. */
   temperatureLimits(imei: string): { min: number | null; max: number | null };
 }

@@ -202,6 +202,7 @@ export const REPORT_COLUMNS: Record<ReportName, ReportColumn[]> = {
     c("fuelUsed", "volume", true),
     c("harshAcceleration", "number", true),
     c("harshBraking", "number", true),
+    c("driverName", "text"),
   ],
   parking: [...DEVICE, ...INTERVAL, c("address", "text")],
   idling: [...DEVICE, ...INTERVAL, c("address", "text")],

@@ -6,7 +6,7 @@
  */
 import type { Device } from "../devices/model.ts";
 import type { SegmentKind, SegmentKinds } from "../motion/types.ts";
-import type { Page, ReportQuery, ReportSources } from "./context.ts";
+import type { Page, ReportQuery, ReportSources, Row } from "./context.ts";
 import { pagedByTime, type TimedView } from "./paged.ts";
 import { deviceCells, iso, km, kmh, seconds } from "./rows.ts";
 
@@ -25,7 +25,7 @@ const spanCells = (x: { start: number; end: number }, d: Device) => ({
   duration: seconds(x.start, x.end),
 });
 
-export function tripsReport(s: ReportSources, q: ReportQuery): Promise<Page> {
+export async function tripsReport(s: ReportSources, q: ReportQuery): Promise<Page> {
   const view: TimedView<Seg<"trip">> = {
     read: reader(s, q, "trip"),
     time: byStart,
@@ -52,7 +52,20 @@ export function tripsReport(s: ReportSources, q: ReportQuery): Promise<Page> {
       { field: "endAddress", lat: t.endLat, lng: t.endLng },
     ],
   };
-  return pagedByTime(s, q, view);
+  const page = await pagedByTime(s, q, view);
+  await fillDrivers(s, page.list);
+  return page;
+}
+
+/** Each trip's driver at its start (fleet swipes, else the vehicle's driver), "" for none. */
+async function fillDrivers(s: ReportSources, rows: Row[]): Promise<void> {
+  for (const row of rows) row.driverName = "";
+  if (!s.drivers) return;
+  const drivers = s.drivers;
+  await Promise.all([...Map.groupBy(rows, (r) => r.imei)].map(async ([imei, list]) => {
+    const found = await drivers.driversAt(imei, list.map((r) => Date.parse(r.startTime as string)));
+    list.forEach((r, i) => r.driverName = found[i]?.name ?? "");
+  }));
 }
 
 /** Parking (stopped, ignition off or unknown) or idling (stopped with ACC on). */

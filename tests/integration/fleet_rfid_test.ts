@@ -281,3 +281,75 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "fleet: a trip names the driver who swiped in before it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const server = await startServer({ ADMIN_PASSWORD });
+    const imei = "359018270622222", terminal = imei.slice(-12);
+    let d: RawDevice<Jt808ServerFrame> | null = null;
+    try {
+      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
+      const adminId = (await admin.call("/v3/new/account/current")).id;
+      const ent = await admin.call("/v3/new/account/add", {
+        account: "tripdriver",
+        nickName: "Trip driver enterprise",
+        password: PASSWORD,
+        accountType: 9,
+        parentId: adminId,
+      });
+      await admin.call("/v3/new/newEquipment/importEquipment", {
+        userId: ent.id,
+        mcType: "JT808",
+        imeis: [imei],
+      });
+      const api = await ApiClient.login(server.url, "tripdriver", PASSWORD);
+      await api.call("/v3/new/fleet/driver/add", { name: "Li Si", rfidCardNo: "CARD-LI" });
+      await api.call("/v3/new/fleet/vehicle/add", { plate: "TRIP-1", imei, status: "using" });
+
+      d = await RawDevice.open(devicePorts(server).jt808, new Jt808StreamReader());
+      await d.send(jt808Register(terminal, 1));
+      const reg = await d.frame();
+      await d.send(jt808Auth(terminal, 2, latin1Text(reg.body.subarray(3))));
+      assert.equal(await acked(d, 2, JT.AUTH), 0);
+      const start = Math.floor(Date.now() / 1000) * 1000 - 30 * 60_000;
+      const card = { name: "Li Si", code: "CARD-LI", issuer: "SZ DOT", validity: "2030-01-01" };
+      await d.send(
+        jt808DriverIdentity(terminal, 3, { inserted: true, time: new Date(start), card }),
+      );
+      assert.equal(await acked(d, 3, JT.DRIVER_IDENTITY), 0);
+      // Ten minutes north at ~36 km/h, then parked ten minutes: one closed trip.
+      let seq = 4;
+      for (let s = 60; s <= 20 * 60; s += 10) {
+        const moving = s <= 11 * 60;
+        const north = Math.min(s - 60, 10 * 60) * 10 / 111_195;
+        const fix = sampleFix({
+          time: new Date(start + s * 1000),
+          latitude: 22.5 + north,
+          longitude: 114.0,
+          speedKmh: moving ? 36 : 0,
+          acc: moving,
+        });
+        await d.send(jt808Location(terminal, seq, fix));
+        assert.equal(await acked(d, seq, JT.LOCATION), 0);
+        seq++;
+      }
+      const trips = await waitFor("the trip", async () => {
+        const r = await api.call("/v3/new/report/trips", {
+          imeis: [imei],
+          startTime: new Date(start - 60_000).toISOString(),
+          endTime: new Date().toISOString(),
+          pageNum: 1,
+          pageSize: 10,
+        });
+        return r.total === 1 && r.list[0].endTime ? r : null;
+      });
+      assert.equal(trips.list[0].driverName, "Li Si");
+    } finally {
+      d?.conn.close();
+      await server.stop();
+    }
+  },
+});

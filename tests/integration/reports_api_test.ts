@@ -82,6 +82,7 @@ const STEPS: [string, Step][] = [
       "avgSpeed",
       "deviceName",
       "distance",
+      "driverName",
       "duration",
       "endAddress",
       "endLat",
@@ -98,6 +99,7 @@ const STEPS: [string, Step][] = [
       "startTime",
     ]);
     assert.equal(trip.imei, DEV1);
+    assert.equal(trip.driverName, "", "a device without a fleet vehicle has no driver");
     isoNear(trip.startTime, f.base + 12 * MIN, 60_000, "trip start");
     // Stopped at 22 min with ACC on; the ignition going off (24:30) ends the trip.
     isoNear(trip.endTime, f.base + 23.5 * MIN, 1.5 * MIN, "trip end");
