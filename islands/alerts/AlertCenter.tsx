@@ -15,6 +15,8 @@ export interface AlertRow {
   id: string;
   imei: string;
   deviceName: string;
+  /** The device's driver at the alarm's time (fleet), "" when none is known. */
+  driverName?: string;
   type: string;
   time: number;
   lat: number | null;
@@ -353,6 +355,11 @@ function AlertTableRow(
           {a.deviceName}
         </div>
         <div class="muted mono">{a.imei}</div>
+        {a.driverName && (
+          <div class="muted" data-testid="alert-driver">
+            {t("alerts.center.driver", { name: a.driverName })}
+          </div>
+        )}
       </td>
       <td>
         <span class={`ac-type ac-${a.type}`}>{t(`alerts.type.${a.type}`)}</span>
