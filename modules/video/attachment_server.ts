@@ -9,7 +9,6 @@ import { log } from "../../lib/log.ts";
 import { FrameError } from "../gateway/protocols/types.ts";
 import {
   attachmentAck,
-  AttachmentMsgId,
   AttachmentSplitter,
   decodeAttachmentFrame,
   uploadAnswer,
@@ -20,8 +19,9 @@ const videoLog = log.area("video");
 
 /** Largest attachment file accepted (a 1-minute 1080p clip stays under it). */
 export const MAX_ATTACHMENT_BYTES = 32 * 1024 * 1024;
-/** Files one connection may announce. */
+/** Files one connection may announce, and their bytes together. */
 const MAX_FILES = 16;
+const MAX_CONNECTION_BYTES = 64 * 1024 * 1024;
 /** A connection silent this long is closed. */
 const IDLE_MS = 60_000;
 
@@ -49,7 +49,9 @@ export function startAttachmentServer(
       conns.add(conn);
       serve(conn, media)
         .catch((e) => {
-          if (!(e instanceof FrameError)) videoLog.warn("attachment connection failed", e);
+          if (!(e instanceof FrameError) && !closedUnderneath(e)) {
+            videoLog.warn("attachment connection failed", e);
+          }
         })
         .finally(() => {
           conns.delete(conn);
@@ -102,7 +104,11 @@ async function serve(conn: Deno.Conn, media: EventMedia): Promise<void> {
           if (!r) return;
           recordId = r.id;
         } else if (m?.kind === "fileInfo") {
-          if (!recordId || m.size > MAX_ATTACHMENT_BYTES || uploads.size >= MAX_FILES) {
+          const held = [...uploads.values()].reduce((n, u) => n + u.size, 0);
+          if (
+            !recordId || m.size > MAX_ATTACHMENT_BYTES || uploads.size >= MAX_FILES ||
+            held + m.size > MAX_CONNECTION_BYTES
+          ) {
             await conn.write(attachmentAck(f, serial, false));
             continue;
           }
@@ -115,20 +121,27 @@ async function serve(conn: Deno.Conn, media: EventMedia): Promise<void> {
           await conn.write(attachmentAck(f, serial));
         } else if (m?.kind === "fileDone") {
           const u = uploads.get(m.name);
-          const missing = u ? gaps(u) : [[0, m.size] as [number, number]];
-          await conn.write(uploadAnswer(f.to, serial, m, u ? missing : []));
+          // A file never announced (0x1211) is not taken: it is complete for the terminal.
+          const missing = u ? gaps(u) : [];
           if (u && !missing.length && recordId) {
+            // Stored before "complete": the terminal may delete its copy on that answer.
             uploads.delete(m.name);
             await media.addFile(recordId, m.name, kindOf(u.type, m.name), u.bytes);
           }
-        } else if (f.msgId !== AttachmentMsgId.UPLOAD_ANSWER) {
-          await conn.write(attachmentAck(f, serial));
+          await conn.write(uploadAnswer(f.to, serial, m, missing));
         }
+        // Anything else (or a message of another link) is not answered.
       }
     }
   } finally {
     clearTimeout(idle);
   }
+}
+
+/** The socket was closed (by the idle timer, the peer or shutdown) while reading or writing. */
+function closedUnderneath(e: unknown): boolean {
+  return e instanceof Deno.errors.Interrupted || e instanceof Deno.errors.BadResource ||
+    e instanceof Deno.errors.ConnectionReset || e instanceof Deno.errors.BrokenPipe;
 }
 
 /** Copies a data packet into its file (bytes past the announced size are dropped). */
