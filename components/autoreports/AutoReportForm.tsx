@@ -27,6 +27,8 @@ interface Draft {
   frequency: AutoReportFrequency;
   executionTime: string;
   by: "devices" | "model";
+  /** The account a device model selection covers. */
+  userId: string;
   imeis: string[];
   mcType: string;
   includeSubAccounts: boolean;
@@ -35,10 +37,18 @@ interface Draft {
   timeField: "" | AutoReportTimeField;
 }
 
+/** An account a device model selection may cover: the caller's own, or one below it. */
+interface AccountOption {
+  id: string;
+  account: string;
+  nickName: string;
+}
+
 const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 
-function draftOf(r: AutoReportRow | null, free: ReportName): Draft {
+function draftOf(r: AutoReportRow | null, free: ReportName, rootId: string): Draft {
   return {
+    userId: r?.userId ?? rootId,
     name: r?.name ?? "",
     reportType: r?.reportType ?? free,
     frequency: r?.frequency ?? "day",
@@ -56,7 +66,8 @@ function draftOf(r: AutoReportRow | null, free: ReportName): Draft {
 /** The request body of a draft (recipients split and checked here first). */
 function bodyOf(d: Draft, editing: AutoReportRow | null) {
   return {
-    ...(editing ? { id: editing.id, params: editing.params, userId: editing.userId } : {}),
+    ...(editing ? { id: editing.id, params: editing.params } : {}),
+    userId: d.userId,
     name: d.name.trim(),
     reportType: d.reportType,
     frequency: d.frequency,
@@ -83,8 +94,9 @@ export function AutoReportForm(
   },
 ) {
   const free = REPORT_NAMES.find((n) => !taken.includes(n)) ?? REPORT_NAMES[0];
-  const [d, setD] = useState<Draft>(() => draftOf(editing, free));
+  const [d, setD] = useState<Draft>(() => draftOf(editing, free, root.id));
   const [models, setModels] = useState<{ mcType: string; name: string }[]>([]);
+  const [accounts, setAccounts] = useState<AccountOption[]>([]);
   const [picking, setPicking] = useState(false);
   const [draftImeis, setDraftImeis] = useState<string[]>([]);
   const [error, setError] = useState("");
@@ -93,6 +105,8 @@ export function AutoReportForm(
   useEffect(() => {
     api<{ mcType: string; name: string }[]>("/v3/new/newDevice/getAllMcType")
       .then(setModels, () => {});
+    api<{ list: AccountOption[] }>("/v3/new/account/children", { pageNum: 1, pageSize: 100 })
+      .then((r) => setAccounts(r.list), () => {});
   }, []);
   const save = async () => {
     const body = bodyOf(d, editing);
@@ -189,6 +203,7 @@ export function AutoReportForm(
           d={d}
           set={set}
           models={models}
+          accounts={[root, ...accounts.filter((a) => a.id !== root.id)]}
           openPicker={() => {
             setDraftImeis(d.imeis);
             setPicking(true);
@@ -276,11 +291,12 @@ export function AutoReportForm(
 
 /** Chosen devices (a count and the picker) or a device model with its sub-accounts switch. */
 function DevicesField(
-  { t, d, set, models, openPicker }: {
+  { t, d, set, models, accounts, openPicker }: {
     t: TFunction;
     d: Draft;
     set: (patch: Partial<Draft>) => void;
     models: { mcType: string; name: string }[];
+    accounts: AccountOption[];
     openPicker: () => void;
   },
 ) {
@@ -317,6 +333,21 @@ function DevicesField(
         )
         : (
           <div class="ar-picked">
+            <select
+              class="input"
+              id="ar-account"
+              aria-label={t("autoReports.form.account")}
+              value={d.userId}
+              onChange={(e) => set({ userId: e.currentTarget.value })}
+            >
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.nickName && a.nickName !== a.account
+                    ? `${a.account} (${a.nickName})`
+                    : a.account}
+                </option>
+              ))}
+            </select>
             <select
               class="input"
               id="ar-model"

@@ -126,7 +126,8 @@ Deno.test({
       await ready(p);
       await p.waitForSelector("[data-testid=ar-row]");
       await p.screenshot({ path: `${SHOTS}/autoreports-phone.png`, fullPage: true });
-      await p.locator("[data-testid=ar-row][data-type=mileage] .ar-edit").click();
+      await p.locator("[data-testid=ar-row][data-type=trips] .ar-edit").click();
+      assert.equal(await p.locator("#ar-model").inputValue(), "GT06N");
       await p.screenshot({ path: `${SHOTS}/autoreports-form-phone.png` });
       await phone.close();
       assert.deepEqual(errors, []);
