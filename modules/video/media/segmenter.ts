@@ -1,0 +1,295 @@
+/**
+ * One stream's frames → fMP4 HLS: video access units become length-prefixed MP4 samples, cut
+ * into segments at key frames once a segment holds ~1 s; AAC audio rides along in the same
+ * fragments; other audio is dropped (noted). Keeps a sliding window of segments in memory.
+ */
+import type { AudioCodec, VideoCodec } from "../model.ts";
+import { audioCodecOf, parseAdts, stripHiSilicon } from "./audio.ts";
+import { avcC, hvcC } from "./codec_config.ts";
+import {
+  AUDIO_TRACK,
+  type AudioTrack,
+  concatBytes,
+  fragment,
+  initSegment,
+  type Sample,
+  type TrackRun,
+  VIDEO_TIMESCALE,
+  VIDEO_TRACK,
+  type VideoTrack,
+} from "./mp4.ts";
+import {
+  H264,
+  h264Type,
+  H265,
+  h265Type,
+  isKeyNal,
+  isParameterSet,
+  parseH264Sps,
+  parseH265Sps,
+  splitAnnexB,
+} from "./nal.ts";
+import type { MediaFrame } from "./reassembly.ts";
+
+/** The catalogue key shown when a channel's audio cannot be played in a browser (dropped). */
+export const AUDIO_DROPPED_NOTE = "videoAudioNotPlayable";
+
+export interface Segment {
+  sequence: number;
+  name: string;
+  durationMs: number;
+  bytes: Uint8Array;
+  /** The samples, for recorders that write their own fragments. */
+  runs: TrackRun[];
+  /** When the oldest frame of the segment arrived (ms epoch): the delay measure. */
+  firstArrival: number;
+  publishedAt: number;
+}
+
+export interface SegmenterOptions {
+  targetMs?: number;
+  /** Segments listed in the playlist. */
+  window?: number;
+  /** Segments kept (a viewer a little behind still gets them). */
+  keep?: number;
+  /** Bytes of segments kept at most (history playback keeps many segments, bounded). */
+  maxBytes?: number;
+  onSegment?: (segment: Segment) => void;
+}
+
+/** Longest a segment grows without a key frame before it is cut anyway (bounded memory). */
+const MAX_SEGMENT_MS = 6_000;
+const MAX_SEGMENT_BYTES = 8 * 1024 * 1024;
+const DEFAULT_FRAME_MS = 40;
+
+interface Held {
+  ts: number;
+  sample: Sample;
+  arrivedAt: number;
+}
+
+export class Segmenter {
+  video: VideoCodec | null = null;
+  audio: AudioCodec | null = null;
+  audioNote: string | undefined;
+  codecString: string | null = null;
+  init: Uint8Array | null = null;
+  readonly segments: Segment[] = [];
+  #videoTrack: VideoTrack | null = null;
+  #audioTrack: AudioTrack | null = null;
+  #params = { vps: [] as Uint8Array[], sps: [] as Uint8Array[], pps: [] as Uint8Array[] };
+  #held: Held | null = null;
+  #current: Sample[] = [];
+  #currentMs = 0;
+  #currentBytes = 0;
+  #currentArrival = 0;
+  #audioPending: Sample[] = [];
+  #videoTime = 0;
+  #audioTime = 0;
+  #lastDelta = DEFAULT_FRAME_MS;
+  #sequence = 0;
+  #maxDurationMs = 1000;
+  #keptBytes = 0;
+  readonly #o: Required<Omit<SegmenterOptions, "onSegment">> & Pick<SegmenterOptions, "onSegment">;
+
+  constructor(options: SegmenterOptions = {}) {
+    this.#o = { targetMs: 1000, window: 5, keep: 8, maxBytes: 64 * 1024 * 1024, ...options };
+  }
+
+  push(frame: MediaFrame, arrivedAt = Date.now()): void {
+    if (frame.kind === "audio") this.#pushAudio(frame);
+    else this.#pushVideo(frame, arrivedAt);
+  }
+
+  #pushVideo(frame: MediaFrame, arrivedAt: number): void {
+    const codec = this.video ?? videoCodecOf(frame);
+    if (!codec) return;
+    this.video = codec;
+    const nals = splitAnnexB(frame.data);
+    let key = false;
+    const payload: Uint8Array[] = [];
+    for (const nal of nals) {
+      this.#collectParameterSet(codec, nal);
+      if (isKeyNal(codec, nal)) key = true;
+      if (!isParameterSet(codec, nal)) payload.push(lengthPrefixed(nal));
+    }
+    if (!payload.length) return;
+    if (!this.#videoTrack) {
+      if (!key) return; // wait for the first key frame with its parameter sets
+      this.#videoTrack = this.#trackFromParams(codec);
+      if (!this.#videoTrack) return;
+      this.#audioPending = [];
+    }
+    const sample: Sample = { duration: 0, data: concatBytes(payload), key };
+    this.#advance({ ts: frame.timestamp, sample, arrivedAt }, key);
+  }
+
+  /** Gives the held frame its duration (up to the new frame) and cuts at key frames. */
+  #advance(next: Held, key: boolean): void {
+    const held = this.#held;
+    this.#held = next;
+    if (!held) {
+      this.#currentArrival = next.arrivedAt;
+      return;
+    }
+    let delta = next.ts - held.ts;
+    if (!(delta > 0 && delta <= 3000)) delta = this.#lastDelta;
+    this.#lastDelta = delta;
+    held.sample.duration = Math.round(delta * VIDEO_TIMESCALE / 1000);
+    if (!this.#current.length) this.#currentArrival = held.arrivedAt;
+    this.#current.push(held.sample);
+    this.#currentMs += delta;
+    this.#currentBytes += held.sample.data.length;
+    const due = key && this.#currentMs >= this.#o.targetMs * 0.9;
+    if (due || this.#currentMs >= MAX_SEGMENT_MS || this.#currentBytes >= MAX_SEGMENT_BYTES) {
+      this.#cut();
+    }
+  }
+
+  #cut(): void {
+    const video = this.#videoTrack!;
+    if (!this.init) {
+      this.init = initSegment(video, this.#audioTrack);
+      if (!this.#audioTrack) this.#audioPending = [];
+    }
+    const runs: TrackRun[] = [
+      { trackId: VIDEO_TRACK, baseDecodeTime: this.#videoTime, samples: this.#current },
+    ];
+    if (this.#audioPending.length && this.init && this.#audioTrack) {
+      runs.push({
+        trackId: AUDIO_TRACK,
+        baseDecodeTime: this.#audioTime,
+        samples: this.#audioPending,
+      });
+      for (const s of this.#audioPending) this.#audioTime += s.duration;
+    }
+    for (const s of this.#current) this.#videoTime += s.duration;
+    const sequence = this.#sequence++;
+    const segment: Segment = {
+      sequence,
+      name: `s${sequence}.m4s`,
+      durationMs: this.#currentMs,
+      bytes: fragment(sequence + 1, runs),
+      runs,
+      firstArrival: this.#currentArrival,
+      publishedAt: Date.now(),
+    };
+    this.#current = [];
+    this.#audioPending = [];
+    this.#currentMs = 0;
+    this.#currentBytes = 0;
+    this.#maxDurationMs = Math.max(this.#maxDurationMs, segment.durationMs);
+    this.segments.push(segment);
+    this.#keptBytes += segment.bytes.length;
+    while (
+      this.segments.length > this.#o.keep ||
+      (this.#keptBytes > this.#o.maxBytes && this.segments.length > this.#o.window)
+    ) {
+      this.#keptBytes -= this.segments.shift()!.bytes.length;
+    }
+    this.#o.onSegment?.(segment);
+  }
+
+  #pushAudio(frame: MediaFrame): void {
+    const codec = audioCodecOf(frame.payloadType);
+    this.audio = codec;
+    if (codec !== "aac") {
+      this.audioNote = AUDIO_DROPPED_NOTE;
+      return;
+    }
+    for (const adts of parseAdts(stripHiSilicon(frame.data))) {
+      if (!this.#audioTrack) {
+        if (this.init) return; // audio that starts after the init segment is not played
+        this.#audioTrack = { sampleRate: adts.sampleRate, channels: adts.channels, asc: adts.asc };
+      }
+      if (!this.#videoTrack) continue;
+      const duration = Math.round(1024 * this.#audioTrack.sampleRate / adts.sampleRate);
+      this.#audioPending.push({ duration, data: adts.data, key: true });
+      if (this.#audioPending.length > 2000) this.#audioPending.shift();
+    }
+  }
+
+  #collectParameterSet(codec: VideoCodec, nal: Uint8Array): void {
+    const p = this.#params;
+    if (codec === "h264") {
+      const t = h264Type(nal);
+      if (t === H264.SPS) p.sps = [nal.slice()];
+      else if (t === H264.PPS) p.pps = [nal.slice()];
+      return;
+    }
+    const t = h265Type(nal);
+    if (t === H265.VPS) p.vps = [nal.slice()];
+    else if (t === H265.SPS) p.sps = [nal.slice()];
+    else if (t === H265.PPS) p.pps = [nal.slice()];
+  }
+
+  #trackFromParams(codec: VideoCodec): VideoTrack | null {
+    const { vps, sps, pps } = this.#params;
+    if (!sps.length || !pps.length) return null;
+    if (codec === "h264") {
+      const info = parseH264Sps(sps[0]);
+      if (!info) return null;
+      this.codecString = info.codecString;
+      return { codec, width: info.width, height: info.height, config: avcC(sps, pps) };
+    }
+    const info = parseH265Sps(sps[0]);
+    if (!info || !vps.length) return null;
+    this.codecString = info.codecString;
+    return { codec, width: info.width, height: info.height, config: hvcC(info, vps, sps, pps) };
+  }
+
+  /** The media playlist; `ended` adds EXT-X-ENDLIST (the connection closed). */
+  playlist(ended: boolean): string | null {
+    if (!this.init || !this.segments.length) return null;
+    const listed = this.segments.slice(-this.#o.window);
+    const lines = [
+      "#EXTM3U",
+      "#EXT-X-VERSION:7",
+      `#EXT-X-TARGETDURATION:${Math.max(1, Math.round(this.#maxDurationMs / 1000))}`,
+      `#EXT-X-MEDIA-SEQUENCE:${listed[0].sequence}`,
+      "#EXT-X-INDEPENDENT-SEGMENTS",
+      '#EXT-X-MAP:URI="init.mp4"',
+    ];
+    for (const s of listed) lines.push(`#EXTINF:${(s.durationMs / 1000).toFixed(3)},`, s.name);
+    if (ended) lines.push("#EXT-X-ENDLIST");
+    return lines.join("\n") + "\n";
+  }
+
+  segment(name: string): Uint8Array | null {
+    if (name === "init.mp4") return this.init;
+    return this.segments.find((s) => s.name === name)?.bytes ?? null;
+  }
+
+  /** The trailing frames as a last segment (the connection closed). */
+  flush(): void {
+    if (this.#held) {
+      this.#advance({ ...this.#held, ts: this.#held.ts + this.#lastDelta }, false);
+      this.#held = null;
+    }
+    if (this.#current.length && this.#videoTrack) this.#cut();
+  }
+
+  /** The tracks of the init segment (null before it exists): recorders write their own. */
+  tracks(): { video: VideoTrack; audio: AudioTrack | null } | null {
+    return this.init && this.#videoTrack
+      ? { video: this.#videoTrack, audio: this.#audioTrack }
+      : null;
+  }
+}
+
+function videoCodecOf(frame: MediaFrame): VideoCodec | null {
+  if (frame.payloadType === 98) return "h264";
+  if (frame.payloadType === 99) return "h265";
+  // Some terminals put another number there: look at the first NAL header.
+  const first = splitAnnexB(frame.data.subarray(0, 64))[0];
+  if (!first) return null;
+  if (h265Type(first) === H265.VPS) return "h265";
+  return h264Type(first) >= 1 && h264Type(first) <= 9 ? "h264" : null;
+}
+
+function lengthPrefixed(nal: Uint8Array): Uint8Array {
+  const out = new Uint8Array(nal.length + 4);
+  new DataView(out.buffer).setUint32(0, nal.length);
+  out.set(nal, 4);
+  return out;
+}
