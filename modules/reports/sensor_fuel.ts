@@ -15,8 +15,11 @@ import { deviceCells, iso, km } from "./rows.ts";
 import { fuelAmount } from "./sensor_series_reports.ts";
 import { answer, r2, sensorPaged, SUPPORTS } from "./sensor_support.ts";
 
-/** Readings averaged at each end of a window (a level sensor is noisy). */
-const END_READINGS = 3;
+/**
+ * The store keeps an unchanged level only every few minutes: the level at a window's start is
+ * the last reading at or before it, looked for this far back.
+ */
+const LEVEL_LOOKBACK_MS = 15 * 60_000;
 /** Below this distance (km) a consumption per 100 km means nothing. */
 const MIN_RATE_KM = 0.5;
 
@@ -37,41 +40,38 @@ export async function fuelWindow(
   to: number,
 ): Promise<FuelWindow> {
   const [levels, events] = await Promise.all([
-    s.sensors!.series(imei, "fuelLitres", from, to),
+    s.sensors!.series(imei, "fuelLitres", from - LEVEL_LOOKBACK_MS, to),
     s.sensors!.events(imei, ["refuel", "drain"], from, to),
   ]);
-  return fuelFigures(levels, events);
+  return fuelFigures(levels, events, from);
 }
 
-/** The figures of a window from its readings (pure; the unit tests craft series). */
+/**
+ * The figures of a window from its readings (pure; the unit tests craft series): the level at
+ * `from` (the last reading at or before it, else the first after), the last level, and
+ * litres burnt = start − end + refuelled − drained.
+ */
 export function fuelFigures(
-  levels: { value: number }[],
+  levels: { time: number; value: number }[],
   events: { kind: string; data: Record<string, unknown> }[],
+  from: number,
 ): FuelWindow {
   let refuelled = 0, drained = 0;
   for (const e of events) {
     if (e.kind === "refuel") refuelled += fuelAmount(e.data);
     else if (e.kind === "drain") drained += fuelAmount(e.data);
   }
-  const mean = (xs: { value: number }[]) => xs.reduce((a, x) => a + x.value, 0) / xs.length;
-  if (levels.length < 2) {
-    const only = levels.length ? r2(levels[0].value) : null;
-    return {
-      startFuel: only,
-      endFuel: only,
-      refuelled: r2(refuelled)!,
-      drained: r2(drained)!,
-      fuelUsed: null,
-    };
-  }
-  const n = Math.min(END_READINGS, Math.floor(levels.length / 2));
-  const start = mean(levels.slice(0, n)), end = mean(levels.slice(-n));
+  let first = 0;
+  while (first + 1 < levels.length && levels[first + 1].time <= from) first++;
+  const inside = levels.length - first;
+  const start = inside ? levels[first].value : null;
+  const end = inside ? levels[levels.length - 1].value : null;
   return {
     startFuel: r2(start),
     endFuel: r2(end),
     refuelled: r2(refuelled)!,
     drained: r2(drained)!,
-    fuelUsed: r2(Math.max(0, start - end + refuelled - drained)),
+    fuelUsed: inside >= 2 ? r2(Math.max(0, start! - end! + refuelled - drained)) : null,
   };
 }
 

@@ -23,27 +23,31 @@ const sample = (m: number, value: number, index = 0): SensorSample => ({
   index,
 });
 
-Deno.test("fuel used: level drop plus refuelled minus drained, ends averaged", () => {
-  // 60 L falling 0.5 L a minute for 20 minutes, a 40 L refuel, then a 10 L drain.
+Deno.test("fuel used: level at the start plus refuelled minus drained, minus the end", () => {
+  // 60 L kept (stored every 5 min while unchanged), a 40 L refuel, a drive, a 10 L drain.
   const levels = [
-    ...Array.from({ length: 21 }, (_, m) => ({ value: 60 - m * 0.5 })),
-    ...Array.from({ length: 10 }, (_, m) => ({ value: 90 - m * 0.5 })),
-    ...Array.from({ length: 5 }, () => ({ value: 75 })),
+    sample(-12, 61),
+    sample(-4, 60), // the level when the window opens
+    sample(1, 60),
+    sample(6, 100),
+    sample(20, 96),
+    sample(30, 92),
+    sample(40, 82),
+    sample(45, 82),
   ];
   const f = fuelFigures(levels, [
-    { kind: "refuel", data: { before: 50, after: 90, amount: 40 } },
-    { kind: "drain", data: { before: 85.5, after: 75.5 } },
-  ]);
-  assert.equal(f.startFuel, 59.5); // mean of 60, 59.5, 59
-  assert.equal(f.endFuel, 75);
-  assert.equal(f.refuelled, 40);
-  assert.equal(f.drained, 10);
-  // 59.5 − 75 + 40 − 10 = 14.5 L burnt.
-  assert.equal(f.fuelUsed, 14.5);
-  assert.equal(per100km(14.5, 100), 14.5);
-  assert.equal(per100km(14.5, 0.2), null, "too short a distance has no rate");
-  const one = fuelFigures([{ value: 33 }], []);
+    { kind: "refuel", data: { before: 60, after: 100, amount: 40 } },
+    { kind: "drain", data: { before: 92, after: 82 } },
+  ], at(0));
+  assert.deepEqual([f.startFuel, f.endFuel, f.refuelled, f.drained], [60, 82, 40, 10]);
+  // 60 − 82 + 40 − 10 = 8 L burnt.
+  assert.equal(f.fuelUsed, 8);
+  assert.equal(per100km(8, 100), 8);
+  assert.equal(per100km(8, 0.2), null, "too short a distance has no rate");
+  const one = fuelFigures([sample(3, 33)], [], at(0));
   assert.deepEqual([one.startFuel, one.fuelUsed], [33, null], "one reading: no consumption");
+  const none = fuelFigures([], [], at(0));
+  assert.deepEqual([none.startFuel, none.fuelUsed], [null, null]);
 });
 
 Deno.test("temperature: out-of-range intervals against min and max, with extremes", () => {

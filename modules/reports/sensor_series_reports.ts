@@ -56,7 +56,7 @@ async function seriesReport(s: ReportSources, q: ReportQuery, spec: SeriesSpec):
         ? [{ field: "address", lat: j.lat, lng: j.lng }]
         : [],
   });
-  if (!spec.chart || q.skip > 0) return answer(p);
+  if (!spec.chart || q.skip > 0 || !p.q.devices.length) return answer(p);
   const chart: SensorChart = {
     kind: spec.chart.kind,
     lines: chartLines(p.lists, spec.chart.key),

@@ -44,7 +44,7 @@ export async function temperatureHumidityReport(s: ReportSources, q: ReportQuery
       outOfRange: bandOf(j.values.temperature, limitsOf(d.imei)) !== null,
     }),
   });
-  if (q.skip > 0) return answer(p);
+  if (q.skip > 0 || !p.q.devices.length) return answer(p);
   const summary: ProbeSummary[] = [];
   for (const [d, list] of p.lists) summary.push(...probeSummaries(d, list, limitsOf(d.imei)));
   const charted = [...p.lists.keys()].slice(0, CHART_DEVICES);
