@@ -11,6 +11,10 @@ export interface EnterpriseSpec {
   password: string;
   imeis: string[];
   nickName?: string;
+  /** The devices' model (default GT06N). */
+  mcType?: string;
+  /** The enterprise's time zone (default: inherited from the admin, UTC). */
+  timeZones?: string;
 }
 
 /** Creates the enterprise (type 9) under the admin, imports its devices and logs it in. */
@@ -23,12 +27,16 @@ export async function enterpriseWithDevices(url: string, spec: EnterpriseSpec) {
     password: spec.password,
     accountType: 9,
     parentId: me.userId,
+    ...(spec.timeZones ? { timeZones: spec.timeZones } : {}),
   });
-  await admin.call("/v3/new/newEquipment/importEquipment", {
+  const imported = await admin.call("/v3/new/newEquipment/importEquipment", {
     userId: entId,
-    mcType: "GT06N",
+    mcType: spec.mcType ?? "GT06N",
     imeis: spec.imeis,
   });
+  if (imported.succeeded !== spec.imeis.length) {
+    throw new Error(`devices not imported: ${JSON.stringify(imported)}`);
+  }
   const ent = await ApiClient.login(url, spec.account, spec.password);
   return { admin, adminId: me.userId as string, entId: entId as string, ent };
 }

@@ -13,7 +13,8 @@ import { devicePorts } from "../helpers/gateway.ts";
 import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
 import { buildFrame } from "../../modules/gateway/protocols/gt06/frame.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
-import { startServer } from "../helpers/server.ts";
+import { type ServerProcess, startServer } from "../helpers/server.ts";
+import { enterpriseWithDevices } from "../helpers/fleet.ts";
 import { hex, wire } from "../../modules/gateway/protocols/jt808/test_frames.ts";
 import {
   JT,
@@ -56,6 +57,17 @@ async function acked(d: RawDevice<Jt808ServerFrame>, serial: number, msgId: numb
   return f.body[4];
 }
 
+/** A JT/T 808 terminal connected, registered (serial 1) and authenticated (serial 2). */
+async function signedInTerminal(server: ServerProcess, terminal: string) {
+  const d = await RawDevice.open(devicePorts(server).jt808, new Jt808StreamReader());
+  await d.send(jt808Register(terminal, 1));
+  const reg = await d.frame();
+  assert.equal(reg.msgId, JT.REGISTER_REPLY);
+  await d.send(jt808Auth(terminal, 2, latin1Text(reg.body.subarray(3))));
+  assert.equal(await acked(d, 2, JT.AUTH), 0);
+  return d;
+}
+
 Deno.test({
   name: "fleet: a JT/T 808 0x0702 swipe over TCP is stored linked to its driver",
   sanitizeOps: false,
@@ -64,23 +76,14 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD });
     let d: RawDevice<Jt808ServerFrame> | null = null;
     try {
-      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const adminId = (await admin.call("/v3/new/account/current")).id;
-      const ent = await admin.call("/v3/new/account/add", {
+      const { admin, adminId, ent: api } = await enterpriseWithDevices(server.url, {
+        adminPassword: ADMIN_PASSWORD,
         account: "rfident",
-        nickName: "RFID enterprise",
         password: PASSWORD,
-        accountType: 9,
-        parentId: adminId,
+        imeis: [IMEI],
+        mcType: "JT808",
         timeZones: "Asia/Shanghai",
       });
-      const imported = await admin.call("/v3/new/newEquipment/importEquipment", {
-        userId: ent.id,
-        mcType: "JT808",
-        imeis: [IMEI],
-      });
-      assert.equal(imported.succeeded, 1, JSON.stringify(imported));
-      const api = await ApiClient.login(server.url, "rfident", PASSWORD);
       const driver = await api.call("/v3/new/fleet/driver/add", {
         name: "Zhang San",
         rfidCardNo: "0029b885",
@@ -92,12 +95,7 @@ Deno.test({
         status: "using",
       });
 
-      d = await RawDevice.open(devicePorts(server).jt808, new Jt808StreamReader());
-      await d.send(jt808Register(TERMINAL, 1));
-      const reg = await d.frame();
-      assert.equal(reg.msgId, JT.REGISTER_REPLY);
-      await d.send(jt808Auth(TERMINAL, 2, latin1Text(reg.body.subarray(3))));
-      assert.equal(await acked(d, 2, JT.AUTH), 0);
+      d = await signedInTerminal(server, TERMINAL);
       // A fix first, so the swipe has a place.
       const fix = sampleFix({
         time: new Date(Date.now() - 60_000),
@@ -228,21 +226,12 @@ Deno.test({
     const server = await startServer({ ADMIN_PASSWORD });
     let d: RawDevice | null = null;
     try {
-      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const adminId = (await admin.call("/v3/new/account/current")).id;
-      const ent = await admin.call("/v3/new/account/add", {
+      const { ent: api } = await enterpriseWithDevices(server.url, {
+        adminPassword: ADMIN_PASSWORD,
         account: "gt06ent",
-        nickName: "GT06 enterprise",
         password: PASSWORD,
-        accountType: 9,
-        parentId: adminId,
-      });
-      await admin.call("/v3/new/newEquipment/importEquipment", {
-        userId: ent.id,
-        mcType: "GT06N",
         imeis: [GT06_IMEI],
       });
-      const api = await ApiClient.login(server.url, "gt06ent", PASSWORD);
       const driver = await api.call("/v3/new/fleet/driver/add", {
         name: "Huang Lei",
         rfidCardNo: "BF0000012CA7E001",
@@ -291,29 +280,17 @@ Deno.test({
     const imei = "359018270622222", terminal = imei.slice(-12);
     let d: RawDevice<Jt808ServerFrame> | null = null;
     try {
-      const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-      const adminId = (await admin.call("/v3/new/account/current")).id;
-      const ent = await admin.call("/v3/new/account/add", {
+      const { ent: api } = await enterpriseWithDevices(server.url, {
+        adminPassword: ADMIN_PASSWORD,
         account: "tripdriver",
-        nickName: "Trip driver enterprise",
         password: PASSWORD,
-        accountType: 9,
-        parentId: adminId,
-      });
-      await admin.call("/v3/new/newEquipment/importEquipment", {
-        userId: ent.id,
-        mcType: "JT808",
         imeis: [imei],
+        mcType: "JT808",
       });
-      const api = await ApiClient.login(server.url, "tripdriver", PASSWORD);
       await api.call("/v3/new/fleet/driver/add", { name: "Li Si", rfidCardNo: "CARD-LI" });
       await api.call("/v3/new/fleet/vehicle/add", { plate: "TRIP-1", imei, status: "using" });
 
-      d = await RawDevice.open(devicePorts(server).jt808, new Jt808StreamReader());
-      await d.send(jt808Register(terminal, 1));
-      const reg = await d.frame();
-      await d.send(jt808Auth(terminal, 2, latin1Text(reg.body.subarray(3))));
-      assert.equal(await acked(d, 2, JT.AUTH), 0);
+      d = await signedInTerminal(server, terminal);
       const start = Math.floor(Date.now() / 1000) * 1000 - 30 * 60_000;
       const card = { name: "Li Si", code: "CARD-LI", issuer: "SZ DOT", validity: "2030-01-01" };
       await d.send(
