@@ -23,8 +23,9 @@
  *   builds once it decided (auth codes are its business); every other frame carries a
  *   `refusal` (0x8001 failure) for a connection not authenticated yet.
  * - Replies use the terminal's own version (2013/2019) and phone field.
- * - Subpackaged (bit 13) and RSA-encrypted bodies are not reassembled/decrypted: they get a
- *   0x8001 "not supported" so the terminal does not wait for a reply.
+ * - Subpackaged (bit 13) multimedia uploads (0x0801) are reassembled (subpackages.ts); other
+ *   subpackaged and RSA-encrypted bodies get a 0x8001 "not supported" so the terminal does not
+ *   wait for a reply.
  * - Unknown message ids get 0x8001 "not supported" as well.
  */
 import type { DecodeResult, DeviceMessage, ProtocolSession } from "../types.ts";
@@ -38,6 +39,7 @@ import { type Handled, MessageContext } from "./messages/context.ts";
 import { HANDLERS } from "./messages/index.ts";
 import { decodeSentence } from "./messages/sentence.ts";
 import { count, rememberTerminal } from "./session_state.ts";
+import { addPart, reassembles } from "./subpackages.ts";
 
 /** Shortest content: 2013 header (12 bytes) + check code. */
 const MIN_CONTENT_BYTES = 13;
@@ -85,7 +87,9 @@ function decodeBinary(frame: Uint8Array, session: ProtocolSession, now: () => Da
   const ctx = new MessageContext(header, reader, session, now);
 
   let handled: Handled;
-  if (header.subpackage || header.encrypted) {
+  if (!header.encrypted && reassembles(header)) {
+    handled = reassembled(ctx);
+  } else if (header.subpackage || header.encrypted) {
     handled = { messages: [], replies: [ctx.ack(Result.NOT_SUPPORTED)] };
   } else {
     const handler = HANDLERS.get(header.msgId);
@@ -111,6 +115,17 @@ function decodeBinary(frame: Uint8Array, session: ProtocolSession, now: () => Da
     ? reading2013(content)
     : undefined;
   return withIdentity(result, session, id, handled.model, fallback);
+}
+
+/**
+ * A part of a subpackaged upload (0x0801) is acknowledged; the last part decodes the whole body
+ * with the message's handler.
+ */
+function reassembled(ctx: MessageContext): Handled {
+  const whole = addPart(ctx.session, ctx.header, ctx.body.rest());
+  if (!whole) return { messages: [], replies: [ctx.ack()] };
+  const full = new MessageContext(ctx.header, new ByteReader(whole), ctx.session, ctx.now);
+  return HANDLERS.get(ctx.header.msgId)!(full);
 }
 
 /** Messages a terminal sends before it may report: registration and authentication. */

@@ -223,3 +223,35 @@ Deno.test("0x1210 decodes the alarm and its files; 0x9212 lists the missing piec
   assert.equal(answer.header.msgId, 0x9212);
   assert.equal(answer.body, "05612e6a7067" + "00" + "01" + "01" + "00000400" + "00000200");
 });
+
+Deno.test("0x0801 in three subpackages: each part acknowledged, the whole picture decoded once", () => {
+  const s = session();
+  const picture = "ffd8" + "ab".repeat(1500) + "ffd9";
+  const body = "00000007" + "00" + "00" + "03" + "01" + "00".repeat(28) + picture;
+  const parts = [body.slice(0, 1800), body.slice(1800, 3600), body.slice(3600)];
+  const results = parts.map((p, i) => {
+    const f = frame({ msgId: 0x0801, body: "0003" + `000${i + 1}` + p });
+    f[3] |= 0x20; // subpackage flag
+    return decodeFrame(f, s);
+  });
+  for (const r of results.slice(0, 2)) {
+    assert.deepEqual(r.messages.filter((m) => m.type === "video"), []);
+    assert.equal(parse(r.replies[0]).header.msgId, 0x8001);
+    assert.match(parse(r.replies[0]).body, /0801 ?00$/);
+  }
+  const video = results[2].messages.find((m) => m.type === "video");
+  assert.ok(video?.type === "video" && video.event.kind === "mediaData");
+  assert.equal(video.event.mediaId, 7);
+  assert.equal(toHexString(video.event.data), picture);
+  assert.equal(parse(results[2].replies[0]).header.msgId, 0x8800);
+});
+
+Deno.test("subpackaged 0x0801 out of range or other ids are not reassembled", () => {
+  const s = session();
+  const f = frame({ msgId: 0x0801, body: "0002" + "0005" + "00" });
+  f[3] |= 0x20;
+  assert.deepEqual(decodeFrame(f, s).messages.filter((m) => m.type === "video"), []);
+  const g = frame({ msgId: 0x0200, body: "0002" + "0001" + "00" });
+  g[3] |= 0x20;
+  assert.match(parse(decodeFrame(g, s).replies[0]).body, /020003$/, "not supported");
+});
