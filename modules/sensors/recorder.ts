@@ -178,6 +178,9 @@ export class SensorRecorder {
   }
 
   private addSample(imei: string, d: DeviceBuffer, series: SensorSeries, s: SensorSample): void {
+    // JT/T 808 status words always carry door bits: a closed door says nothing until the
+    // device has once reported an open one (else every device would "have" a door sensor).
+    if (series === "door" && s.value === 0 && !d.reported?.series.includes("door")) return;
     const id = `${series}:${s.index}`;
     const last = d.last.get(id);
     const value = Math.round(s.value * 1e4) / 1e4;

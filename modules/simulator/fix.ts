@@ -1,4 +1,5 @@
 /** What a simulated tracker knows at one instant; every protocol builder encodes one of these. */
+import type { SimSensors } from "./sensors.ts";
 
 /** The alarms simulated devices raise. */
 export type SimAlarm = "sos" | "vibration" | "powerCut";
@@ -31,6 +32,8 @@ export interface DeviceFix {
   cellId: number;
   /** Alarm raised at this instant, if any. */
   alarm?: SimAlarm;
+  /** Fuel, temperatures, door, OBD, harsh driving (vehicles carry them; sampleFix does not). */
+  sensors?: SimSensors;
 }
 
 export const KMH_PER_KNOT = 1.852;

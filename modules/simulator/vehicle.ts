@@ -6,6 +6,7 @@
  * connection drops. Everything random comes from a seeded generator: the same seed and the
  * same clock give the same drive.
  */
+import { SimSensorModel } from "./sensors.ts";
 import type { DeviceFix, SimAlarm } from "./fix.ts";
 import { Rng } from "./rng.ts";
 import { bearing, type Centre, CENTRES, distanceMetres, placeRoute, ROUTES } from "./routes.ts";
@@ -62,9 +63,12 @@ export class Vehicle {
   battery: number;
   signal: number;
   satellites: number;
+  /** Fuel, temperatures, door, OBD, harsh driving (its own random stream). */
+  private readonly sensors: SimSensorModel;
 
   constructor(opts: VehicleOptions) {
     this.rng = new Rng(opts.seed);
+    this.sensors = new SimSensorModel(opts.seed);
     this.centre = opts.centre ?? CENTRES.shenzhen;
     this.alarmScale = opts.alarmScale ?? 1;
     this.reconnectsPerHour = opts.reconnectsPerHour ?? 0.5;
@@ -149,6 +153,7 @@ export class Vehicle {
       mnc: this.centre.mnc,
       lac: 0x1000 + (((gridLat * 7 + gridLng * 13) % 0x4000) + 0x4000) % 0x4000,
       cellId: ((gridLat * 7919 + gridLng * 104729) % 0xfffff + 0xfffff) % 0xfffff,
+      sensors: this.sensors.read(this.speed / KMH, this.acc),
     };
     return fix;
   }
@@ -220,6 +225,7 @@ export class Vehicle {
         break;
     }
     if (wasOn !== this.acc) events.push({ type: "ignition", on: this.acc });
+    this.sensors.step(dt, this.speed * dt, this.acc, this.speed < 0.5, this.mode === "parked");
 
     // Battery: charged while the ignition is on, drained while parked.
     this.battery = this.acc

@@ -14,6 +14,7 @@ import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } fr
 import { gt06Answer } from "./answers.ts";
 import type { DeviceLink, LinkEvent } from "./link.ts";
 import { FrameWriter } from "./frame_writer.ts";
+import type { SimSensors } from "../sensors.ts";
 
 export const GT06_LOGIN = 0x01;
 export const GT06_HEARTBEAT = 0x13;
@@ -42,9 +43,14 @@ export function crcItu(bytes: Uint8Array, start = 0, end = bytes.length): number
 }
 
 /** A complete frame (0x7979 long form when the content does not fit a one-byte length). */
-export function gt06Frame(type: number, serial: number, content: Uint8Array): Uint8Array {
+export function gt06Frame(
+  type: number,
+  serial: number,
+  content: Uint8Array,
+  forceLong = false,
+): Uint8Array {
   const length = 1 + content.length + 4;
-  const long = length > 0xff;
+  const long = forceLong || length > 0xff;
   const head = long ? 4 : 3;
   const out = new Uint8Array(head + length + 2);
   out[0] = out[1] = long ? 0x79 : 0x78;
@@ -241,6 +247,51 @@ export function parseGt06Command(content: Uint8Array): { serverFlag: number; tex
   return { serverFlag, text: latin1Text(content.subarray(5, end)) };
 }
 
+export const GT06_INFO = 0x94;
+export const GT06_OBD = 0x8c;
+
+/** The RFID card a simulated GT06 swipes: the IMEI's last 8 digits as a 32-bit id. */
+export function simulatorRfidCard(imei: string): number {
+  return Number(imei.slice(-8)) >>> 0;
+}
+
+/**
+ * The sensor packets of a GT06 tracker with peripherals: 0x94 information (0x1E temperature and
+ * humidity in tenths, 0x05 door, 0x00 supply volts) and 0x8C OBD ("id=hex×100": fuel level %,
+ * rpm, coolant, speed).
+ */
+export function gt06SensorFrames(
+  fix: DeviceFix,
+  s: SimSensors,
+  next: () => number,
+): Uint8Array[] {
+  const info = (sub: number, w: FrameWriter) =>
+    gt06Frame(GT06_INFO, next(), concatBytes([Uint8Array.of(sub), w.done()]), true);
+  const t = fix.time;
+  const time = [t.getUTCFullYear() - 2000, t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours()]
+    .concat([t.getUTCMinutes(), t.getUTCSeconds()]);
+  const hex = (v: number) => Math.round(v * 100).toString(16).toUpperCase();
+  const obdText = `2B=${hex(s.fuelPercent)},36=${hex(s.rpm)},2D=${hex(s.coolant)},` +
+    `35=${hex(fix.speedKmh)}`;
+  return [
+    info(
+      0x1e,
+      new FrameWriter().u32(Math.round(s.temps[0] * 10) >>> 0).u32(Math.round(s.humidity * 10)),
+    ),
+    info(0x05, new FrameWriter().bytes(time).u8(s.door ? 1 : 0)),
+    info(0x00, new FrameWriter().u16(Math.round(s.power * 100))),
+    gt06Frame(
+      GT06_OBD,
+      next(),
+      concatBytes([
+        Uint8Array.from([...time, fix.acc ? 1 : 0]),
+        asciiBytes(obdText),
+        new Uint8Array(12),
+      ]),
+    ),
+  ];
+}
+
 /** One GT06 tracker's side of a connection. */
 export class Gt06Link implements DeviceLink {
   readonly protocol = "gt06";
@@ -259,7 +310,17 @@ export class Gt06Link implements DeviceLink {
   }
 
   position(fix: DeviceFix, archived = false): Uint8Array {
-    return gt06Location(fix, this.next(), archived);
+    const location = gt06Location(fix, this.next(), archived);
+    // Every third live report brings the sensor packets along (in the same write).
+    if (!fix.sensors || archived || this.serial % 3 !== 0) return location;
+    return concatBytes([location, ...gt06SensorFrames(fix, fix.sensors, () => this.next())]);
+  }
+
+  /** 0x94 RFID reader packet with the device's card (simulatorRfidCard), in and out alike. */
+  driverSwipe(_fix: DeviceFix, _inserted: boolean): Uint8Array {
+    const id = simulatorRfidCard(this.imei);
+    const data = [0x02, 0x01, ...[24, 16, 8, 0].map((s) => (id >>> s) & 0xff), 0x00, 0x03];
+    return gt06Frame(GT06_INFO, this.next(), Uint8Array.from([0x1b, ...data]), true);
   }
 
   backlog(fixes: DeviceFix[]): Uint8Array[] {

@@ -16,6 +16,7 @@ import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } fr
 import { jt808TerminalNumber } from "../imei.ts";
 import type { DeviceLink, LinkEvent } from "./link.ts";
 import { FrameWriter } from "./frame_writer.ts";
+import type { SimSensors } from "../sensors.ts";
 import { Jt808VideoTerminal, type VideoTerminalOptions } from "./jt808_video.ts";
 
 export const JT = {
@@ -192,7 +193,8 @@ export function locationBlock(fix: DeviceFix, tzMinutes = JT808_TZ_MINUTES): Uin
   if (fix.valid) status |= 1 << 1;
   if (fix.latitude < 0) status |= 1 << 2;
   if (fix.longitude < 0) status |= 1 << 3;
-  return new FrameWriter()
+  if (fix.sensors?.door) status |= 1 << 13; // door 1 open
+  const w = new FrameWriter()
     .u32(alarm)
     .u32(status)
     .u32(Math.round(Math.abs(fix.latitude) * 1e6))
@@ -205,8 +207,35 @@ export function locationBlock(fix: DeviceFix, tzMinutes = JT808_TZ_MINUTES): Uin
     .u8(0x01).u8(4).u32(Math.round(fix.odometerKm * 10)) // mileage, 1/10 km
     .u8(0x30).u8(1).u8(csqOf(fix.signal)) // CSQ
     .u8(0x31).u8(1).u8(fix.satellites) // satellites
-    .u8(0xd4).u8(1).u8(Math.round(fix.battery)) // battery % (vendor item)
-    .done();
+    .u8(0xd4).u8(1).u8(Math.round(fix.battery)); // battery % (vendor item)
+  if (fix.sensors) sensorItems(w, fix.sensors);
+  return w.done();
+}
+
+/** Sign bit + magnitude in tenths (the 0x51 temperature item). */
+const signTenths = (c: number) => (c < 0 ? 0x8000 : 0) | Math.round(Math.abs(c) * 10);
+
+/**
+ * The sensor items: fuel 0x02 (1/10 L), the fuel sensor's volts on AD0 (0x2B, 1/100 V),
+ * temperature probes 0x51 (8 words, 0xFFFF absent), humidity 0xF7, supply volts 0xD3, OBD
+ * parameters 0xF3 (rpm, coolant, load), fault codes 0xA0, a harsh event 0x57.
+ */
+function sensorItems(w: FrameWriter, s: SimSensors): void {
+  w.u8(0x02).u8(2).u16(Math.round(s.fuelLitres * 10));
+  w.u8(0x2b).u8(4).u16(0).u16(Math.round(s.fuelVolts * 100));
+  w.u8(0x51).u8(16).u16(signTenths(s.temps[0])).u16(signTenths(s.temps[1]));
+  for (let i = 2; i < 8; i++) w.u16(0xffff);
+  w.u8(0xf7).u8(2).u16(Math.round(s.humidity * 10));
+  w.u8(0xd3).u8(2).u16(Math.round(s.power * 10));
+  w.u8(0xf3).u8(15)
+    .u16(0x0003).u8(2).u16(s.rpm)
+    .u16(0x0009).u8(2).u16(s.coolant + 40)
+    .u16(0x0008).u8(2).u16(s.engineLoad * 10);
+  if (s.faults) w.u8(0xa0).u8(s.faults.length).bytes(asciiBytes(s.faults));
+  if (s.harsh) {
+    const bit = { harshAcceleration: 0x0100, harshBraking: 0x0200, harshCornering: 0x0400 };
+    w.u8(0x57).u8(8).u16(bit[s.harsh]).u16(0).u32(0);
+  }
 }
 
 export function jt808Location(terminal: string, serial: number, fix: DeviceFix): Uint8Array {
@@ -358,11 +387,15 @@ export class Jt808Link implements DeviceLink {
     return jt808Frame(JT.LOCATION, this.terminal, this.next(), body);
   }
 
-  /** Blind-area re-upload in 0x0704 batches of at most 20 (bodies stay under 1023 bytes). */
+  /**
+   * Blind-area re-upload in 0x0704 batches of at most 20, 7 with sensor items (bodies stay under
+   * 1023 bytes).
+   */
   backlog(fixes: DeviceFix[]): Uint8Array[] {
     const frames: Uint8Array[] = [];
-    for (let i = 0; i < fixes.length; i += 20) {
-      frames.push(jt808Batch(this.terminal, this.next(), fixes.slice(i, i + 20), true));
+    const size = fixes.some((f) => f.sensors) ? 7 : 20;
+    for (let i = 0; i < fixes.length; i += size) {
+      frames.push(jt808Batch(this.terminal, this.next(), fixes.slice(i, i + size), true));
     }
     return frames;
   }
