@@ -28,8 +28,8 @@ const tokenOf = (c: Context<AppEnv>) =>
 /**
  * The video section (spec business §2 Video, console §2): /eventVideo (and /video → there),
  * /live, /historyVideo, /settings; the public /openLive and /openHistory links; the full-screen
- * wall /superVideo2024. Without the video permission the pages show the spec's refusal and
- * load no player.
+ * wall /superVideo2024. Without the video permission the pages that play (all but /settings)
+ * show the spec's refusal and load no player.
  */
 export function registerVideoPages({ app, privatePage, publicPage, renderer }: PageKit) {
   app.get("/video", (c) => c.redirect("/eventVideo"));
@@ -37,17 +37,20 @@ export function registerVideoPages({ app, privatePage, publicPage, renderer }: P
     path: string,
     titleKey: string,
     body: (c: Context<AppEnv>, ctx: PageContext) => ComponentChildren,
+    plays = true,
   ) =>
-    privatePage(path, (c, ctx) =>
-      renderer.html(
+    privatePage(path, (c, ctx) => {
+      const allowed = !plays || canPlay(ctx);
+      return renderer.html(
         c,
         ctx,
         ctx.t(titleKey),
         <VideoLayout ctx={ctx} title={ctx.t(titleKey)}>
-          {canPlay(ctx) ? body(c, ctx) : <VideoDenied ctx={ctx} />}
+          {allowed ? body(c, ctx) : <VideoDenied ctx={ctx} />}
         </VideoLayout>,
-        canPlay(ctx) ? 200 : 403,
-      ));
+        allowed ? 200 : 403,
+      );
+    });
 
   page(
     "/eventVideo",
@@ -66,10 +69,12 @@ export function registerVideoPages({ app, privatePage, publicPage, renderer }: P
       <HistoryVideo lang={ctx.lang} models={VIDEO_MODELS} timeZone={zoneOf(ctx)} imei={imeiOf(c)} />
     ),
   );
+  // Settings and camera nicknames play nothing: open to every user.
   page(
     "/settings",
     "video.pages.settings",
     (_c, ctx) => <VideoSettings lang={ctx.lang} models={VIDEO_MODELS} />,
+    false,
   );
 
   for (const [path, kind] of [["/openLive", "live"], ["/openHistory", "history"]] as const) {
