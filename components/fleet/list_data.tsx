@@ -1,12 +1,49 @@
 /**
  * Loading, deleting and the load-error page shared by the fleet lists (planned routes and
- * reminders load through useListPage; drivers and vehicles delete through confirmDelete too).
+ * reminders load through useListPage; drivers and vehicles through useManagedList; all delete
+ * through confirmDelete).
  */
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { toast } from "../ui/Toast.tsx";
+import { FIRST_PAGE, type PageState } from "../ui/Pagination.tsx";
 
 const messageOf = (e: unknown) => e instanceof ApiError ? e.message : String(e);
+
+/** A failed call as an error toast. */
+export const failToast = (e: unknown) => toast(messageOf(e), "error");
+
+/**
+ * A searchable, filtered, paged list with an edit dialog (drivers, vehicles): the page, the
+ * keyword being typed, the filter in force, the rows, the row being edited ("new" for an add).
+ */
+export function useManagedList<Row, Filter extends { keyword?: string }>(path: string) {
+  const [page, setPage] = useState<PageState>(FIRST_PAGE);
+  const [keyword, setKeyword] = useState("");
+  const [filter, setFilter] = useState<Filter>({} as Filter);
+  const [data, setData] = useState<{ total: number; list: Row[] } | null>(null);
+  const [editing, setEditing] = useState<Row | "new" | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    api<{ total: number; list: Row[] }>(path, { ...page, ...filter }).then(setData, failToast);
+  }, [page, filter, version]);
+  return {
+    page,
+    setPage,
+    keyword,
+    setKeyword,
+    filter,
+    data,
+    editing,
+    setEditing,
+    reload: () => setVersion((v) => v + 1),
+    /** Changes part of the filter and goes back to the first page. */
+    refilter: (change: Partial<Filter>) => {
+      setPage({ ...page, pageNum: 1 });
+      setFilter({ ...filter, ...change });
+    },
+  };
+}
 
 /** One page from `path` with `body`, fetched again whenever one of `deps` changes. */
 export function useListPage<Row>(path: string, body: Record<string, unknown>, deps: unknown[]) {

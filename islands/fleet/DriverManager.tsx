@@ -5,11 +5,11 @@ import { api, ApiError, refusedField } from "../../lib/client/api.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
 import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
-import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
+import { PagerFor } from "../../components/ui/Pagination.tsx";
 import { download, upload } from "../../components/devices/transfer_io.ts";
 import { StateBadge } from "../../components/fleet/StateBadge.tsx";
 import { FleetTable, FleetToolbar, RowActions } from "../../components/fleet/FleetList.tsx";
-import { confirmDelete } from "../../components/fleet/list_data.tsx";
+import { confirmDelete, failToast, useManagedList } from "../../components/fleet/list_data.tsx";
 import {
   DRIVER_EXT_KEYS,
   type DriverRow,
@@ -52,23 +52,18 @@ const empty = (): Form => ({
 /** /fleetDiver: the enterprise's drivers — search, add, edit, photo, delete, xlsx in and out. */
 function DriverManager({ lang }: { lang: Lang }) {
   const t = useMemo(() => translator(lang), [lang]);
-  const [page, setPage] = useState<PageState>(FIRST_PAGE);
-  const [keyword, setKeyword] = useState("");
-  const [filter, setFilter] = useState<{ keyword?: string; licenceState?: ExpiryState }>({});
-  const [data, setData] = useState<Page<DriverRow> | null>(null);
-  const [editing, setEditing] = useState<DriverRow | "new" | null>(null);
-  const [version, setVersion] = useState(0);
-  const fail = (e: unknown) => toast(e instanceof ApiError ? e.message : String(e), "error");
-  useEffect(() => {
-    api<Page<DriverRow>>("/v3/new/fleet/driver/list", { ...page, ...filter }).then(setData, fail);
-  }, [page, filter, version]);
+  const list = useManagedList<DriverRow, { keyword?: string; licenceState?: ExpiryState }>(
+    "/v3/new/fleet/driver/list",
+  );
+  const { page, setPage, keyword, setKeyword, filter, data, editing, setEditing, reload } = list;
+  const fail = failToast;
   const remove = (d: DriverRow) =>
     confirmDelete(
       t("fleet.common.confirmDelete", { name: d.name }),
       "/v3/new/fleet/driver/delete",
       d.id,
       t("fleet.common.deleted"),
-      () => setVersion(version + 1),
+      reload,
     );
   const importFile = async (file: File) => {
     const form = new FormData();
@@ -83,7 +78,7 @@ function DriverManager({ lang }: { lang: Lang }) {
       for (const r of bad.slice(0, 3)) {
         toast(t("fleet.driver.importRow", { row: r.row, reason: r.reason }), "error");
       }
-      setVersion(version + 1);
+      reload();
     } catch (e) {
       fail(e);
     }
@@ -140,13 +135,11 @@ function DriverManager({ lang }: { lang: Lang }) {
           value: filter.licenceState ?? "",
           options: STATES.map((s) => ({ value: s, label: t(`fleet.states.${s}`) })),
           onChange: (v) => {
-            setPage({ ...page, pageNum: 1 });
-            setFilter({ ...filter, licenceState: (v as ExpiryState) || undefined });
+            list.refilter({ licenceState: (v as ExpiryState) || undefined });
           },
         }}
         onQuery={(kw) => {
-          setPage({ ...page, pageNum: 1 });
-          setFilter({ ...filter, keyword: kw });
+          list.refilter({ keyword: kw });
         }}
       />
       <FleetTable
@@ -190,7 +183,7 @@ function DriverManager({ lang }: { lang: Lang }) {
           onSaved={() => {
             setEditing(null);
             toast(t("fleet.common.saved"));
-            setVersion(version + 1);
+            reload();
           }}
         />
       )}

@@ -5,10 +5,10 @@ import { api, ApiError, refusedField } from "../../lib/client/api.ts";
 import { Modal } from "../../components/ui/Modal.tsx";
 import { Field } from "../../components/ui/Field.tsx";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
-import { FIRST_PAGE, PagerFor, type PageState } from "../../components/ui/Pagination.tsx";
+import { PagerFor } from "../../components/ui/Pagination.tsx";
 import { StateBadge } from "../../components/fleet/StateBadge.tsx";
 import { FleetTable, FleetToolbar, RowActions } from "../../components/fleet/FleetList.tsx";
-import { confirmDelete } from "../../components/fleet/list_data.tsx";
+import { confirmDelete, useManagedList } from "../../components/fleet/list_data.tsx";
 import {
   type DriverRow,
   FLEET_LIMITS,
@@ -47,23 +47,17 @@ const empty = (): Form => ({
 /** /fleetVehicle: the enterprise's vehicles — status, bound device, driver, insurance. */
 function VehicleManager({ lang }: { lang: Lang }) {
   const t = useMemo(() => translator(lang), [lang]);
-  const [page, setPage] = useState<PageState>(FIRST_PAGE);
-  const [keyword, setKeyword] = useState("");
-  const [filter, setFilter] = useState<{ keyword?: string; status?: VehicleStatus }>({});
-  const [data, setData] = useState<Page<VehicleRow> | null>(null);
-  const [editing, setEditing] = useState<VehicleRow | "new" | null>(null);
-  const [version, setVersion] = useState(0);
-  const fail = (e: unknown) => toast(e instanceof ApiError ? e.message : String(e), "error");
-  useEffect(() => {
-    api<Page<VehicleRow>>("/v3/new/fleet/vehicle/list", { ...page, ...filter }).then(setData, fail);
-  }, [page, filter, version]);
+  const list = useManagedList<VehicleRow, { keyword?: string; status?: VehicleStatus }>(
+    "/v3/new/fleet/vehicle/list",
+  );
+  const { page, setPage, keyword, setKeyword, filter, data, editing, setEditing, reload } = list;
   const remove = (v: VehicleRow) =>
     confirmDelete(
       t("fleet.common.confirmDelete", { name: v.plate }),
       "/v3/new/fleet/vehicle/delete",
       v.id,
       t("fleet.common.deleted"),
-      () => setVersion(version + 1),
+      reload,
     );
   return (
     <div class="fl-manager">
@@ -91,13 +85,11 @@ function VehicleManager({ lang }: { lang: Lang }) {
             label: t(`fleet.vehicle.statuses.${s}`),
           })),
           onChange: (v) => {
-            setPage({ ...page, pageNum: 1 });
-            setFilter({ ...filter, status: (v as VehicleStatus) || undefined });
+            list.refilter({ status: (v as VehicleStatus) || undefined });
           },
         }}
         onQuery={(kw) => {
-          setPage({ ...page, pageNum: 1 });
-          setFilter({ ...filter, keyword: kw });
+          list.refilter({ keyword: kw });
         }}
       />
       <FleetTable
@@ -145,7 +137,7 @@ function VehicleManager({ lang }: { lang: Lang }) {
           onSaved={() => {
             setEditing(null);
             toast(t("fleet.common.saved"));
-            setVersion(version + 1);
+            reload();
           }}
         />
       )}
