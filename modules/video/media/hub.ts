@@ -179,7 +179,7 @@ export class MediaHubImpl implements MediaHub {
         connected: true,
       },
       segmenter: new Segmenter({
-        targetMs: this.options.segmentTargetMs,
+        targetMs: this.options.segmentTargetMs ?? 1000,
         ...(key.purpose === LIVE_PURPOSE ? {} : { keep: 100_000, window: 100_000 }),
         onSegment: (seg) => this.#published(stream, seg),
       }),

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { testClip } from "../../simulator/video/clip.ts";
+import { streamClip } from "../../simulator/video/streamer.ts";
+import { createMediaHub, startMediaListener } from "./mod.ts";
+import { decodeErrors, probe } from "./probe_test_helpers.ts";
+import { AUDIO_DROPPED_NOTE } from "./segmenter.ts";
+
+Deno.test("a terminal streams the clip over TCP: the hub serves HLS, records an MP4, garbage connections do no harm", async () => {
+  const hub = createMediaHub({ lingerMs: 60_000 });
+  const listener = startMediaListener(hub, 0, { hostname: "127.0.0.1" });
+  const dir = await Deno.makeTempDir();
+  try {
+    const key = { sim: "013800138000", channel: 2, purpose: "dl-test" };
+    const ready = hub.expect(key, 10_000);
+    // A hostile neighbour: random bytes on another connection.
+    const hostile = await Deno.connect({ hostname: "127.0.0.1", port: listener.port });
+    const junk = new Uint8Array(196_608);
+    for (let i = 0; i < 3; i++) crypto.getRandomValues(junk.subarray(i * 65536, (i + 1) * 65536));
+    const hostileDone = hostile.write(junk).then(() => hostile.read(new Uint8Array(10))).catch(() =>
+      null
+    );
+    const clip = await testClip(true);
+    const streaming = streamClip({
+      host: "127.0.0.1",
+      port: listener.port,
+      sim: key.sim,
+      channel: key.channel,
+      clip,
+      rateMultiplier: 4,
+    });
+    const info = await ready;
+    assert.ok(info, "the first segment arrived");
+    assert.equal(info.video, "h264");
+    assert.equal(info.key.purpose, "dl-test");
+    const recording = hub.record(key, `${dir}/rec.mp4`, 30_000);
+    const playlist = hub.playlist(key)!;
+    assert.match(playlist, /#EXT-X-MAP:URI="init.mp4"/);
+    const first = playlist.match(/^s\d+\.m4s$/m)![0];
+    assert.ok(hub.segment(key, "init.mp4")!.length > 500);
+    assert.ok(hub.segment(key, first)!.length > 1000);
+    const stats = await streaming;
+    assert.equal(stats.frames, 120);
+    const size = await recording;
+    assert.ok(size && size > 100_000, `recorded ${size}`);
+    const after = hub.info(key)!;
+    assert.equal(after.connected, false);
+    assert.equal(after.audio, "g711a");
+    assert.equal(after.audioNote, AUDIO_DROPPED_NOTE);
+    assert.ok(after.bytesIn > 150_000);
+    assert.match(hub.playlist(key)!, /#EXT-X-ENDLIST/);
+    // The download decodes whole: every frame, 10 s.
+    const p = await probe(`${dir}/rec.mp4`);
+    assert.equal(p.codec, "h264");
+    assert.equal(p.frames, 120);
+    assert.ok(Math.abs(p.duration - 10) <= 1 / 12 + 0.001, `duration ${p.duration}`);
+    assert.equal(await decodeErrors(`${dir}/rec.mp4`), "");
+    // Every served segment decodes after the init segment.
+    const names = hub.playlist(key)!.match(/^s\d+\.m4s$/gm)!;
+    const parts = [hub.segment(key, "init.mp4")!, ...names.map((n) => hub.segment(key, n)!)];
+    await Deno.writeFile(`${dir}/hls.mp4`, new Uint8Array(parts.flatMap((x) => [...x])));
+    assert.equal(await decodeErrors(`${dir}/hls.mp4`), "");
+    assert.equal((await probe(`${dir}/hls.mp4`)).frames, names.length * 12);
+    assert.equal(await hostileDone, null, "the garbage connection was closed");
+    hub.close(key);
+    assert.equal(hub.info(key), null);
+  } finally {
+    hub.dispose();
+    await listener.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an unannounced connection is live; a second start reuses it; close ends the connection", async () => {
+  const hub = createMediaHub();
+  const listener = startMediaListener(hub, 0, { hostname: "127.0.0.1" });
+  try {
+    const key = { sim: "000000000042", channel: 1, purpose: "live" };
+    const controller = new AbortController();
+    const clip = await testClip(false);
+    const streaming = streamClip({
+      host: "127.0.0.1",
+      port: listener.port,
+      sim: "42",
+      channel: 1,
+      clip,
+      loop: true,
+      signal: controller.signal,
+      rateMultiplier: 2,
+    });
+    const info = await hub.expect(key, 10_000);
+    assert.ok(info?.connected);
+    const again = await hub.expect(key, 10);
+    assert.ok(again, "a running live stream answers at once");
+    assert.deepEqual(hub.streams().map((s) => s.key), [key]);
+    hub.close(key);
+    const stats = await streaming; // the server closed the connection
+    assert.ok(stats.frames > 0);
+    assert.equal(hub.info(key), null);
+    assert.equal(await hub.expect(key, 50), null, "nothing connects: timeout");
+    controller.abort();
+  } finally {
+    hub.dispose();
+    await listener.close();
+  }
+});
