@@ -26,6 +26,20 @@ if (!SYSTEM_FONTS.some((f) => isFile(f.path)) && !await aptInstall("fonts-noto-c
   Deno.exit(1);
 }
 
+// The video tests check the muxed HLS segments and MP4 downloads with ffprobe/ffmpeg (issue 20).
+const FFMPEG_INSTALL = "apt-get install -y ffmpeg";
+if (!onPath("ffprobe") && !await aptInstall("ffmpeg")) {
+  console.error(
+    `\n*** No ffmpeg/ffprobe for the video tests. Install it with:\n\n    ${FFMPEG_INSTALL}\n`,
+  );
+  Deno.exit(1);
+}
+
+function onPath(command: string): boolean {
+  const dirs = (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":");
+  return dirs.some((dir) => isFile(`${dir}/${command}`));
+}
+
 /** A fresh machine needs only the README's commands: as root with apt-get, fetch Debian's. */
 async function installChromium(): Promise<string | null> {
   return await aptInstall("chromium") ? chromiumPath() : null;
