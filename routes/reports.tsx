@@ -206,7 +206,17 @@ function registerObdTripInfo(
     (ctx) => ctx.t("reports.sensor.tripInfo"),
     (c, ctx) => {
       const trip = parseTripId(c.req.param("id") ?? "");
-      const back = <a class="rp-back" href="/new/obdTrip">← {ctx.t("reports.sensor.tripBack")}</a>;
+      // Back to the trips of that device around the trip's day.
+      const around = trip && new URLSearchParams({
+        imei: trip.imei,
+        startTime: new Date(trip.start - 86_400_000).toISOString(),
+        endTime: new Date(trip.end + 86_400_000).toISOString(),
+      });
+      const back = (
+        <a class="rp-back" href={`/new/obdTrip${around ? `?${around}` : ""}`}>
+          ← {ctx.t("reports.sensor.tripBack")}
+        </a>
+      );
       if (!trip) {
         return (
           <div class="rp-body">

@@ -30,7 +30,18 @@ export function columnHeader(t: TFunction, fmt: CellFormat, col: ReportColumn): 
   return unit ? `${label} (${unit})` : label;
 }
 
-const NUMERIC = new Set(["distance", "speed", "duration", "number", "volume", "coordinate"]);
+const NUMERIC = new Set([
+  "distance",
+  "speed",
+  "duration",
+  "number",
+  "volume",
+  "coordinate",
+  "temperature",
+  "voltage",
+  "percent",
+  "fuelRate",
+]);
 
 /** The report's rows in the user's units, a totals row, and a playback link per row. */
 export function ReportTable(

@@ -114,11 +114,21 @@ Deno.test("series joined by time and probe; chart lines thinned keeping peaks", 
     [sample(0, 4, 1), sample(0, 6, 2), sample(1, 5, 1)],
     [sample(0, 80, 1), sample(2, 70, 1)],
   ]);
+  // A value missing at a moment is the probe's last one (the store keeps unchanged values
+  // only every 5 minutes), never another probe's.
   assert.deepEqual(joined.map((j) => [j.time - T0, j.index, j.values]), [
     [0, 1, { temperature: 4, humidity: 80 }],
     [0, 2, { temperature: 6 }],
-    [MIN, 1, { temperature: 5 }],
-    [2 * MIN, 1, { humidity: 70 }],
+    [MIN, 1, { temperature: 5, humidity: 80 }],
+    [2 * MIN, 1, { temperature: 5, humidity: 70 }],
+  ]);
+  const stale = joinSamples(["obdRpm", "obdCoolant"], [
+    [sample(0, 800), sample(10, 900)],
+    [sample(0, 80)],
+  ]);
+  assert.deepEqual(stale.map((j) => j.values), [
+    { obdRpm: 800, obdCoolant: 80 },
+    { obdRpm: 900 }, // 10 minutes on: too old to hold
   ]);
   const long = Array.from(
     { length: 5000 },

@@ -137,9 +137,16 @@ export async function readJoined(
   return joinSamples(series, lists);
 }
 
+/**
+ * The store keeps an unchanged value only every 5 minutes (modules/sensors): a joined moment
+ * shows a series' last value of the same probe when it is at most this old.
+ */
+export const HOLD_MS = 6 * 60_000;
+
 export function joinSamples(
   series: readonly SensorSeries[],
   lists: readonly SensorSample[][],
+  hold = HOLD_MS,
 ): Joined[] {
   const byKey = new Map<string, Joined>();
   series.forEach((key, k) => {
@@ -157,7 +164,25 @@ export function joinSamples(
       }
     }
   });
-  return [...byKey.values()].sort((a, b) => a.time - b.time || a.index - b.index);
+  const joined = [...byKey.values()].sort((a, b) => a.time - b.time || a.index - b.index);
+  if (series.length > 1 && hold > 0) holdValues(series, joined, hold);
+  return joined;
+}
+
+/** Fills each moment's missing values with the probe's last value of that series (≤ hold old). */
+function holdValues(series: readonly SensorSeries[], joined: Joined[], hold: number) {
+  const last = new Map<string, { time: number; value: number }>();
+  for (const j of joined) {
+    for (const key of series) {
+      const id = `${key}:${j.index}`;
+      const v = j.values[key];
+      if (v !== undefined) last.set(id, { time: j.time, value: v });
+      else {
+        const prev = last.get(id);
+        if (prev && j.time - prev.time <= hold) j.values[key] = prev.value;
+      }
+    }
+  }
 }
 
 /**

@@ -8,27 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { devicePorts } from "../helpers/gateway.ts";
-import { RawDevice } from "../helpers/raw_device.ts";
 import { startServer } from "../helpers/server.ts";
-import { FrameWriter } from "../../modules/simulator/devices/frame_writer.ts";
-import {
-  JT,
-  jt808Auth,
-  jt808Frame,
-  jt808Register,
-  type Jt808ServerFrame,
-  Jt808StreamReader,
-  locationBlock,
-} from "../../modules/simulator/devices/jt808.ts";
-import { concatBytes, latin1Text, sampleFix } from "../../modules/simulator/fix.ts";
+import { at, feedSensorFleet, PLAIN, REEFER, VAN } from "../helpers/sensor_fleet.ts";
 import { parseTripId } from "../../modules/reports/sensor_model.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
-const REEFER = "359018270600011";
-const VAN = "359018270600029";
-const PLAIN = "359018270600037";
-const MIN = 60_000;
-const M_PER_DEG = 111_320;
 type Row = Record<string, unknown>;
 type Answer = {
   total: number;
@@ -47,112 +31,6 @@ type Answer = {
     outOfRange: { band: string; duration: number; extreme: number }[];
   }[];
 };
-
-/** Minutes from the crafted hour's start (two hours ago, whole minute). */
-const BASE = Math.floor((Date.now() - 2 * 60 * MIN) / MIN) * MIN;
-const at = (m: number) => BASE + m * MIN;
-
-/** One JT/T 808 item: id, length, value. */
-const item = (id: number, value: Uint8Array) =>
-  new FrameWriter().u8(id).u8(value.length).bytes(value).done();
-const u16 = (v: number) => new FrameWriter().u16(v).done();
-const u32 = (v: number) => new FrameWriter().u32(v).done();
-/** 0x51: eight probes in sign-magnitude tenths, 0xFFFF where none is fitted. */
-const temps = (...c: number[]) =>
-  item(
-    0x51,
-    concatBytes(
-      Array.from({ length: 8 }, (_, i) => i < c.length ? c[i] : null).map((t) =>
-        u16(t === null ? 0xffff : (t < 0 ? 0x8000 : 0) | Math.round(Math.abs(t) * 10))
-      ),
-    ),
-  );
-
-interface Report {
-  minute: number;
-  speed: number;
-  lat: number;
-  acc: boolean;
-  odometer: number;
-  extras: Uint8Array[];
-}
-
-/** The reefer: parked 0-10 at 60 L, refuelled to 100 L over 10-13, drives 15-35, parks. */
-function reeferDay(): Report[] {
-  const out: Report[] = [];
-  let lat = 22.54, odometer = 5000, fuel = 60;
-  for (let m = 0; m <= 50; m++) {
-    const driving = m >= 15 && m < 35;
-    if (m >= 10 && m <= 13) fuel = 60 + (40 * (m - 9)) / 4;
-    if (driving) {
-      lat += 1000 / M_PER_DEG; // 1 km a minute: 60 km/h
-      odometer += 1;
-      fuel -= 0.15;
-    }
-    // Probe 1 warms above 8 °C from minute 38 to 44; probe 2 holds -18 °C.
-    const t1 = m >= 38 && m < 44 ? 9 + (m - 38) * 0.5 : 5;
-    out.push({
-      minute: m,
-      speed: driving ? 60 : 0,
-      lat,
-      acc: m >= 13 && m < 37,
-      odometer,
-      extras: [item(0x02, u16(Math.round(fuel * 10))), temps(t1, -18)],
-    });
-  }
-  return out;
-}
-
-/** The van: drives 5-25 with rpm, coolant, a fuel rate, the OBD odometer; a fault at 20. */
-function vanDay(): Report[] {
-  const out: Report[] = [];
-  let lat = 22.6, odometer = 12000;
-  for (let m = 0; m <= 30; m++) {
-    const driving = m >= 5 && m < 25;
-    if (driving) {
-      lat += 800 / M_PER_DEG;
-      odometer += 0.8;
-    }
-    const extras = [
-      item(0x81, u16(driving ? 1800 + m * 10 : 800)),
-      new FrameWriter().u8(0x84).u8(1).u8((driving ? 70 + m : 60) + 40).done(),
-      item(0x85, u16(driving ? 6 : 1)),
-      item(0x8c, u32(Math.round(odometer * 10))),
-    ];
-    if (m === 20) extras.push(item(0xa0, new TextEncoder().encode("P0301,P0420")));
-    out.push({ minute: m, speed: driving ? 48 : 0, lat, acc: m >= 4 && m < 26, odometer, extras });
-  }
-  return out;
-}
-
-/** A terminal registers, authenticates and sends its reports (each acknowledged). */
-async function drive(port: number, imei: string, reports: Report[]) {
-  const terminal = imei.slice(-12);
-  const d = await RawDevice.open<Jt808ServerFrame>(port, new Jt808StreamReader());
-  try {
-    await d.send(jt808Register(terminal, 1));
-    const reg = await d.frame();
-    await d.send(jt808Auth(terminal, 2, latin1Text(reg.body.subarray(3))));
-    await d.frame();
-    let serial = 3;
-    for (const r of reports) {
-      const fix = sampleFix({
-        time: new Date(at(r.minute)),
-        latitude: r.lat,
-        longitude: 114.05,
-        speedKmh: r.speed,
-        acc: r.acc,
-        odometerKm: r.odometer,
-      });
-      const body = concatBytes([locationBlock(fix), ...r.extras]);
-      await d.send(jt808Frame(JT.LOCATION, terminal, serial++, body));
-      const ack = await d.frame();
-      assert.equal(ack.msgId, JT.PLATFORM_REPLY);
-    }
-  } finally {
-    await d.done();
-  }
-}
 
 /** The administrator's session: JSON calls (data unwrapped) and raw responses (files). */
 async function adminSession(base: string) {
@@ -213,17 +91,7 @@ Deno.test({
         minTemperature: 2,
         maxTemperature: 8,
       });
-      const port = devicePorts(server).jt808;
-      await drive(port, REEFER, reeferDay());
-      await drive(port, VAN, vanDay());
-      await drive(port, PLAIN, [{
-        minute: 0,
-        speed: 0,
-        lat: 22.7,
-        acc: false,
-        odometer: 1,
-        extras: [],
-      }]);
+      await feedSensorFleet(devicePorts(server).jt808);
 
       const range = {
         startTime: new Date(at(-5)).toISOString(),

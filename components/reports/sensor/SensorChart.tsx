@@ -50,6 +50,24 @@ function yScale(values: number[]): { lo: number; hi: number; step: number } {
   return { lo, hi, step: (hi - lo) / 4 };
 }
 
+/**
+ * A line drawn in steps: a reading holds until the next one (the store keeps a value when it
+ * changes, and an unchanged one every few minutes), so a jump shows when it was reported.
+ */
+function stepPoints(
+  points: [number, number][],
+  x: (ms: number) => number,
+  y: (v: number) => number,
+): string {
+  const out: string[] = [];
+  points.forEach(([ms, v], i) => {
+    const px = x(ms).toFixed(1);
+    if (i > 0) out.push(`${px},${y(points[i - 1][1]).toFixed(1)}`);
+    out.push(`${px},${y(v).toFixed(1)}`);
+  });
+  return out.join(" ");
+}
+
 export function SensorChart({ chart, t, fmt, units, title }: {
   chart: Chart;
   t: TFunction;
@@ -78,7 +96,7 @@ export function SensorChart({ chart, t, fmt, units, title }: {
   const digits = step < 1 ? 1 : 0;
   const colorOf = (i: number) => PALETTE[i % PALETTE.length];
   const lineY = (ms: number, line: typeof lines[number]) => {
-    // The line's value at a mark's time (the nearest point before it).
+    // The line's value at a mark's time: the reading in force then (the line is drawn in steps).
     let v = line.points[0][1];
     for (const p of line.points) {
       if (p[0] > ms) break;
@@ -137,8 +155,7 @@ export function SensorChart({ chart, t, fmt, units, title }: {
               stroke={colorOf(i)}
               stroke-width="2"
               stroke-linejoin="round"
-              points={l.points.map((p) => `${x(p[0]).toFixed(1)},${y(conv(p[1])).toFixed(1)}`)
-                .join(" ")}
+              points={stepPoints(l.points, x, (v) => y(conv(v)))}
             />
           ))}
           {chart.marks.map((m, i) => {
