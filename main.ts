@@ -22,6 +22,7 @@ import { scheduleJobs } from "./modules/system/jobs.ts";
 import { warmUpPlaybackJson } from "./modules/positions/json.ts";
 import { log as logger } from "./lib/log.ts";
 import { startAttachmentServer } from "./modules/video/attachment_server.ts";
+import { startMediaListener } from "./modules/video/media/mod.ts";
 import { portError } from "./modules/gateway/transport/listeners.ts";
 
 const mainLog = logger.area("main");
@@ -57,7 +58,15 @@ export async function startServer(
     maxConnections,
     linkMetrics: services.metrics.gateway.link,
   });
-  let attachments;
+  let media, attachments;
+  try {
+    media = startMediaListener(services.mediaHub, config.JT1078_PORT, {
+      hostname: config.HOSTNAME,
+    });
+  } catch (e) {
+    await gateway.close();
+    throw portError(e, "JT1078_PORT", config.JT1078_PORT);
+  }
   try {
     attachments = startAttachmentServer(
       { hostname: config.HOSTNAME, port: config.JT_ATTACHMENT_PORT },
@@ -65,6 +74,7 @@ export async function startServer(
     );
   } catch (e) {
     await gateway.close();
+    await media.close();
     throw portError(e, "JT_ATTACHMENT_PORT", config.JT_ATTACHMENT_PORT);
   }
   services.video.live.startIdleSweep();
@@ -80,6 +90,7 @@ export async function startServer(
   } catch (e) {
     await gateway.close();
     await attachments.close();
+    await media.close();
     if (!(e instanceof Deno.errors.AddrInUse)) throw e;
     throw new Deno.errors.AddrInUse(`PORT ${config.PORT} is already in use by another process`);
   }
@@ -95,12 +106,15 @@ export async function startServer(
     `Device gateway: GT06 ${g.gt06}, JT/T 808 ${g.jt808}, H02 ${g.h02} (TCP, ${gateway.io} sockets), ` +
       `OsmAnd ${g.osmand} (HTTP)`,
   );
+  log(`Video: JT/T 1078 media ${media.port}, T/JSATL12 attachments ${attachments.port} (TCP)`);
   return {
     port,
     gatewayPorts: gateway.ports,
     async shutdown() {
       await gateway.close();
       await attachments.close();
+      await media.close();
+      services.mediaHub.dispose();
       services.video.live.stopIdleSweep();
       // After the gateway: the last commits' points are analysed and written.
       await services.motion.close();

@@ -135,7 +135,7 @@ import type { VideoServices } from "../modules/video/routes.ts";
 import type { VideoDesk } from "../modules/gateway/types.ts";
 import { mediaHost } from "../modules/video/address.ts";
 import { FLEET_AVATAR_PATH } from "../modules/fleet/routes.ts";
-import { noMediaHub } from "../modules/video/no_media.ts";
+import { createMediaHub, type MediaHubImpl } from "../modules/video/media/mod.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
 import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
@@ -274,6 +274,8 @@ export interface Services extends AlertingServices {
   video: VideoServices;
   /** The video module as the gateway sees it (JT/T 1078 answers, alarm media). */
   videoDesk: VideoDesk;
+  /** The JT/T 1078 streams (live, playback, recording) main.ts's media listener feeds. */
+  mediaHub: MediaHubImpl;
   /** The Open API's device, location, track, alarm, instruction, fence and report methods. */
   openMethods: OpenMethod[];
   /** Open API push endpoints (POST /v3/new/openapi/push/*) and their delivery. */
@@ -515,13 +517,14 @@ function buildVideo(
   { devices, directory }: DevicesArea,
   { connections, alerts }: GatewayArea,
   fleetStore: FleetStore,
-): Pick<Services, "video" | "videoDesk"> {
+): Pick<Services, "video" | "videoDesk" | "mediaHub"> {
   const timeline = new DriverTimelineService(fleetStore);
-  const mediaPort = config.MEDIA_PUBLIC_PORT ?? 1078;
+  const mediaHub = createMediaHub();
+  const mediaPort = config.MEDIA_PUBLIC_PORT ?? config.JT1078_PORT;
   const video = createVideo({
     store: new VideoStore(kv),
     dataDir: config.DATA_DIR,
-    hub: noMediaHub,
+    hub: mediaHub,
     connections,
     alerts,
     devices,
@@ -545,7 +548,7 @@ function buildVideo(
         : { name: at.name };
     },
   });
-  return { video: video.services, videoDesk: video.desk };
+  return { video: video.services, videoDesk: video.desk, mediaHub };
 }
 
 /** Help and logs: the business log, the help documents and announcements. */

@@ -14,6 +14,8 @@ export const configSchema = z.object({
   JT808_PORT: port(5015),
   H02_PORT: port(5013),
   OSMAND_PORT: port(5055),
+  /** JT/T 1078 audio/video streams of dashcams (live and playback, modules/video/media). */
+  JT1078_PORT: port(1078),
   /** T/JSATL12 alarm attachments (0x1210-0x1212 and file data) that terminals upload after 0x9208. */
   JT_ATTACHMENT_PORT: port(1079),
   /**

@@ -11,6 +11,8 @@ import { ApiError, CODES, MODEL_FOR, PlatformApi } from "../modules/simulator/ap
 import { DEFAULT_IMEI_PREFIX, Simulator } from "../modules/simulator/simulator.ts";
 import { parseCentre } from "../modules/simulator/routes.ts";
 import type { VideoTerminalOptions } from "../modules/simulator/devices/jt808_video.ts";
+import { testClip } from "../modules/simulator/video/clip.ts";
+import { streamClip } from "../modules/simulator/video/streamer.ts";
 
 const USAGE = `Usage: deno task simulate [options]
 
@@ -264,5 +266,11 @@ async function dashcam(alarmEverySeconds: number): Promise<VideoTerminalOptions>
   const picture = await Deno.readFile(
     new URL("../modules/simulator/devices/alarm_picture.jpg", import.meta.url),
   );
-  return { alarmEverySeconds, picture, channels: 2 };
+  const clip = await testClip();
+  return {
+    alarmEverySeconds,
+    picture,
+    channels: 2,
+    streamer: (o) => streamClip({ ...o, clip }).then(() => {}),
+  };
 }

@@ -13,7 +13,7 @@ import { encodeMessage } from "../gateway/protocols/jt808/encoder.ts";
 import { dataPacket } from "../gateway/protocols/jt808/attachments.ts";
 import { Jt808Splitter } from "../gateway/protocols/jt808/splitter.ts";
 import { startAttachmentServer } from "./attachment_server.ts";
-import { noMediaHub } from "./no_media.ts";
+import { createMediaHub } from "./media/mod.ts";
 import { VideoStore } from "./store.ts";
 import { createVideo } from "./wiring.ts";
 
@@ -42,7 +42,7 @@ async function setup() {
   const video = createVideo({
     store: new VideoStore(kv),
     dataDir,
-    hub: noMediaHub,
+    hub: createMediaHub(),
     connections: { get: () => conn },
     alerts: {
       range: () =>

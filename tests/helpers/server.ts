@@ -52,6 +52,7 @@ export async function startServer(
       JT808_PORT: String(freePort()),
       H02_PORT: String(freePort()),
       OSMAND_PORT: String(freePort()),
+      JT1078_PORT: String(freePort()),
       JT_ATTACHMENT_PORT: String(freePort()),
       ...env,
     },

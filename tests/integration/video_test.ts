@@ -14,6 +14,9 @@ import { CATALOGUE } from "../../lib/errors.ts";
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
 import type { VideoTerminalOptions } from "../../modules/simulator/devices/jt808_video.ts";
+import { testClip } from "../../modules/simulator/video/clip.ts";
+import { streamClip } from "../../modules/simulator/video/streamer.ts";
+import { decodeErrors, probe } from "../../modules/video/media/probe_test_helpers.ts";
 import type { EventMediaRow, HistoryFile, VideoDownloadRow } from "../../modules/video/model.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
@@ -205,4 +208,113 @@ async function token(server: ServerProcess): Promise<string> {
   return (await res.json()).data.token;
 }
 
-export type { VideoDownloadRow };
+Deno.test({
+  name: "video: live start → HLS playlist and segments → stop; history play; download → MP4",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    let r: Rig | null = null;
+    try {
+      const clip = await testClip();
+      r = await rig({
+        alarmEverySeconds: 0,
+        picture: PICTURE,
+        channels: 2,
+        streamer: (o) => streamClip({ ...o, clip }).then(() => {}),
+      });
+      const { admin, imei, server } = r;
+      const auth = { authorization: `Bearer ${await token(server)}` };
+      const get = (path: string) => fetch(`${server.url}${path}`, { headers: auth });
+      await t.step("live start → the playlist and its segments are served → stop", async () => {
+        const started = Date.now();
+        const live = await admin.call("/v3/new/video/live/start", {
+          imei,
+          channel: 1,
+          stream: "main",
+        });
+        assert.ok(Date.now() - started < 15_000);
+        assert.equal(live.url, `/v3/new/video/hls/${imei}/1/live/index.m3u8`);
+        assert.equal(live.codec, "h264");
+        const playlist = await get(live.url);
+        assert.equal(playlist.status, 200);
+        assert.match(playlist.headers.get("content-type") ?? "", /mpegurl/);
+        const text = await playlist.text();
+        assert.match(text, /^#EXTM3U/);
+        const base = live.url.slice(0, live.url.lastIndexOf("/") + 1);
+        const map = /#EXT-X-MAP:URI="([^"]+)"/.exec(text);
+        assert.ok(map, text);
+        const init = await get(base + map[1]);
+        assert.equal(init.status, 200);
+        assert.ok((await init.arrayBuffer()).byteLength > 0);
+        const segment = text.split("\n").find((l) => l && !l.startsWith("#"));
+        assert.ok(segment, text);
+        const seg = await get(base + segment);
+        assert.equal(seg.status, 200);
+        assert.ok((await seg.arrayBuffer()).byteLength > 1000);
+        // A second start reuses the stream.
+        const again = await admin.call("/v3/new/video/live/start", { imei, channel: 1 });
+        assert.equal(again.url, live.url);
+        await admin.call("/v3/new/video/live/stop", { imei, channel: 1 });
+        const gone = await get(live.url);
+        assert.equal(gone.status, 404);
+        assert.equal((await gone.json()).code, CATALOGUE.videoFileNotFound);
+      });
+      const end = new Date();
+      const { list } = await admin.call("/v3/new/video/history/list", {
+        imei,
+        channel: 1,
+        startTime: new Date(end.getTime() - 86_400_000).toISOString(),
+        endTime: end.toISOString(),
+      }) as { list: HistoryFile[] };
+      const file = list.at(-1)!;
+      await t.step("history play: the recording streams as its own HLS", async () => {
+        const play = await admin.call("/v3/new/video/history/play", {
+          imei,
+          channel: 1,
+          startTime: file.startTime,
+          endTime: file.endTime,
+        });
+        assert.equal(play.url, `/v3/new/video/hls/${imei}/1/playback/index.m3u8`);
+        const res = await get(play.url);
+        assert.equal(res.status, 200);
+        assert.match(await res.text(), /#EXTINF/);
+        await admin.call("/v3/new/video/history/control", { imei, channel: 1, action: "stop" });
+      });
+      await t.step("download: downloading → success, the MP4 is served", async () => {
+        const { list: tasks } = await admin.call("/v3/new/video/history/download", {
+          imei,
+          files: [{ channel: 1, startTime: file.startTime, endTime: file.endTime }],
+        }) as { list: VideoDownloadRow[] };
+        assert.equal(tasks[0].state, "downloading");
+        const done = await waitFor("the download", async () => {
+          const { list } = await admin.call("/v3/new/video/history/downloads", {}) as {
+            list: VideoDownloadRow[];
+          };
+          return list.find((d) => d.id === tasks[0].id && d.state !== "downloading");
+        }, 60_000);
+        assert.equal(done.state, "success");
+        assert.ok(done.size > 10_000, `${done.size} bytes`);
+        const mp4 = await get(done.url!);
+        assert.equal(mp4.status, 200);
+        assert.equal(mp4.headers.get("content-type"), "video/mp4");
+        const bytes = new Uint8Array(await mp4.arrayBuffer());
+        assert.equal(bytes.length, done.size);
+        assert.equal(new TextDecoder().decode(bytes.subarray(4, 8)), "ftyp");
+        // The whole 10 s test clip, decodable (ffprobe, as the media tests check segments).
+        const path = await Deno.makeTempFile({ suffix: ".mp4" });
+        try {
+          await Deno.writeFile(path, bytes);
+          const p = await probe(path);
+          assert.equal(p.codec, "h264");
+          assert.equal(p.width, 320);
+          assert.ok(Math.abs(p.duration - 10) < 1.5, `${p.duration} s`);
+          assert.equal(await decodeErrors(path), "");
+        } finally {
+          await Deno.remove(path);
+        }
+      });
+    } finally {
+      await close(r);
+    }
+  },
+});
