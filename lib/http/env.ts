@@ -11,6 +11,11 @@ export interface Session {
   jti: string;
   /** How the token arrived: cookie-authenticated changes must pass the CSRF check. */
   via: "cookie" | "bearer";
+  /**
+   * Set when the caller is an Open API access token (issue 22): the app key's scope, which
+   * the access guard checks on top of the account's own permissions (modules/accounts/needs.ts).
+   */
+  scope?: readonly ("read" | "commands" | "manage")[];
 }
 
 export type AppEnv = {

@@ -2,7 +2,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Need } from "../../lib/http/api.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { type Account, isDescendantOrSelf } from "./model.ts";
-import { needRefusal } from "./needs.ts";
+import { needRefusal, scopeCovers } from "./needs.ts";
 import type { AccountStore } from "./store.ts";
 
 /**
@@ -28,6 +28,8 @@ export class AccessGuard {
    * virtual, that lacks the route's declared need (flags in ./needs.ts).
    */
   async assertNeed(session: Session, need: Need): Promise<void> {
+    // An Open API key's token: its scope first, then the account's own flags as for anyone.
+    if (!scopeCovers(session.scope, need)) throw new BizError("permissionDenied");
     if (need === "public" || need === "read" || need === "self") return;
     const { self, owner } = await this.caller(session);
     const refusal = needRefusal(need, self, owner);

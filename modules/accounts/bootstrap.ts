@@ -1,4 +1,4 @@
-import { generatePassword, hashPassword } from "../auth/password.ts";
+import { generatePassword, passwordHashes } from "../auth/password.ts";
 import { type Account, ALL_PERMISSIONS, DEFAULT_UNITS } from "./model.ts";
 import type { AccountStore } from "./store.ts";
 
@@ -42,7 +42,7 @@ export async function ensureAdministrator(
     units: { ...DEFAULT_UNITS },
     userMapType: "OpenStreetMap",
     alarmSoundFlag: 0,
-    passwordHash: await hashPassword(password),
+    ...await passwordHashes(password),
     virtual: null,
     createdAt: now,
     updatedAt: now,

@@ -95,6 +95,11 @@ export interface Account {
   userMapType: string;
   alarmSoundFlag: 0 | 1;
   passwordHash: string;
+  /**
+   * scrypt of the password's lower-case MD5 hex, for the Open API's token.get (issue 22);
+   * written whenever the password is set or a login succeeds; absent on older accounts until then.
+   */
+  passwordMd5Hash?: string;
   /** Set for virtual (fictitious) accounts: they work under masterId's subtree. */
   virtual: { masterId: string; scope: VirtualScope; expiration: string | null } | null;
   createdAt: string;
@@ -104,10 +109,10 @@ export interface Account {
 }
 
 /** The fields the API returns: never the password hash. */
-export type PublicAccount = Omit<Account, "passwordHash" | "sessionVersion">;
+export type PublicAccount = Omit<Account, "passwordHash" | "passwordMd5Hash" | "sessionVersion">;
 
 export function toPublic(a: Account): PublicAccount {
-  const { passwordHash: _p, sessionVersion: _s, ...rest } = a;
+  const { passwordHash: _p, passwordMd5Hash: _m, sessionVersion: _s, ...rest } = a;
   return rest;
 }
 
@@ -135,6 +140,12 @@ export interface AccountSummary {
  * What other modules read of accounts (a port: AccountStore implements it, so no module
  * imports the accounts store itself).
  */
+/** Writes the MD5 verifier after a login proved the password (the auth area; issue 22). */
+export interface Md5VerifierWriter {
+  /** Only while the account's password is still `passwordHash`; false otherwise. */
+  setMd5Verifier(id: string, passwordHash: string, verifier: string): Promise<boolean>;
+}
+
 export interface AccountLookup {
   get(id: string): Promise<Account | null>;
   getMany(ids: string[]): Promise<Account[]>;

@@ -82,3 +82,23 @@ export function needRefusal(need: Need, self: Account, owner: Account): ErrorNam
   }
   return null;
 }
+
+/**
+ * What each Open API key scope covers (issue 22): read (reading needs), commands (the
+ * sendCommands family), manage (editData and manageAccounts and their kin). `self` (own
+ * password, profile, keys) and `recharge` are in no scope: a key never changes its own
+ * account's login nor spends its money.
+ */
+export const SCOPE_NEEDS: Record<"read" | "commands" | "manage", readonly Need[]> = {
+  read: ["read", "viewReports", "video"],
+  commands: ["sendCommands", "batchSendCommands", "batchWorkMode", "modifyCommands"],
+  manage: ["editData", "manageAccounts", "manageVirtual", "bindApp"],
+};
+
+/** Whether a key's scope covers a need (no scope: a login session, every need; public: any). */
+export function scopeCovers(
+  scope: readonly ("read" | "commands" | "manage")[] | undefined,
+  need: Need,
+): boolean {
+  return !scope || need === "public" || scope.some((s) => SCOPE_NEEDS[s]?.includes(need));
+}

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BizError, type ErrorName } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { PasswordChecks } from "../auth/confirm.ts";
-import { hashPassword } from "../auth/password.ts";
+import { passwordHashes } from "../auth/password.ts";
 import type { AccessGuard } from "./access.ts";
 import {
   type Account,
@@ -109,7 +109,7 @@ export class AccountService {
       units: { ...DEFAULT_UNITS },
       userMapType: "OpenStreetMap",
       alarmSoundFlag: 0,
-      passwordHash: await hashPassword(input.password),
+      ...await passwordHashes(input.password),
       virtual: null,
       createdAt: now,
       updatedAt: now,
@@ -389,7 +389,7 @@ export class AccountService {
   }
 
   private async setPassword(target: Account, password: string) {
-    target.passwordHash = await hashPassword(password);
+    Object.assign(target, await passwordHashes(password));
     target.sessionVersion += 1;
     target.updatedAt = new Date().toISOString();
     await this.store.update(target);
@@ -442,7 +442,7 @@ export class AccountService {
       id: await this.store.newId(),
       account: input.account,
       nickName: input.nickName,
-      passwordHash: await hashPassword(input.password),
+      ...await passwordHashes(input.password),
       virtual: { masterId: owner.id, scope: input.scope, expiration },
       expiration,
       coinNumber: 0,

@@ -104,6 +104,16 @@ export class AccountStore implements AccountRecords {
     }
   }
 
+  /** Sets the MD5 verifier while the password is still the one it was derived from. */
+  async setMd5Verifier(id: string, passwordHash: string, verifier: string): Promise<boolean> {
+    for (;;) {
+      const current = await this.kv.get<Account>(K.byId(id));
+      if (!current.value || current.value.passwordHash !== passwordHash) return false;
+      const next = { ...current.value, passwordMd5Hash: verifier };
+      if ((await this.kv.atomic().check(current).set(K.byId(id), next).commit()).ok) return true;
+    }
+  }
+
   /** Deletes an account with the indexes of its stored record (a caller's copy may be stale). */
   async remove(a: Pick<Account, "id">): Promise<void> {
     for (;;) {

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 /**
  * Passwords are stored with scrypt, a memory-hard KDF (N=2^15, r=8: 32 MiB per hash), as
@@ -31,6 +31,26 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, "base64");
   const key = await derive(password, Buffer.from(salt, "base64"), +n, +r, +p);
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** The lower-case MD5 hex of a password's UTF-8 bytes: what Open API clients send (issue 22). */
+export function passwordMd5(password: string): string {
+  return createHash("md5").update(password, "utf8").digest("hex");
+}
+
+/**
+ * The two verifiers an account keeps: scrypt of the password, and scrypt of its MD5 hex for
+ * `jimi.oauth.token.get`, whose clients send only that MD5 (so the MD5 is a password of its
+ * own: it is stored as carefully as the password).
+ */
+export async function passwordHashes(
+  password: string,
+): Promise<{ passwordHash: string; passwordMd5Hash: string }> {
+  const [passwordHash, passwordMd5Hash] = await Promise.all([
+    hashPassword(password),
+    hashPassword(passwordMd5(password)),
+  ]);
+  return { passwordHash, passwordMd5Hash };
 }
 
 /** A hash to compare against when the account does not exist, so timing does not reveal it. */

@@ -3,10 +3,10 @@ import type { Config } from "../../lib/config.ts";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { RateLimiter } from "../../lib/http/rate_limiter.ts";
-import type { AccountLookup } from "../accounts/model.ts";
+import type { AccountLookup, Md5VerifierWriter } from "../accounts/model.ts";
 import type { Account } from "../accounts/model.ts";
 import type { CaptchaService } from "./captcha.ts";
-import { dummyPasswordHash, verifyPassword } from "./password.ts";
+import { dummyPasswordHash, hashPassword, passwordMd5, verifyPassword } from "./password.ts";
 import type { AuthStore, LoginLimits } from "./store.ts";
 
 /**
@@ -61,7 +61,7 @@ export class AuthService {
 
   constructor(
     private readonly store: AuthStore,
-    private readonly accounts: AccountLookup,
+    private readonly accounts: AccountLookup & Md5VerifierWriter,
     private readonly captcha: CaptchaService,
     private readonly config: Pick<Config, "CAPTCHA" | "SESSION_HOURS">,
   ) {}
@@ -121,6 +121,7 @@ export class AuthService {
       throw new BizError("wrongCredentials");
     }
     await this.store.refundLoginAttempt(input.account, meta.ip);
+    await this.rememberMd5(account, input.password);
     const refusal = await this.loginRefusal(account);
     if (refusal) {
       await log(false, refusal, account.id);
@@ -129,6 +130,65 @@ export class AuthService {
     const issued = await this.issueToken(account, meta);
     await log(true, "success", account.id);
     return { ...issued, account };
+  }
+
+  /**
+   * Accounts created before the MD5 verifier existed get it at their next successful login
+   * (issue 22), written only while the password that was just proved is still the account's.
+   */
+  private async rememberMd5(account: Account, password: string): Promise<void> {
+    if (account.passwordMd5Hash) return;
+    const verifier = await hashPassword(passwordMd5(password));
+    await this.accounts.setMd5Verifier(account.id, account.passwordHash, verifier);
+  }
+
+  /**
+   * The Open API's `jimi.oauth.token.get` check (issue 22): the login and the lower-case MD5
+   * of its password, under the same limits as the login form (per address per minute, and
+   * the failure counters per account and per account+address; no captcha can be solved
+   * there, so past them it is refused until the window ends). Returns the account; throws
+   * the login form's refusals (requestTooOften, loginTooFrequent, wrongCredentials,
+   * loginDenied, accountExpired). Every attempt goes to the login log.
+   */
+  async checkMd5Login(login: string, md5: string, meta: ClientMeta): Promise<Account> {
+    const log = (success: boolean, reason: string, accountId: string | null) =>
+      this.store.appendLoginLog({
+        time: new Date().toISOString(),
+        account: login.slice(0, 100),
+        accountId,
+        ip: meta.ip,
+        userAgent: meta.userAgent.slice(0, 300),
+        success,
+        reason,
+      });
+    if (!this.ipLimiter.hit(meta.ip)) {
+      if (this.floodLogLimiter.hit(meta.ip)) {
+        await log(false, "requestTooOften", await this.accounts.findIdByLogin(login));
+      }
+      throw new BizError("requestTooOften");
+    }
+    if (!await this.store.countLoginAttempt(login, meta.ip, LIMITS, false)) {
+      await log(false, "loginTooFrequent", await this.accounts.findIdByLogin(login));
+      throw new BizError("loginTooFrequent");
+    }
+    const id = await this.accounts.findIdByLogin(login);
+    const account = id ? await this.accounts.get(id) : null;
+    const valid = await verifyPassword(
+      md5.toLowerCase(),
+      account?.passwordMd5Hash ?? await dummyPasswordHash(),
+    );
+    if (!account || !valid) {
+      await log(false, "wrongCredentials", account?.id ?? null);
+      throw new BizError("wrongCredentials");
+    }
+    await this.store.refundLoginAttempt(login, meta.ip);
+    const refusal = await this.loginRefusal(account);
+    if (refusal) {
+      await log(false, refusal, account.id);
+      throw new BizError(refusal);
+    }
+    await log(true, "openApiToken", account.id);
+    return account;
   }
 
   /** Why an account with the right password may still not log in to the web console. */

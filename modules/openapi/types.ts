@@ -48,6 +48,8 @@ export interface OpenCall {
   appKey: string;
   /** The method's parameters, common parameters removed, validated by the method's schema. */
   params: Record<string, unknown>;
+  /** The calling client (token.get counts login attempts per address); absent in unit tests. */
+  client?: { ip: string; userAgent: string };
 }
 
 /**
