@@ -41,6 +41,9 @@ import { registerReportRoutes } from "../modules/reports/routes.ts";
 import { registerDemoRoutes } from "../modules/demo/routes.ts";
 import { registerEmbedRoutes } from "../modules/embed/routes.ts";
 import { registerPushRoutes } from "../modules/openapi/push_routes.ts";
+import { registerOpenKeyRoutes } from "../modules/openapi/key_routes.ts";
+import { registerOpenRest } from "../modules/openapi/rest.ts";
+import { isOpenToken } from "../modules/openapi/tokens.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
 import { registerCommonAddressRoutes } from "../modules/commonaddress/routes.ts";
@@ -125,7 +128,10 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
 
   const requireSession = async (c: Context<AppEnv>) => {
     const found = readToken(c);
-    const session = found && await s.auth.authenticate(found.token, found.via);
+    // An Open API access token (Bearer only) acts as its account within its key's scope.
+    const session = found && (found.via === "bearer" && isOpenToken(found.token)
+      ? await s.openTokens.session(found.token)
+      : await s.auth.authenticate(found.token, found.via));
     if (!session) throw new BizError("tokenInvalid", {}, null, 401);
     if (session.via === "cookie" && !csrfOk(c)) throw new BizError("csrfRejected", {}, null, 403);
     c.set("session", session);
@@ -187,6 +193,17 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
     "/v3/new/openapi.json",
     (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" })),
   );
+
+  // The Tracksolid-form endpoint: outside /v3, the envelope and the body reader (issue 22).
+  registerOpenRest(app, {
+    config: s.config,
+    keys: s.openKeys,
+    tokens: s.openTokens,
+    limits: s.openLimits,
+    access: s.access,
+    accounts: s.accountStore,
+    methods: [...s.openFrameMethods, ...s.openMethods],
+  });
 
   // Every business operation that succeeded goes to the business log (modules/businesslog).
   api.mount(app, requireSession, (c, need) => s.access.assertNeed(c.var.session, need), {

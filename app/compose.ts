@@ -126,6 +126,13 @@ import type { OpenMethod } from "../modules/openapi/types.ts";
 import { PushStore } from "../modules/openapi/push_store.ts";
 import { PushEndpoints } from "../modules/openapi/push_service.ts";
 import { PushDelivery } from "../modules/openapi/push_delivery.ts";
+import { OpenKeyStore } from "../modules/openapi/key_store.ts";
+import { OpenKeys } from "../modules/openapi/keys.ts";
+import { OpenTokens } from "../modules/openapi/tokens.ts";
+import { SecretBox } from "../modules/openapi/secret_box.ts";
+import { OpenRateLimits } from "../modules/openapi/rate_limits.ts";
+import { oauthMethods } from "../modules/openapi/methods/oauth.ts";
+import { userChildMethods } from "../modules/openapi/methods/user_child.ts";
 import { createVideo } from "../modules/video/wiring.ts";
 import { SensorStore } from "../modules/sensors/store.ts";
 import { type FuelTank, SensorRecorder } from "../modules/sensors/recorder.ts";
@@ -278,6 +285,12 @@ export interface Services extends AlertingServices {
   mediaHub: MediaHubImpl;
   /** The Open API's device, location, track, alarm, instruction, fence and report methods. */
   openMethods: OpenMethod[];
+  /** Open API app keys, access tokens, rate limits and the frame's own methods (issue 22, O1). */
+  openKeys: OpenKeys;
+  openTokens: OpenTokens;
+  openLimits: OpenRateLimits;
+  /** jimi.oauth.* and jimi.user.child.* (the dispatcher adds them to openMethods). */
+  openFrameMethods: OpenMethod[];
   /** Open API push endpoints (POST /v3/new/openapi/push/*) and their delivery. */
   pushEndpoints: PushEndpoints;
   pushDelivery: PushDelivery;
@@ -459,6 +472,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleet,
     ...buildHelp(core, signIn),
     ...push,
+    ...buildOpenFrame(core, signIn, devices),
     openMethods: openMethods({
       access: signIn.access,
       accounts: signIn.accountStore,
@@ -1063,6 +1077,27 @@ function connectAreas(
     openPush,
   });
   alertAddresses.start();
+}
+
+/** Open API app keys (secrets sealed with the key file under DATA_DIR), tokens, limits. */
+function buildOpenFrame(
+  { kv, config }: Core,
+  { access, accountStore, auth }: SignInArea,
+  { accounts }: DevicesArea,
+): Pick<Services, "openKeys" | "openTokens" | "openLimits" | "openFrameMethods"> {
+  const store = new OpenKeyStore(kv);
+  const box = new SecretBox(`${config.DATA_DIR}/openapi/secret.key`);
+  const openKeys = new OpenKeys(store, box, access);
+  const openTokens = new OpenTokens(store, openKeys, accountStore);
+  return {
+    openKeys,
+    openTokens,
+    openLimits: new OpenRateLimits(config),
+    openFrameMethods: [
+      ...oauthMethods({ auth, tokens: openTokens, access, accounts: accountStore }),
+      ...userChildMethods({ access, accounts: accountStore, accountService: accounts }),
+    ],
+  };
 }
 
 /** Open API push endpoints (loaded) and their delivery through the alert webhooks' sender. */

@@ -132,6 +132,16 @@ export const configSchema = z.object({
   ).optional(),
   /** Alert mails and webhook calls free per account and UTC month; each one beyond costs a credit. */
   FREE_PUSHES_PER_MONTH: z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  /**
+   * Open API (`POST /route/rest`, issue 22): calls per second per app key (a token bucket that
+   * holds OPENAPI_KEY_BURST calls; over it: 1006) and per client address (over it: 1005).
+   * `jimi.oauth.token.get` counts like any call.
+   */
+  OPENAPI_KEY_RATE: z.coerce.number().min(1).max(1_000_000).default(50),
+  OPENAPI_KEY_BURST: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  OPENAPI_IP_RATE: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  /** "on" accepts unsigned `v=0.9` calls (a trusted network only); "off" refuses them. */
+  OPENAPI_ALLOW_UNSIGNED: z.enum(["on", "off"]).default("off"),
   /** Length of a demo (trial) account in days, the approval day included (modules/demo). */
   DEMO_TRIAL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /** Login of the account demo accounts are created under; unset: the approving administrator. */

@@ -199,6 +199,23 @@ export const CATALOGUE = {
   // Open API push endpoints (issue 22, O2).
   pushEndpointLimit: 46021,
   pushEndpointNotFound: 46022,
+  // Open API app keys and `/route/rest` answers (issue 22, O1).
+  openKeyLimit: 46031,
+  openKeyNotFound: 46032,
+  openKeyExpiryPast: 46033,
+  openParameter: 46034,
+  openSignInvalid: 46035,
+  openTimestampStale: 46036,
+  openUnsignedRefused: 46037,
+  openAppKeyInvalid: 46038,
+  openTokenInvalid: 46039,
+  openIpOverLimit: 46040,
+  openTooFrequent: 46041,
+  openMethodUnknown: 46042,
+  openNoPermission: 46043,
+  openIllegalUser: 46044,
+  openBusy: 46045,
+  openBodyTooLarge: 46046,
   // Report queries (47001-47099).
   reportStartInFuture: 47001,
   reportBeyondLookback: 47002,
