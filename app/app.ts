@@ -162,6 +162,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerDemoRoutes(api, s);
   registerEmbedRoutes(api, s);
   registerPushRoutes(api, s);
+  registerOpenKeyRoutes(api, s);
   registerAccountInfoRoutes(api, s);
   registerOwnEmailRoutes(api, s);
   registerCommonAddressRoutes(api, s);
