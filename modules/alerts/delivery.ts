@@ -1,3 +1,4 @@
+import type { DriverTimeline } from "../fleet/model.ts";
 import type { AccountLookup } from "../accounts/model.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { ZoneLookup } from "../geofences/model.ts";
@@ -23,6 +24,8 @@ export interface DeliveryCounters {
 /** A pushed alert as the console pop-up receives it. */
 export interface PushedAlert extends AlertRecord {
   deviceName: string;
+  /** The device's driver at the alarm's time (fleet), "" when none is known. */
+  driverName: string;
   /** Accounts from the device's owner up to the root: who may see it. */
   path: string;
 }
@@ -67,6 +70,8 @@ export class AlertDelivery {
       pushes?: PushAllowance;
       /** Alert SMS (paid with credits). */
       sms?: AlertSms;
+      /** Who drove the device when (fleet): pushes name the alarm's driver. */
+      drivers?: DriverTimeline;
     },
   ) {}
 
@@ -174,9 +179,11 @@ export class AlertDelivery {
     const pushed = { ...alert, pushed: true };
     this.markPushed(pushed);
     const device = this.d.directory.get(alert.imei);
+    const [driver] = await this.d.drivers?.driversAt(alert.imei, [alert.time]) ?? [null];
     const view: PushedAlert = {
       ...pushed,
       deviceName: device?.deviceName || alert.imei,
+      driverName: driver?.name ?? "",
       path: owner.path,
     };
     this.recent.push({ ...view, seq: ++this.seq });
@@ -213,6 +220,7 @@ export class AlertDelivery {
         type: alert.type,
         imei: alert.imei,
         deviceName: view.deviceName,
+        driverName: view.driverName,
         time: new Date(alert.time).toISOString(),
         lat: alert.lat,
         lng: alert.lng,

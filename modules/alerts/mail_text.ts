@@ -9,6 +9,7 @@ export function alertMail(a: PushedAlert, language: string): { subject: string; 
   const lines = [
     t("alerts.mail.device", { device: a.deviceName, imei: a.imei }),
     t("alerts.mail.type", { type }),
+    ...(a.driverName ? [t("alerts.mail.driver", { driver: a.driverName })] : []),
     t("alerts.mail.time", { time: new Date(a.time).toISOString().replace("T", " ").slice(0, 19) }),
   ];
   if (a.fenceName) lines.push(t("alerts.mail.fence", { fence: a.fenceName }));

@@ -105,6 +105,7 @@ export async function createAlerting(
     metrics: d.metrics,
     pushes: d.pushes,
     sms: d.sms,
+    drivers: d.drivers,
   });
   if (config.ALERT_ENGINE === "on") alertEngine.start();
   // Auto broadcast rules count every stored alert (device alarms and engine alerts).

@@ -4,7 +4,7 @@
  * (a real SMTP server).
  */
 import assert from "node:assert/strict";
-import { enterpriseWithDevices } from "../../tests/helpers/fleet.ts";
+import { alertMailTo, enterpriseWithDevices } from "../../tests/helpers/fleet.ts";
 import { gt06Heartbeat, gt06Location, gt06Login } from "../../tests/helpers/gt06_frames.ts";
 import { RawDevice } from "../../tests/helpers/raw_device.ts";
 import { freePort, startServer } from "../../tests/helpers/server.ts";
@@ -25,21 +25,7 @@ async function enterpriseWithMail(url: string, smtp: Awaited<ReturnType<typeof s
     password: PASSWORD,
     imeis: [IMEI],
   });
-  await ent.call("/v3/new/alarm/email/sendCode", { email: "dispatch@route.test" });
-  const [codeMail] = await smtp.waitFor(1);
-  const code = mailText(codeMail.raw).match(/\b(\d{6})\b/)![1];
-  await ent.call("/v3/new/alarm/email/verify", { email: "dispatch@route.test", code });
-  const settings = await ent.call("/v3/new/alarm/settings/get", {});
-  await ent.call("/v3/new/alarm/settings/save", {
-    ...settings,
-    userId: undefined,
-    silenceMinutes: 0,
-    email: {
-      enabled: true,
-      address: "dispatch@route.test",
-      types: ["routeDeviation", "routeReturn"],
-    },
-  });
+  await alertMailTo(ent, smtp, "dispatch@route.test", ["routeDeviation", "routeReturn"]);
   return ent;
 }
 

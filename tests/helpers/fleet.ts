@@ -4,6 +4,7 @@
  */
 import type { Page } from "playwright-core";
 import { ApiClient } from "./api_client.ts";
+import { mailText, type startSmtp } from "./smtp.ts";
 
 export interface EnterpriseSpec {
   adminPassword: string;
@@ -39,6 +40,30 @@ export async function enterpriseWithDevices(url: string, spec: EnterpriseSpec) {
   }
   const ent = await ApiClient.login(url, spec.account, spec.password);
   return { admin, adminId: me.userId as string, entId: entId as string, ent };
+}
+
+/**
+ * Verifies `address` as the account's alert mail address (the code arrives on `smtp`) and sends
+ * the alerts of `types` there, with no silence time.
+ */
+export async function alertMailTo(
+  api: ApiClient,
+  smtp: Awaited<ReturnType<typeof startSmtp>>,
+  address: string,
+  types: string[],
+) {
+  const before = smtp.mails.length;
+  await api.call("/v3/new/alarm/email/sendCode", { email: address });
+  const codeMail = (await smtp.waitFor(before + 1))[before];
+  const code = mailText(codeMail.raw).match(/\b(\d{6})\b/)![1];
+  await api.call("/v3/new/alarm/email/verify", { email: address, code });
+  const settings = await api.call("/v3/new/alarm/settings/get", {});
+  await api.call("/v3/new/alarm/settings/save", {
+    ...settings,
+    userId: undefined,
+    silenceMinutes: 0,
+    email: { enabled: true, address, types },
+  });
 }
 
 /** Waits for the islands, then closes a pop-up the shell may open (release notes, notices). */

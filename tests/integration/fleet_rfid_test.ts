@@ -14,7 +14,8 @@ import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
 import { buildFrame } from "../../modules/gateway/protocols/gt06/frame.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
-import { enterpriseWithDevices } from "../helpers/fleet.ts";
+import { alertMailTo, enterpriseWithDevices } from "../helpers/fleet.ts";
+import { mailText, smtpEnv, startSmtp } from "../helpers/smtp.ts";
 import { hex, wire } from "../../modules/gateway/protocols/jt808/test_frames.ts";
 import {
   JT,
@@ -272,11 +273,12 @@ Deno.test({
 });
 
 Deno.test({
-  name: "fleet: a trip names the driver who swiped in before it",
+  name: "fleet: a trip and an alert mail name the driver who swiped in before them",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const server = await startServer({ ADMIN_PASSWORD });
+    const smtp = await startSmtp();
+    const server = await startServer({ ADMIN_PASSWORD, ...smtpEnv(smtp) });
     const imei = "359018270622222", terminal = imei.slice(-12);
     let d: RawDevice<Jt808ServerFrame> | null = null;
     try {
@@ -289,6 +291,7 @@ Deno.test({
       });
       await api.call("/v3/new/fleet/driver/add", { name: "Li Si", rfidCardNo: "CARD-LI" });
       await api.call("/v3/new/fleet/vehicle/add", { plate: "TRIP-1", imei, status: "using" });
+      await alertMailTo(api, smtp, "ops@trip.test", ["sos"]);
 
       d = await signedInTerminal(server, terminal);
       const start = Math.floor(Date.now() / 1000) * 1000 - 30 * 60_000;
@@ -308,6 +311,7 @@ Deno.test({
           longitude: 114.0,
           speedKmh: moving ? 36 : 0,
           acc: moving,
+          ...(s === 300 ? { alarm: "sos" as const } : {}),
         });
         await d.send(jt808Location(terminal, seq, fix));
         assert.equal(await acked(d, seq, JT.LOCATION), 0);
@@ -324,9 +328,12 @@ Deno.test({
         return r.total === 1 && r.list[0].endTime ? r : null;
       });
       assert.equal(trips.list[0].driverName, "Li Si");
+      const mails = await smtp.waitFor(2);
+      assert.match(mailText(mails[1].raw), /Driver: Li Si/);
     } finally {
       d?.conn.close();
       await server.stop();
+      await smtp.close();
     }
   },
 });
