@@ -71,9 +71,11 @@ export function shifts(events: SensorEvent[], inKind: SensorEventKind): Clocking
       };
       open.set(card, shift);
     } else {
-      const shift = open.get(card);
+      // A removal may not name its card (JT/T 808 0x0702 state 2): it ends the latest shift.
+      const key = open.has(card) ? card : card === "" ? [...open.keys()].pop() : undefined;
+      const shift = key === undefined ? undefined : open.get(key);
       if (shift) {
-        open.delete(card);
+        open.delete(key!);
         shift.row.clockOutTime = iso(e.time);
         shift.row.duration = seconds(shift.start, e.time);
         out.push(shift);

@@ -3,7 +3,8 @@
  * morning — a reefer truck with fuel (item 0x02, 1/10 L) and two temperature probes (0x51) that
  * parks, is refuelled with 40 L, drives 20 km and parks with probe 1 above 8 °C for 6 minutes;
  * an OBD van (0x81 rpm, 0x84 coolant, 0x85 fuel rate, 0x8c odometer, 0xa0 fault codes) that
- * drives 16 km; a plain tracker with no sensor. Used by the API test and the e2e test.
+ * drives 16 km, its driver swiping an IC card in and out (0x0702); a plain tracker with no
+ * sensor. Used by the API test and the e2e test.
  */
 import assert from "node:assert/strict";
 import { RawDevice } from "./raw_device.ts";
@@ -11,11 +12,13 @@ import { FrameWriter } from "../../modules/simulator/devices/frame_writer.ts";
 import {
   JT,
   jt808Auth,
+  jt808DriverIdentity,
   jt808Frame,
   jt808Register,
   type Jt808ServerFrame,
   Jt808StreamReader,
   locationBlock,
+  simulatorDriverCard,
 } from "../../modules/simulator/devices/jt808.ts";
 import { concatBytes, latin1Text, sampleFix } from "../../modules/simulator/fix.ts";
 
@@ -51,6 +54,8 @@ export interface Report {
   acc: boolean;
   odometer: number;
   extras: Uint8Array[];
+  /** The driver's IC card inserted or removed (0x0702) just before this report. */
+  swipe?: "in" | "out";
 }
 
 /** The reefer: parked 0-10 at 60 L, refuelled to 100 L over 10-13, drives 15-35, parks. */
@@ -96,7 +101,16 @@ export function vanDay(): Report[] {
       item(0x8c, u32(Math.round(odometer * 10))),
     ];
     if (m === 20) extras.push(item(0xa0, new TextEncoder().encode("P0301,P0420")));
-    out.push({ minute: m, speed: driving ? 48 : 0, lat, acc: m >= 4 && m < 26, odometer, extras });
+    const swipe = m === 4 ? "in" as const : m === 26 ? "out" as const : undefined;
+    out.push({
+      minute: m,
+      speed: driving ? 48 : 0,
+      lat,
+      acc: m >= 4 && m < 26,
+      odometer,
+      extras,
+      swipe,
+    });
   }
   return out;
 }
@@ -120,6 +134,14 @@ export async function drive(port: number, imei: string, reports: Report[]) {
         acc: r.acc,
         odometerKm: r.odometer,
       });
+      if (r.swipe) {
+        await d.send(jt808DriverIdentity(terminal, serial++, {
+          inserted: r.swipe === "in",
+          time: new Date(at(r.minute)),
+          card: simulatorDriverCard(imei),
+        }));
+        assert.equal((await d.frame()).msgId, JT.PLATFORM_REPLY);
+      }
       const body = concatBytes([locationBlock(fix), ...r.extras]);
       await d.send(jt808Frame(JT.LOCATION, terminal, serial++, body));
       const ack = await d.frame();

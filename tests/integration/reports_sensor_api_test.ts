@@ -186,9 +186,6 @@ Deno.test({
         assert.ok(r.list.some((x) => x.outOfRange === true));
         assert.deepEqual(r.chart!.bands, [{ imei: REEFER, min: 2, max: 8 }]);
         assert.equal(r.chart!.lines.length, 2);
-        // JT/T 808's status word carries the door (closed here); no light sensor.
-        const door = await run("sensorData", [REEFER], { sensorType: 3 });
-        assert.ok(door.total >= 1 && door.list.every((x) => x.door === "closed"));
         const light = await run("sensorData", [REEFER], { sensorType: 4 });
         assert.deepEqual([light.total, light.unsupported], [0, [REEFER]]);
         const temp = await run("sensorData", [REEFER], { sensorType: 1 });
@@ -196,8 +193,7 @@ Deno.test({
       });
 
       await t.step("logistics: the trip with its temperatures", async () => {
-        // The plain tracker's status word has a door input too: it has no trip, so no row.
-        const r = await run("logistics", [REEFER, PLAIN]);
+        const r = await run("logistics", [REEFER]);
         assert.equal(r.total, 1);
         assert.deepEqual(r.unsupported, []);
         assert.equal(r.list[0].maxTemperature, 5);
@@ -236,6 +232,21 @@ Deno.test({
         const odo = await run("carriageMileage", [VAN, PLAIN]);
         assert.ok(odo.total >= 1);
         assert.ok(!odo.unsupported.includes(VAN));
+      });
+
+      await t.step("clock-in: swipes, clock-ins only, shifts", async () => {
+        const all = await until("swipes", () => run("clockIn", [VAN, PLAIN]), (a) => a.total >= 2);
+        assert.deepEqual(all.unsupported, [PLAIN]);
+        assert.deepEqual(all.list.map((x) => x.clockType), ["in", "out"]);
+        assert.equal(all.list[0].driverName, `Driver ${VAN.slice(-4)}`);
+        const ins = await run("clockIn", [VAN], { clockType: 1 });
+        assert.deepEqual(ins.list.map((x) => x.clockType), ["in"]);
+        const shifts = await run("clockIn", [VAN], { clockType: 2 });
+        assert.equal(shifts.total, 1);
+        assert.equal(shifts.list[0].duration, 22 * 60);
+        assert.equal(shifts.list[0].cardNo, all.list[0].cardNo);
+        const bt = await run("bluetoothClockIn", [VAN]);
+        assert.deepEqual(bt, { total: 0, list: [], unsupported: [VAN] });
       });
 
       await t.step("a device without the sensor: total 0, empty list, listed", async () => {
