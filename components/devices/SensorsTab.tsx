@@ -5,6 +5,11 @@ import { toast } from "../ui/Toast.tsx";
 import { FieldGrid, type Spec, TabFooter, toValues, typedAll, useTabForm } from "./tabform.tsx";
 import type { DeviceDetailData } from "./types.ts";
 import type { OilTank, Sensors } from "../../modules/devices/detail.ts";
+import {
+  type CalibrationPoint,
+  formatCalibration,
+  parseCalibration,
+} from "../../modules/sensors/model.ts";
 
 const EQ = "/v3/new/newEquipment";
 type Rod = Sensors["oilRods"][number];
@@ -238,7 +243,7 @@ function TankFieldset(
               name={`tank-${k}`}
               type="number"
               step="any"
-              value={tank[k] ?? ""}
+              value={tank[k] as number | null ?? ""}
               disabled={readOnly}
               placeholder={k === "capacity" && tank.shape !== "irregular"
                 ? label("capacityAuto")
@@ -253,6 +258,14 @@ function TankFieldset(
           </label>
         ))}
       </div>
+      {tank.shape === "irregular" && (
+        <CalibrationField
+          label={label}
+          rows={tank.calibration ?? []}
+          readOnly={readOnly}
+          onChange={(calibration) => onPatch({ calibration })}
+        />
+      )}
       {!readOnly && (
         <button
           type="button"
@@ -263,6 +276,44 @@ function TankFieldset(
         </button>
       )}
     </fieldset>
+  );
+}
+
+const CALIBRATION_EXAMPLE = "0.5, 0\n2.0, 60\n4.5, 150";
+
+/**
+ * An irregular tank's calibration table as text, one "reading, litres" row per line; the rows
+ * follow the text whenever it reads as numbers (the server checks their order).
+ */
+function CalibrationField(
+  { label, rows, readOnly, onChange }: {
+    label: (n: string) => string;
+    rows: CalibrationPoint[];
+    readOnly: boolean;
+    onChange: (rows: CalibrationPoint[]) => void;
+  },
+) {
+  const [text, setText] = useState(formatCalibration(rows));
+  const parsed = parseCalibration(text);
+  return (
+    <label class="field tank-calibration">
+      <span class="field-label">{label("calibration")}</span>
+      <textarea
+        name="tank-calibration"
+        class="input mono"
+        rows={4}
+        value={text}
+        disabled={readOnly}
+        placeholder={CALIBRATION_EXAMPLE}
+        onInput={(e) => {
+          const value = (e.target as HTMLTextAreaElement).value;
+          setText(value);
+          const next = parseCalibration(value);
+          if (next) onChange(next);
+        }}
+      />
+      <span class={parsed ? "muted" : "field-error"}>{label("calibrationHint")}</span>
+    </label>
   );
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BizError } from "../../lib/errors.ts";
 import { calendarDate } from "../accounts/schemas.ts";
+import { CALIBRATION_MAX_POINTS, calibrationProblem } from "../sensors/model.ts";
 
 /**
  * The field groups of a device's details dialog (spec §3): customer (driver, vehicle,
@@ -97,6 +98,14 @@ export const oilTank = z.object({
   oilHeight: dim,
   /** Litres; computed from the dimensions for regular shapes when not given. */
   capacity: z.number().positive().max(1_000_000).nullable(),
+  /**
+   * Irregular tanks: sensor reading (volts, or cm for a height rod) → litres, rows ascending;
+   * the sensor readings are converted by linear interpolation (modules/sensors/tank.ts).
+   */
+  calibration: z.array(
+    z.object({ value: z.number().min(0).max(100_000), litres: z.number().min(0).max(1_000_000) })
+      .strict(),
+  ).max(CALIBRATION_MAX_POINTS).optional(),
 }).strict();
 export type OilTank = z.infer<typeof oilTank>;
 
@@ -244,6 +253,14 @@ export function withCapacity(t: OilTank): OilTank {
   } else if (t.shape === "horizontal") {
     need(["diameter", "length"]);
     computed = Math.PI * (t.diameter! / 2) ** 2 * t.length! / 1000;
+  } else if (t.calibration?.length) {
+    const problem = calibrationProblem(t.calibration);
+    if (problem) {
+      throw new BizError("illegalParameter", { field: "calibration", reasonKey: problem }, {
+        field: "calibration",
+      });
+    }
+    computed = t.calibration[t.calibration.length - 1].litres;
   } else need(["capacity"]);
   return { ...t, capacity: t.capacity ?? Math.round(computed! * 10) / 10 };
 }

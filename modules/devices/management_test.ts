@@ -548,6 +548,19 @@ Deno.test("device management API", async (t) => {
         code(await send({ oilTanks: [tank, { ...tank, tankId: "T2" }] }), "tankNameExists");
         code(await send({ oilTanks: [tank, { ...tank, name: "Spare" }] }), "tankIdExists");
         code(await send({ oilTanks: [{ ...tank, shape: "horizontal" }] }), "illegalParameter");
+        // Irregular tanks: a calibration table whose readings rise and whose litres never fall.
+        const irregular = { ...tank, shape: "irregular", height: null, width: null, length: null };
+        const table = [{ value: 0.5, litres: 0 }, { value: 2, litres: 60 }, {
+          value: 4.5,
+          litres: 150,
+        }];
+        const bad = await send({ oilTanks: [{ ...irregular, calibration: [table[1], table[0]] }] });
+        code(bad, "illegalParameter");
+        assert.ok(JSON.stringify(bad.json).includes("calibration"), JSON.stringify(bad.json));
+        code(await send({ oilTanks: [irregular] }), "illegalParameter"); // neither table nor capacity
+        const withTable = ok(await send({ oilTanks: [{ ...irregular, calibration: table }] }));
+        assert.equal(withTable.oilTanks[0].capacity, 150, "the table's full litres");
+        assert.deepEqual((await detail(10)).sensors.oilTanks[0].calibration, table);
         const saved = ok(await send({}));
         assert.equal(saved.oilTanks[0].capacity, 200, "50 × 40 × 100 cm = 200 L");
         assert.equal((await detail(10)).sensors.oilTanks[0].capacity, 200);

@@ -209,6 +209,20 @@ Deno.test({
         (document.querySelector("input[name=tank-capacity]") as HTMLInputElement)?.value === "200"
       );
       await page.screenshot({ path: SHOT("details") });
+      // An irregular tank goes by its calibration table; its capacity is the table's full litres.
+      await page.click("#add-tank");
+      const second = page.locator("fieldset.tank").nth(1);
+      await second.locator("input[name=tank-name]").fill("Saddle tank");
+      await second.locator("input[name=tank-tankId]").fill("T-02");
+      await second.locator("select[name=tank-shape]").selectOption("irregular");
+      await second.locator("textarea[name=tank-calibration]").fill("0.5, 0\n2, 60\n4.5, 150");
+      await page.click(".tab-save");
+      await page.waitForFunction(() =>
+        (document.querySelectorAll("input[name=tank-capacity]")[1] as HTMLInputElement)?.value ===
+          "150"
+      );
+      await page.evaluate(() => document.querySelectorAll("fieldset.tank")[1]?.scrollIntoView());
+      await page.screenshot({ path: SHOT("details_calibration") });
       await page.click("#tab-basic");
       await page.screenshot({ path: SHOT("details_basic") });
       await page.click(".modal-head .icon-btn");
