@@ -74,6 +74,8 @@ export function createPageRenderer(
           `img-src 'self' data: blob: http: https:; connect-src 'self' ws: wss:; font-src 'self' data:; ` +
           // OpenLayers' WebGL layers build their buffers in a worker created from a blob.
           `worker-src 'self' blob:; ` +
+          // hls.js feeds the <video> element through a MediaSource object URL (blob:).
+          `media-src 'self' blob:; ` +
           `frame-ancestors 'self'; base-uri 'self'; form-action 'self'; object-src 'none'`,
       );
       c.header("Cache-Control", "no-store");

@@ -16,6 +16,8 @@ import { ApiClient } from "../helpers/api_client.ts";
 import { freePort, startServer } from "../helpers/server.ts";
 import { devicePorts } from "../helpers/gateway.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
+import { streamClip } from "../../modules/simulator/video/streamer.ts";
+import { testClip } from "../../modules/simulator/video/clip.ts";
 import { CATALOGUE } from "../../lib/errors.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
@@ -23,6 +25,7 @@ const PASSWORD = "Passw0rd11";
 const SHOTS = Deno.env.get("VIDEO_SHOTS") ??
   new URL("../screenshots/", import.meta.url).pathname;
 const OTHER_IMEI = "359710049430018";
+const PICTURE = new URL("../../modules/simulator/devices/alarm_picture.jpg", import.meta.url);
 
 /** Polls `check` every 300 ms until it answers something truthy or `ms` pass. */
 async function until<T>(what: string, check: () => Promise<T>, ms = 30_000): Promise<T> {
@@ -38,6 +41,20 @@ async function until<T>(what: string, check: () => Promise<T>, ms = 30_000): Pro
 /** The `<video>` clock of the first element matching `selector`. */
 const clock = (page: Page, selector: string) =>
   page.$eval(selector, (v) => (v as HTMLVideoElement).currentTime);
+
+/** Waits until the player in `selector` plays; on a timeout says what it showed instead. */
+async function playing(page: Page, selector: string, ms = 30_000) {
+  try {
+    await page.waitForSelector(`${selector}[data-state=playing]`, { timeout: ms });
+  } catch (e) {
+    const shown = await page.$eval(
+      selector,
+      (el) => `${el.getAttribute("data-state")}: ${el.textContent}`,
+    )
+      .catch(() => "nothing");
+    throw new Error(`${selector} did not play (${shown}): ${(e as Error).message}`);
+  }
+}
 
 async function shot(page: Page, name: string) {
   await Deno.mkdir(SHOTS, { recursive: true });
@@ -67,17 +84,21 @@ Deno.test({
         accountType: 9,
         parentId: me.userId,
       });
-      sim = new Simulator(
-        {
-          protocol: "jt808",
-          devices: 1,
-          port: devicePorts(server).jt808,
-          intervalSeconds: 2,
-          alarmScale: 0,
-          reconnectsPerHour: 0,
-          video: true,
-        } as ConstructorParameters<typeof Simulator>[0],
-      );
+      const clip = await testClip();
+      sim = new Simulator({
+        protocol: "jt808",
+        devices: 1,
+        port: devicePorts(server).jt808,
+        intervalSeconds: 2,
+        alarmScale: 0,
+        reconnectsPerHour: 0,
+        video: {
+          streamer: async (o) => void await streamClip({ ...o, clip }),
+          alarmEverySeconds: 20,
+          picture: await Deno.readFile(PICTURE),
+          channels: 2,
+        },
+      });
       const imei = sim.imeis[0];
       await admin.call("/v3/new/newEquipment/importEquipment", {
         userId: entId,
@@ -121,9 +142,7 @@ Deno.test({
       await ready(page);
       await page.click(`.vd-device[data-imei="${imei}"]`);
       await page.click('.vd-cam[data-channel="1"]');
-      await page.waitForSelector("[data-testid=live-cell][data-state=playing]", {
-        timeout: 30_000,
-      });
+      await playing(page, "[data-testid=live-cell]");
       assert.match(await page.textContent(".vd-cell-title") ?? "", /Front/);
       const t1 = await clock(page, "[data-testid=live-cell] video");
       await page.waitForTimeout(3000);
@@ -141,7 +160,7 @@ Deno.test({
       const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const pub = await visitor.newPage();
       await pub.goto(server.url + link.url);
-      await pub.waitForSelector("[data-testid=live-cell][data-state=playing]", { timeout: 30_000 });
+      await playing(pub, "[data-testid=live-cell]");
       await shot(pub, "open_live_laptop");
       await ent.call("/v3/new/video/share/revoke", { id: link.id });
       await pub.reload();
@@ -160,9 +179,7 @@ Deno.test({
       await page.click("#history-search");
       await page.waitForSelector("[data-testid=history-file]", { timeout: 20_000 });
       await page.click("[data-testid=history-file] [data-action=play]");
-      await page.waitForSelector("[data-testid=history-player][data-state=playing]", {
-        timeout: 30_000,
-      });
+      await playing(page, "[data-testid=history-player]");
       const h1 = await clock(page, "[data-testid=history-player] video");
       await page.waitForTimeout(2500);
       const h2 = await clock(page, "[data-testid=history-player] video");
@@ -191,9 +208,7 @@ Deno.test({
       await shot(page, "event_laptop");
       await page.goto(`${server.url}/superVideo2024`);
       await ready(page);
-      await page.waitForSelector("[data-testid=live-cell][data-state=playing]", {
-        timeout: 30_000,
-      });
+      await playing(page, "[data-testid=live-cell]");
       await shot(page, "wall_laptop");
       await laptop.close();
 
@@ -207,9 +222,7 @@ Deno.test({
         if (path === "/live") {
           await p.click(`.vd-device[data-imei="${imei}"]`);
           await p.click('.vd-cam[data-channel="1"]');
-          await p.waitForSelector("[data-testid=live-cell][data-state=playing]", {
-            timeout: 30_000,
-          });
+          await playing(p, "[data-testid=live-cell]");
           const cols = await p.$eval(".vd-grid", (g) => getComputedStyle(g).gridTemplateColumns);
           assert.equal(cols.split(" ").length, 1, "one column on a phone");
         }
@@ -260,6 +273,9 @@ Deno.test({
         await shot(d, `denied_${path.slice(1)}_laptop`);
       }
       assert.deepEqual(asked, [], "no video call from a page without the permission");
+      // The video settings play nothing: open without the permission.
+      assert.equal((await d.goto(`${server.url}/settings`))?.status(), 200);
+      await d.waitForSelector("[data-testid=video-settings]");
       const none = await ApiClient.login(server.url, "video_none", PASSWORD);
       const refused = await none.raw("/v3/new/video/live/start", {
         imei: OTHER_IMEI,
