@@ -103,3 +103,35 @@ Deno.test("an unannounced connection is live; a second start reuses it; close en
     await listener.close();
   }
 });
+
+Deno.test("silent connections are closed after the idle time, and the cap closes extra connections at once", async () => {
+  const hub = createMediaHub();
+  const listener = startMediaListener(hub, 0, {
+    hostname: "127.0.0.1",
+    idleMs: 300,
+    maxConnections: 2,
+  });
+  const conns: Deno.TcpConn[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      conns.push(await Deno.connect({ hostname: "127.0.0.1", port: listener.port }));
+    }
+    const started = Date.now();
+    const ends = await Promise.all(conns.map(async (c) => {
+      const n = await c.read(new Uint8Array(8)).catch(() => null);
+      return { n, ms: Date.now() - started };
+    }));
+    assert.ok(ends.every((e) => e.n === null), "every connection was closed by the server");
+    const sorted = ends.map((e) => e.ms).sort((a, b) => a - b);
+    assert.ok(sorted[0] < 250, `the third connection was refused at once (${sorted[0]} ms)`);
+    assert.ok(sorted[2] >= 250, `silent ones were closed after the idle time (${sorted[2]} ms)`);
+  } finally {
+    for (const c of conns) {
+      try {
+        c.close();
+      } catch { /* closed */ }
+    }
+    hub.dispose();
+    await listener.close();
+  }
+});
