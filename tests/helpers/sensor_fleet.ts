@@ -3,7 +3,7 @@
  * morning — a reefer truck with fuel (item 0x02, 1/10 L) and two temperature probes (0x51) that
  * parks, is refuelled with 40 L, drives 20 km and parks with probe 1 above 8 °C for 6 minutes;
  * an OBD van (0x81 rpm, 0x84 coolant, 0x85 fuel rate, 0x8c odometer, 0xa0 fault codes) that
- * drives 16 km, its driver swiping an IC card in and out (0x0702); a plain tracker with no
+ * drives 16 km with a harsh acceleration, braking and cornering, its driver swiping an IC card in and out (0x0702); a plain tracker with no
  * sensor. Used by the API test and the e2e test.
  */
 import assert from "node:assert/strict";
@@ -101,6 +101,11 @@ export function vanDay(): Report[] {
       item(0x8c, u32(Math.round(odometer * 10))),
     ];
     if (m === 20) extras.push(item(0xa0, new TextEncoder().encode("P0301,P0420")));
+    // Harsh acceleration at 10, braking at 15, cornering at 20 (0xFE 0x7C driving alarm block).
+    const harsh = { 10: 0x01, 15: 0x02, 20: 0x04 }[m];
+    if (harsh) {
+      extras.push(item(0xfe, new FrameWriter().u8(0x7c).u8(0x01).u8(4).u32(harsh).u8(80).done()));
+    }
     const swipe = m === 4 ? "in" as const : m === 26 ? "out" as const : undefined;
     out.push({
       minute: m,

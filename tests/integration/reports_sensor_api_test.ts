@@ -234,6 +234,22 @@ Deno.test({
         assert.ok(!odo.unsupported.includes(VAN));
       });
 
+      await t.step("driving behaviour: the van's three harsh events per 100 km", async () => {
+        const r = await until(
+          "harsh events",
+          () => run("drivingBehavior", [VAN, PLAIN]),
+          (a) => a.total === 1 && a.list[0].harshCornering === 1,
+        );
+        assert.deepEqual(r.unsupported, [PLAIN]);
+        const row = r.list[0];
+        assert.deepEqual([row.harshAcceleration, row.harshBraking, row.harshCornering], [1, 1, 1]);
+        const distance = Number(row.distance);
+        assert.ok(distance > 14 && distance < 18, `distance ${distance}`);
+        assert.equal(row.eventsPer100km, Math.round((3 / distance) * 100 * 100) / 100);
+        // 100 − 10 × 18.75 events per 100 km: nothing left.
+        assert.equal(row.score, 0);
+      });
+
       await t.step("clock-in: swipes, clock-ins only, shifts", async () => {
         const all = await until("swipes", () => run("clockIn", [VAN, PLAIN]), (a) => a.total >= 2);
         assert.deepEqual(all.unsupported, [PLAIN]);
