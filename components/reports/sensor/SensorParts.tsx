@@ -29,6 +29,7 @@ export function SensorParts({ s }: { s: ReportState }) {
             devices: unsupported.map((i) =>
               names[i] || i
             ).join(", "),
+            count: unsupported.length,
           })}
         </p>
       )}
