@@ -21,6 +21,11 @@ import type { EventMediaRecord, VideoStore } from "./store.ts";
 const videoLog = log.area("video");
 /** A record still "obtaining" this long after the alarm has failed. */
 export const OBTAIN_TIMEOUT_MS = 10 * 60_000;
+/** event/list reads device by device up to this many devices, else by time. */
+const PER_DEVICE_MAX = 50;
+/** Records event/list considers (newest first) and index entries it reads at most. */
+const LIST_MAX = 1000;
+const SCAN_MAX = 20_000;
 /** An alert this close to the media's time (ms) is its alert. */
 const ALERT_WINDOW_MS = 60_000;
 /** DMS alarm types that report a face comparison: 0x11 driver changed (matched), 0x05 abnormal. */
@@ -65,14 +70,13 @@ export class EventMedia {
     conn: LiveConnection,
     e: Extract<VideoEvent, { kind: "safetyAlarm" }>,
   ): Promise<void> {
-    if (await this.d.store.eventByLabel(e.label)) return; // a re-sent report
     const record = await this.newRecord(conn.imei, `${e.family}:${e.alarmType}`, e.time);
     record.label = e.label;
     record.expected = e.files;
     const face = e.family === "dms" ? FACE_TYPES[e.alarmType] : undefined;
     if (face) record.face = await this.face(conn.imei, face, e.time);
     record.state = e.files > 0 ? "obtaining" : "notObtained";
-    await this.d.store.saveEvent(record);
+    if (!await this.d.store.addEvent(record)) return; // a re-sent report of the same alarm
     if (e.files === 0) return;
     const { host, port } = this.d.attachmentAddress(conn);
     const accepted = await this.d.link.request(conn.imei, {
@@ -175,15 +179,25 @@ export class EventMedia {
     if (!(to > from)) throw new BizError("videoRangeInvalid");
     const now = Date.now();
     const all: EventMediaRecord[] = [];
-    for (const imei of imeis) {
-      for (const r of await this.d.store.eventsOf(imei, from, to, 1000)) {
-        all.push(await this.expire(r, now));
-      }
-    }
+    for (const r of await this.records(imeis, from, to)) all.push(await this.expire(r, now));
     const matching = all.filter((r) => !f.state || r.state === f.state)
       .sort((a, b) => b.time - a.time);
     const page = matching.slice((f.pageNum - 1) * f.pageSize, f.pageNum * f.pageSize);
     return { total: matching.length, list: page.map((r) => this.row(r)) };
+  }
+
+  /**
+   * The records of a few devices by device; of many (a whole subtree) by time, filtered: the
+   * cost follows the media in the range, not the number of devices.
+   */
+  private async records(imeis: string[], from: number, to: number) {
+    if (imeis.length <= PER_DEVICE_MAX) {
+      const out: EventMediaRecord[] = [];
+      for (const imei of imeis) out.push(...await this.d.store.eventsOf(imei, from, to, LIST_MAX));
+      return out;
+    }
+    const wanted = new Set(imeis);
+    return await this.d.store.eventsBetween(from, to, (i) => wanted.has(i), LIST_MAX, SCAN_MAX);
   }
 
   /** A record "obtaining" for too long has failed (checked when read). */

@@ -8,6 +8,8 @@ import type { Connections, LiveConnection } from "../gateway/types.ts";
 import type { VideoRequest, VideoResource } from "../gateway/protocols/types.ts";
 import { simOf } from "./paths.ts";
 
+/** Requests whose answers are recognised (the latest sent). */
+const MAX_REMEMBERED = 4096;
 /** Serials of video requests start here, away from the command module's small refs. */
 const FIRST_REF = 0x7000_0000;
 
@@ -44,6 +46,7 @@ export class VideoLink {
     const conn = this.connection(imei);
     this.sims.set(simOf(imei), imei);
     const ref = this.ref = this.ref >= 0x7fff_fff0 ? FIRST_REF : this.ref + 1;
+    this.remember(`${imei}:${ref & 0xffff}`, request.type === "queryResources" ? "list" : "answer");
     try {
       await conn.send({ content: "", ref, native: { kind: "jt808Video", request } });
     } catch {
@@ -101,14 +104,31 @@ export class VideoLink {
     w.resolve(value);
   }
 
+  /**
+   * Requests sent lately (`imei:serial` → what answers them, oldest first): only their answers
+   * are ours. A 0x9205 is answered by its 0x1205 (a 0x0001 some terminals send too is ignored).
+   */
+  private readonly sent = new Map<string, "answer" | "list">();
+
+  private remember(key: string, answeredBy: "answer" | "list"): void {
+    this.sent.set(key, answeredBy);
+    if (this.sent.size > MAX_REMEMBERED) this.sent.delete(this.sent.keys().next().value!);
+  }
+
   /** A general answer (0x0001) of the device: settles the request it names, if it is ours. */
   onAnswer(imei: string, serial: number | undefined, success: boolean | undefined): void {
     if (serial === undefined) return;
     const key = `${imei}:${serial}`;
-    if (this.answers.has(key)) this.settle(this.answers, key, success !== false);
+    if (this.sent.get(key) === "answer") {
+      this.sent.delete(key);
+      this.settle(this.answers, key, success !== false);
+    }
   }
 
   onResources(imei: string, serial: number, files: VideoResource[]): void {
-    this.settle(this.lists, `${imei}:${serial}`, files);
+    const key = `${imei}:${serial}`;
+    if (this.sent.get(key) !== "list") return;
+    this.sent.delete(key);
+    this.settle(this.lists, key, files);
   }
 }

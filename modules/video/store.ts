@@ -164,10 +164,27 @@ export class VideoStore {
   }
 
   // ---- event media ----
+  /** Adds a record unless one of its label exists (a re-sent report): false then. */
+  async addEvent(r: EventMediaRecord): Promise<boolean> {
+    if (!r.label) {
+      await this.saveEvent(r);
+      return true;
+    }
+    const res = await this.kv.atomic()
+      .check({ key: ["videoEventLabel", r.label], versionstamp: null })
+      .set(["videoEvent", r.id], r)
+      .set(["videoEventAt", r.imei, r.time, r.id], r.id)
+      .set(["videoEventTime", r.time, r.id], r.imei)
+      .set(["videoEventLabel", r.label], r.id)
+      .commit();
+    return res.ok;
+  }
+
   async saveEvent(r: EventMediaRecord): Promise<void> {
     const op = this.kv.atomic()
       .set(["videoEvent", r.id], r)
-      .set(["videoEventAt", r.imei, r.time, r.id], r.id);
+      .set(["videoEventAt", r.imei, r.time, r.id], r.id)
+      .set(["videoEventTime", r.time, r.id], r.imei);
     if (r.label) op.set(["videoEventLabel", r.label], r.id);
     await op.commit();
   }
@@ -179,6 +196,31 @@ export class VideoStore {
   async eventByLabel(label: string): Promise<EventMediaRecord | null> {
     const id = (await this.kv.get<string>(["videoEventLabel", label])).value;
     return id ? await this.event(id) : null;
+  }
+
+  /**
+   * Every device's event media with from ≤ time ≤ to whose IMEI passes `wanted`, newest first;
+   * at most `limit` returned and `scan` index entries read.
+   */
+  async eventsBetween(
+    from: number,
+    to: number,
+    wanted: (imei: string) => boolean,
+    limit: number,
+    scan: number,
+  ): Promise<EventMediaRecord[]> {
+    const out: EventMediaRecord[] = [];
+    const iter = this.kv.list<string>({
+      start: ["videoEventTime", from],
+      end: ["videoEventTime", to + 1],
+    }, { reverse: true, limit: scan });
+    for await (const e of iter) {
+      if (!wanted(e.value)) continue;
+      const r = await this.event(e.key[2] as string);
+      if (r) out.push(r);
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   /** A device's event media with from ≤ time ≤ to, newest first, at most `limit`. */
