@@ -7,6 +7,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { VideoShareRequest, VideoShareRow } from "./model.ts";
 import type { VisibleDevice } from "./settings.ts";
+import { range } from "./live.ts";
 import type { ShareRecord, VideoStore } from "./store.ts";
 
 /** Longest validity of a link (hours): 7 days, like the monitor's share links' longest choice. */
@@ -33,9 +34,7 @@ export class VideoShares {
       revoked: false,
     };
     if (req.kind === "history") {
-      if (!req.startTime || !req.endTime) throw new BizError("videoFileNotFound");
-      record.startTime = Date.parse(req.startTime);
-      record.endTime = Date.parse(req.endTime);
+      [record.startTime, record.endTime] = range(req.startTime ?? "", req.endTime ?? "");
     }
     await this.store.addShare(record);
     return row(record);
