@@ -44,6 +44,7 @@ import { registerPushRoutes } from "../modules/openapi/push_routes.ts";
 import { registerOpenKeyRoutes } from "../modules/openapi/key_routes.ts";
 import { registerOpenRest } from "../modules/openapi/rest.ts";
 import { isOpenToken } from "../modules/openapi/tokens.ts";
+import { SCOPE_NEEDS } from "../modules/accounts/needs.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
 import { registerCommonAddressRoutes } from "../modules/commonaddress/routes.ts";
@@ -129,9 +130,10 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   const requireSession = async (c: Context<AppEnv>) => {
     const found = readToken(c);
     // An Open API access token (Bearer only) acts as its account within its key's scope.
-    const session = found && (found.via === "bearer" && isOpenToken(found.token)
-      ? await s.openTokens.session(found.token)
-      : await s.auth.authenticate(found.token, found.via));
+    const session = found &&
+      (found.via === "bearer" && isOpenToken(found.token)
+        ? await s.openTokens.session(found.token)
+        : await s.auth.authenticate(found.token, found.via));
     if (!session) throw new BizError("tokenInvalid", {}, null, 401);
     if (session.via === "cookie" && !csrfOk(c)) throw new BizError("csrfRejected", {}, null, 403);
     c.set("session", session);
@@ -192,7 +194,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   app.get("/metrics", metricsHandler(s.metrics.registry, s.config.METRICS_TOKEN));
   app.get(
     "/v3/new/openapi.json",
-    (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" })),
+    (c) => c.json(api.openapi({ title: "Tracking Platform API", version: "3" }, OPEN_API_KEY_AUTH)),
   );
 
   // The Tracksolid-form endpoint: outside /v3, the envelope and the body reader (issue 22).
@@ -231,6 +233,25 @@ function gatewayCounters(s: Services) {
     implausibleTimes: s.ingestor.stats.implausibleTimes,
   };
 }
+
+/**
+ * The Open API app key's access token in the OpenAPI document (issue 22): `Authorization:
+ * Bearer` with the token of jimi.oauth.token.get, each operation's `x-need` within the key's
+ * scope (modules/accounts/needs.ts SCOPE_NEEDS).
+ */
+const OPEN_API_KEY_AUTH = {
+  securitySchemes: {
+    appKeyToken: {
+      type: "http",
+      scheme: "bearer",
+      description: "The accessToken of an Open API app key (jimi.oauth.token.get at POST " +
+        "/route/rest, see /openApiDocs). It acts as its account, limited to the key's scope: " +
+        Object.entries(SCOPE_NEEDS).map(([s, needs]) => `${s} covers x-need ${needs.join(", ")}`)
+          .join("; ") +
+        ". Other needs (self, recharge) are refused.",
+    },
+  },
+};
 
 function clientIp(c: Context<AppEnv>): string {
   try {

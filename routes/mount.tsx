@@ -25,6 +25,7 @@ import { registerHelpPages } from "./help.tsx";
 import { registerFleetPathPages } from "./fleet_paths.tsx";
 import { registerFleetPages } from "./fleet.tsx";
 import { registerVideoPages } from "./video.tsx";
+import { registerOpenApiPages } from "./openapi.tsx";
 
 export type PageHandler = (c: Context<AppEnv>, ctx: PageContext) => Response | Promise<Response>;
 
@@ -57,6 +58,7 @@ const REGISTRARS: Registrar[] = [
   registerFleetPages,
   registerFleetPathPages,
   registerVideoPages,
+  registerOpenApiPages,
 ];
 
 export interface PageRoute {

@@ -160,14 +160,24 @@ export class ApiRegistry {
     }
   }
 
-  openapi(info: { title: string; version: string }): Record<string, unknown> {
+  /**
+   * The OpenAPI document. `securitySchemes` adds schemes beside bearer and cookie that every
+   * session route also accepts (the app passes the Open API app key token, issue 22).
+   */
+  openapi(
+    info: { title: string; version: string; description?: string },
+    extra: { securitySchemes?: Record<string, unknown> } = {},
+  ): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
+    const extraSecurity = Object.keys(extra.securitySchemes ?? {}).map((k) => ({ [k]: [] }));
     for (const def of this.routes) {
       const op: Record<string, unknown> = {
         tags: [def.tag],
         summary: def.summary,
         "x-need": def.need,
-        security: (def.access ?? "session") === "session" ? [{ bearer: [] }, { cookie: [] }] : [],
+        security: (def.access ?? "session") === "session"
+          ? [{ bearer: [] }, { cookie: [] }, ...extraSecurity]
+          : [],
         responses: {
           200: {
             description:
@@ -220,6 +230,7 @@ export class ApiRegistry {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
           cookie: { type: "apiKey", in: "cookie", name: "tp_token" },
+          ...extra.securitySchemes,
         },
         schemas: {
           Envelope: {

@@ -25,6 +25,7 @@ import en_reports from "../../locales/en/reports.json" with { type: "json" };
 import en_wallet from "../../locales/en/wallet.json" with { type: "json" };
 import en_credits from "../../locales/en/credits.json" with { type: "json" };
 import en_demo from "../../locales/en/demo.json" with { type: "json" };
+import en_openapi from "../../locales/en/openapi.json" with { type: "json" };
 import en_help from "../../locales/en/help.json" with { type: "json" };
 import en_fleetPaths from "../../locales/en/fleetPaths.json" with { type: "json" };
 import en_fleetReminders from "../../locales/en/fleetReminders.json" with { type: "json" };
@@ -53,6 +54,7 @@ import zh_reports from "../../locales/zh/reports.json" with { type: "json" };
 import zh_wallet from "../../locales/zh/wallet.json" with { type: "json" };
 import zh_credits from "../../locales/zh/credits.json" with { type: "json" };
 import zh_demo from "../../locales/zh/demo.json" with { type: "json" };
+import zh_openapi from "../../locales/zh/openapi.json" with { type: "json" };
 import zh_help from "../../locales/zh/help.json" with { type: "json" };
 import zh_fleetPaths from "../../locales/zh/fleetPaths.json" with { type: "json" };
 import zh_fleetReminders from "../../locales/zh/fleetReminders.json" with { type: "json" };
@@ -84,6 +86,7 @@ export const RESOURCES = {
     wallet: en_wallet,
     credits: en_credits,
     demo: en_demo,
+    openapi: en_openapi,
     help: en_help,
     fleetPaths: en_fleetPaths,
     fleetReminders: en_fleetReminders,
@@ -114,6 +117,7 @@ export const RESOURCES = {
     wallet: zh_wallet,
     credits: zh_credits,
     demo: zh_demo,
+    openapi: zh_openapi,
     help: zh_help,
     fleetPaths: zh_fleetPaths,
     fleetReminders: zh_fleetReminders,
