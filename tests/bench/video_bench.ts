@@ -39,6 +39,10 @@ async function hubChild(): Promise<void> {
     },
   });
   const listener = startMediaListener(hub, 0, { hostname: "127.0.0.1" });
+  // The signalling half announces each live stream (0x9101) before the terminal connects.
+  for (let i = 0; i < Number(args.channels); i++) {
+    hub.expect({ sim: simOf(i), channel: 1, purpose: "live" }, 60_000);
+  }
   console.log(JSON.stringify({ port: listener.port }));
   await sleep(warmup * 1000);
   const cpu0 = cpuTicks();
@@ -108,7 +112,7 @@ async function main(): Promise<void> {
         streamClip({
           host: "127.0.0.1",
           port,
-          sim: String(13900000000 + i).padStart(12, "0"),
+          sim: simOf(i),
           channel: 1,
           clip,
           loop: true,
@@ -136,6 +140,10 @@ async function main(): Promise<void> {
       `  received: ${((result.bytesIn * 8) / 1e6 / (seconds + warmup)).toFixed(1)} Mbit/s of media`,
     ].join("\n"),
   );
+}
+
+function simOf(i: number): string {
+  return String(13900000000 + i).padStart(12, "0");
 }
 
 function pct(sorted: number[], p: number): number | null {

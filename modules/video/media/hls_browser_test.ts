@@ -47,6 +47,7 @@ Deno.test("hls.js in Chromium plays the hub's live HLS: currentTime advances", a
       ? new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "video/mp4" } })
       : new Response(null, { status: 404 });
   });
+  const ready = hub.expect(key, 10_000);
   const streaming = streamClip({
     host: "127.0.0.1",
     port: listener.port,
@@ -58,7 +59,7 @@ Deno.test("hls.js in Chromium plays the hub's live HLS: currentTime advances", a
   });
   const browser = await launchBrowser();
   try {
-    assert.ok(await hub.expect(key, 10_000));
+    assert.ok(await ready);
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.addr.port}/`);
     await page.waitForFunction(

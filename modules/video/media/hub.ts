@@ -20,6 +20,8 @@ export interface MediaHubOptions {
   /** A closed stream's segments stay this long (the viewer plays the tail), then it is forgotten. */
   lingerMs?: number;
   segmentTargetMs?: number;
+  /** Streams at most (each holds a few segments in memory). */
+  maxStreams?: number;
   /** Observes every published segment (the bench's delay measure). */
   onSegment?: (key: StreamKey, segment: Segment) => void;
 }
@@ -48,9 +50,11 @@ export class MediaHubImpl implements MediaHub {
   /** Recorders waiting for their stream to start. */
   #pendingRecorders = new Map<string, Set<Mp4Recorder>>();
   readonly #lingerMs: number;
+  readonly #maxStreams: number;
 
   constructor(private readonly options: MediaHubOptions = {}) {
     this.#lingerMs = options.lingerMs ?? 30_000;
+    this.#maxStreams = options.maxStreams ?? 2000;
   }
 
   expect(key: StreamKey, timeoutMs: number): Promise<StreamInfo | null> {
@@ -152,14 +156,20 @@ export class MediaHubImpl implements MediaHub {
 
   /**
    * The stream a connection's frames of (sim, channel) go to: the oldest announced purpose not
-   * yet connected, else live. A stream of that key on another connection is replaced.
+   * yet connected, else the live stream of that channel when it exists (a terminal reconnecting
+   * after a drop). Null when nothing was announced: JT/T 1078 has no credentials, so only media
+   * the signalling asked for is taken (no spoofed or unsolicited streams). A stream of that key
+   * on another connection is replaced.
    */
-  open(conn: MediaConnection, sim: string, channel: number): Stream {
+  open(conn: MediaConnection, sim: string, channel: number): Stream | null {
     const announced = (this.#expected.get(lane(sim, channel)) ?? []).find((e) => {
       const s = this.#streams.get(id({ sim, channel, purpose: e.purpose }));
       return !s || !s.info.connected;
     });
-    const key = { sim, channel, purpose: announced?.purpose ?? LIVE_PURPOSE };
+    const live = { sim, channel, purpose: LIVE_PURPOSE };
+    if (!announced && !this.#streams.has(id(live))) return null;
+    const key = announced ? { sim, channel, purpose: announced.purpose } : live;
+    if (!this.#streams.has(id(key)) && this.#streams.size >= this.#maxStreams) return null;
     const old = this.#streams.get(id(key));
     if (old) {
       this.#forget(old);

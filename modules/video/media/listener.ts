@@ -12,6 +12,8 @@ import { PacketSplitter } from "./jt1078.ts";
 import { FrameAssembler } from "./reassembly.ts";
 
 const mediaLog = logger.area("video-media");
+/** (SIM, channel) streams one connection may carry (terminals open one per channel). */
+const MAX_LANES = 8;
 
 export interface MediaListenerOptions {
   hostname?: string;
@@ -76,6 +78,7 @@ async function serveConnection(
   let closed = false;
   let lastData = Date.now();
   let packets = 0;
+  let refused = false;
   const handle = {
     close: () => {
       if (closed) return;
@@ -101,11 +104,20 @@ async function serveConnection(
         const k = `${frame.sim}/${frame.channel}`;
         let stream = streams.get(k);
         if (!stream) {
-          stream = hub.open(handle, frame.sim, frame.channel);
+          // Media nobody asked for (or too many channels on one connection): hang up.
+          const opened = streams.size < MAX_LANES
+            ? hub.open(handle, frame.sim, frame.channel)
+            : null;
+          if (!opened) {
+            refused = true;
+            break;
+          }
+          stream = opened;
           streams.set(k, stream);
         }
         hub.feed(stream, frame, now);
       }
+      if (refused) break;
       if (splitter.skipped > garbageLimit && splitter.skipped > packets * 1024) break;
     }
   } finally {

@@ -70,34 +70,49 @@ Deno.test("a terminal streams the clip over TCP: the hub serves HLS, records an 
   }
 });
 
-Deno.test("an unannounced connection is live; a second start reuses it; close ends the connection", async () => {
+Deno.test("unannounced media is refused; a second start reuses the live stream; a reconnect resumes it; close ends it", async () => {
   const hub = createMediaHub();
   const listener = startMediaListener(hub, 0, { hostname: "127.0.0.1" });
   try {
     const key = { sim: "000000000042", channel: 1, purpose: "live" };
-    const controller = new AbortController();
     const clip = await testClip(false);
-    const streaming = streamClip({
-      host: "127.0.0.1",
-      port: listener.port,
-      sim: "42",
-      channel: 1,
-      clip,
-      loop: true,
-      signal: controller.signal,
-      rateMultiplier: 2,
-    });
-    const info = await hub.expect(key, 10_000);
+    const send = (signal?: AbortSignal) =>
+      streamClip({
+        host: "127.0.0.1",
+        port: listener.port,
+        sim: "42",
+        channel: 1,
+        clip,
+        loop: true,
+        signal,
+        rateMultiplier: 2,
+      });
+    // Nobody asked for this channel: the connection is closed at its first frame.
+    const spoofed = await send();
+    assert.ok(spoofed.frames < 5, `refused after ${spoofed.frames} frames`);
+    assert.deepEqual(hub.streams(), []);
+    const ready = hub.expect(key, 10_000);
+    const first = new AbortController();
+    const streaming = send(first.signal);
+    const info = await ready;
     assert.ok(info?.connected);
     const again = await hub.expect(key, 10);
     assert.ok(again, "a running live stream answers at once");
     assert.deepEqual(hub.streams().map((s) => s.key), [key]);
+    // The terminal drops its connection and reconnects: the live stream takes it back.
+    first.abort();
+    await streaming;
+    const resumed = send();
+    for (let i = 0; i < 100 && !hub.info(key)?.connected; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(hub.info(key)?.connected, true);
     hub.close(key);
-    const stats = await streaming; // the server closed the connection
+    const stats = await resumed; // the server closed the connection
     assert.ok(stats.frames > 0);
     assert.equal(hub.info(key), null);
     assert.equal(await hub.expect(key, 50), null, "nothing connects: timeout");
-    controller.abort();
   } finally {
     hub.dispose();
     await listener.close();
