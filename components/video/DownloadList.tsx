@@ -45,8 +45,7 @@ export function DownloadList(
             <tr>
               <th>{t("video.downloads.device")}</th>
               <th>{t("video.cameras.channel")}</th>
-              <th>{t("video.history.start")}</th>
-              <th>{t("video.history.end")}</th>
+              <th>{t("video.downloads.recording")}</th>
               <th>{t("video.history.size")}</th>
               <th>{t("video.downloads.state")}</th>
               <th>{t("video.downloads.expires")}</th>
@@ -56,7 +55,7 @@ export function DownloadList(
           <tbody>
             {data && !data.list.length && (
               <tr>
-                <td colSpan={8} class="empty">{t("video.downloads.empty")}</td>
+                <td colSpan={7} class="empty">{t("video.downloads.empty")}</td>
               </tr>
             )}
             {data?.list.map((r) => {
@@ -68,8 +67,10 @@ export function DownloadList(
                     <div class="muted mono">{r.imei}</div>
                   </td>
                   <td>{t("video.common.channel", { n: r.channel })}</td>
-                  <td>{formatTime(r.startTime, timeZone)}</td>
-                  <td>{formatTime(r.endTime, timeZone)}</td>
+                  <td class="vd-nowrap">
+                    {formatTime(r.startTime, timeZone)} –{" "}
+                    {formatTime(r.endTime, timeZone).slice(11)}
+                  </td>
                   <td>{r.size ? formatSize(r.size) : "-"}</td>
                   <td>
                     <span class={`badge vd-dl-${r.state}`}>{t(`video.downloads.${r.state}`)}</span>

@@ -185,6 +185,20 @@ Deno.test({
       const h2 = await clock(page, "[data-testid=history-player] video");
       assert.ok(h2 > h1 + 0.5, `history currentTime advances (${h1} → ${h2})`);
       await shot(page, "history_laptop");
+      // Download the first recording as MP4: the list shows it downloading, then ready.
+      await page.click("[data-testid=history-player] .vd-close");
+      await page.locator("[data-testid=history-file]").first().getByRole("button", {
+        name: "Download",
+      }).click();
+      await page.waitForSelector("[data-testid=download-row]");
+      await page.waitForSelector("[data-testid=download-row][data-state=success]", {
+        timeout: 60_000,
+      });
+      const href = await page.getAttribute("[data-testid=download-row] a[download]", "href");
+      const mp4 = await page.request.get(server.url + href);
+      assert.equal(mp4.headers()["content-type"], "video/mp4");
+      assert.ok((await mp4.body()).length > 10_000, "the MP4 has the recording");
+      await shot(page, "history_download_laptop");
 
       // An alarm with a picture attachment: its picture beside the alert, and on /eventVideo.
       const media = await until("the alarm's picture", async () => {
@@ -216,7 +230,15 @@ Deno.test({
       const phone = await phoneContext(browser);
       const p = await phone.newPage();
       await formLogin(p, server.url, "video_ent", PASSWORD);
-      for (const path of ["/eventVideo", "/live", "/historyVideo", "/settings"]) {
+      const phoneLink = await ent.call("/v3/new/video/share/create", {
+        imei,
+        channel: 1,
+        kind: "live",
+        validHours: 1,
+      });
+      for (
+        const path of ["/eventVideo", "/live", "/historyVideo", "/settings", "/superVideo2024"]
+      ) {
         await p.goto(server.url + path);
         await ready(p);
         if (path === "/live") {
@@ -228,6 +250,9 @@ Deno.test({
         }
         await shot(p, `${path.slice(1)}_phone`);
       }
+      await p.goto(server.url + phoneLink.url);
+      await playing(p, "[data-testid=live-cell]");
+      await shot(p, "open_live_phone");
       await phone.close();
     } finally {
       await sim?.stop();
