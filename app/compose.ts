@@ -527,13 +527,28 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
  * 1078 half); terminals are told this server's media and attachment addresses.
  */
 function buildVideo(
-  { kv, config }: Core,
+  { kv, config, metrics }: Core,
   { devices, directory }: DevicesArea,
   { connections, alerts }: GatewayArea,
   fleetStore: FleetStore,
 ): Pick<Services, "video" | "videoDesk" | "mediaHub"> {
   const timeline = new DriverTimelineService(fleetStore);
   const mediaHub = createMediaHub();
+  metrics.registry.gaugeFn(
+    "tp_video_streams",
+    "JT/T 1078 streams in the media hub by kind (live, playback, download) and connection",
+    ["kind", "connected"],
+    (emit) => {
+      const counts = new Map<string, number>();
+      for (const s of mediaHub.streams()) {
+        const p = s.key.purpose;
+        const kind = p === "live" ? "live" : p.startsWith("dl") ? "download" : "playback";
+        const k = `${kind}|${s.connected}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      for (const [k, n] of counts) emit(n, ...k.split("|"));
+    },
+  );
   const mediaPort = config.MEDIA_PUBLIC_PORT ?? config.JT1078_PORT;
   const video = createVideo({
     store: new VideoStore(kv),

@@ -251,6 +251,8 @@ Deno.test({
         const seg = await get(base + segment);
         assert.equal(seg.status, 200);
         assert.ok((await seg.arrayBuffer()).byteLength > 1000);
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        assert.match(metrics, /tp_video_streams\{kind="live",connected="true"\} 1/);
         // A second start reuses the stream.
         const again = await admin.call("/v3/new/video/live/start", { imei, channel: 1 });
         assert.equal(again.url, live.url);
