@@ -43,7 +43,7 @@ import { registerEmbedRoutes } from "../modules/embed/routes.ts";
 import { registerPushRoutes } from "../modules/openapi/push_routes.ts";
 import { registerOpenKeyRoutes } from "../modules/openapi/key_routes.ts";
 import { registerOpenRest } from "../modules/openapi/rest.ts";
-import { isOpenToken } from "../modules/openapi/tokens.ts";
+import { isOpenToken, sessionAppKey } from "../modules/openapi/tokens.ts";
 import { SCOPE_NEEDS } from "../modules/accounts/needs.ts";
 import { registerAccountInfoRoutes } from "../modules/accountinfo/routes.ts";
 import { registerOwnEmailRoutes } from "../modules/ownemail/routes.ts";
@@ -135,6 +135,11 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
         ? await s.openTokens.session(found.token)
         : await s.auth.authenticate(found.token, found.via));
     if (!session) throw new BizError("tokenInvalid", {}, null, 401);
+    // A key's calls on the REST API count against its rate like its /route/rest calls.
+    const appKey = sessionAppKey(session);
+    if (appKey && !s.openLimits.key(appKey)) {
+      throw new BizError("openTooFrequent", {}, null, 429);
+    }
     if (session.via === "cookie" && !csrfOk(c)) throw new BizError("csrfRejected", {}, null, 403);
     c.set("session", session);
   };
@@ -158,8 +163,8 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerTaskRoutes(api, s);
   registerExportRoutes(api, s);
   registerMyReportRoutes(api, s);
-  registerMotionRoutes(api, s);
   registerAutoReportRoutes(api, s);
+  registerMotionRoutes(api, s);
   registerReportRoutes(api, s);
   registerDemoRoutes(api, s);
   registerEmbedRoutes(api, s);

@@ -1103,7 +1103,7 @@ function buildOpenFrame(
   const store = new OpenKeyStore(kv);
   const box = new SecretBox(`${config.DATA_DIR}/openapi/secret.key`);
   const openKeys = new OpenKeys(store, box, access);
-  const openTokens = new OpenTokens(store, openKeys, accountStore);
+  const openTokens = new OpenTokens(store, openKeys, accountStore, (a) => auth.loginRefusal(a));
   return {
     openKeys,
     openTokens,

@@ -191,8 +191,11 @@ export class AuthService {
     return account;
   }
 
-  /** Why an account with the right password may still not log in to the web console. */
-  private async loginRefusal(account: Account): Promise<"loginDenied" | "accountExpired" | null> {
+  /**
+   * Why an account with the right password may still not log in to the web console (also
+   * asked of every Open API access token's account at each call).
+   */
+  async loginRefusal(account: Account): Promise<"loginDenied" | "accountExpired" | null> {
     const master = account.virtual ? await this.accounts.get(account.virtual.masterId) : account;
     if (!master) return "loginDenied";
     if (master.permissions.webLogin !== 1) return "loginDenied";

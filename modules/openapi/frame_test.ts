@@ -113,7 +113,7 @@ Deno.test({
       await mk(admin, "fr_other", me.userId);
       await mk(admin, "fr_lock", distId, 12);
       const dist = await ApiClient.login(url, "fr_dist", PASSWORD);
-      await mk(dist, "fr_kid", distId, 12);
+      const kidId = await mk(dist, "fr_kid", distId, 12);
 
       await t.step("keys: created with the secret once, listed masked", async () => {
         const k = await dist.call("/v3/new/openapi/key/create", {
@@ -374,6 +374,16 @@ Deno.test({
         assert.equal(row.status, "revoked");
       });
 
+      await t.step("a token ends when its account may no longer log in", async () => {
+        const kid = new OpenClient(url, full.appKey, full.secret);
+        assert.equal((await kid.token("fr_kid", PASSWORD)).code, 0);
+        assert.equal((await bearer(url, kid.accessToken, "/v3/new/account/current")).status, 200);
+        // Web login taken away (the password, and so the session version, stays the same).
+        await dist.call("/v3/new/account/update", { id: kidId, permissions: { webLogin: 0 } });
+        assert.equal((await bearer(url, kid.accessToken, "/v3/new/account/current")).status, 401);
+        assert.equal((await kid.call("jimi.user.child.list")).code, 1004);
+      });
+
       await t.step(
         "rate limits: 1006 past the key's burst, 1005 past the address's rate",
         async () => {
@@ -384,6 +394,17 @@ Deno.test({
           const codes = burst.map((r) => r.code);
           assert.ok(codes.filter((c) => c === 1006).length >= 10, codes.join(","));
           assert.ok(codes.filter((c) => c === 0).length >= 25, codes.join(","));
+          // The key's token on the REST API draws on the same bucket: past it, HTTP 429.
+          await sleep(1600);
+          const rest = await Promise.all(
+            Array.from(
+              { length: 45 },
+              () => bearer(url, full.accessToken, "/v3/new/account/current"),
+            ),
+          );
+          const statuses = rest.map((r) => r.status);
+          assert.ok(statuses.filter((s) => s === 429).length >= 10, statuses.join(","));
+          assert.equal(rest.find((r) => r.status === 429)!.body.code, CATALOGUE.openTooFrequent);
           await sleep(1100);
           const flood = await Promise.all(
             Array.from({ length: 200 }, () => full.call("jimi.no.such.method")),

@@ -176,7 +176,7 @@ async function callerSession(
   if (method.tokenRequired === false) {
     const owner = await d.accounts.get(key.accountId);
     if (!owner) throw new Refusal(OPEN_CODES.appKey, "errors.openAppKeyInvalid");
-    return keySession(owner, key.scope, `openapi:${key.appKey}`);
+    return keySession(owner, key.scope, key.appKey);
   }
   const session = params.access_token
     ? await d.tokens.session(params.access_token, key.appKey)

@@ -39,6 +39,8 @@ export class OpenTokens {
     private readonly store: OpenKeyStore,
     private readonly keys: OpenKeys,
     private readonly accounts: AccountLookup,
+    /** Why the account may not log in now (expired, web login taken away), or null. */
+    private readonly loginRefusal: (account: Account) => Promise<string | null>,
   ) {}
 
   async issue(appKey: string, account: Account, expiresIn: number): Promise<IssuedTokens> {
@@ -64,14 +66,14 @@ export class OpenTokens {
     const rec = await this.store.takeRefresh(sha256(refreshToken));
     if (!rec || rec.appKey !== appKey || rec.expiresAt <= Date.now()) return null;
     const account = await this.accounts.get(rec.accountId);
-    if (!account) return null;
+    if (!account || await this.loginRefusal(account)) return null;
     return { account, tokens: await this.issue(appKey, account, expiresIn) };
   }
 
   /**
    * The session an access token acts as, scoped by its key; null when the token is unknown,
    * expired, of another app key (when one is given), its key no longer active, or the account
-   * gone or its password changed.
+   * gone, its password changed, or its login refused (expired, web login taken away).
    */
   async session(token: string, appKey?: string): Promise<Session | null> {
     if (!TOKEN_FORM.test(token)) return null;
@@ -82,22 +84,31 @@ export class OpenTokens {
     if (!key) return null;
     const account = await this.accounts.get(rec.accountId);
     if (!account || account.sessionVersion !== rec.sv) return null;
+    // Like a console session: an expired account or one without web login is out at once.
+    if (await this.loginRefusal(account)) return null;
     void this.keys.touch(rec.appKey).catch(() => {});
-    return keySession(account, key.record.scope, `openapi:${rec.appKey}`);
+    return keySession(account, key.record.scope, rec.appKey);
   }
+}
+
+const KEY_JTI = "openapi:";
+
+/** The app key an Open API session came through (null for a console session). */
+export function sessionAppKey(session: Session): string | null {
+  return session.jti.startsWith(KEY_JTI) ? session.jti.slice(KEY_JTI.length) : null;
 }
 
 /** The session an app key acts as: an account, narrowed by the key's scope. */
 export function keySession(
   account: Account,
   scope: Session["scope"],
-  jti: string,
+  appKey: string,
 ): Session {
   return {
     accountId: account.id,
     cAccountId: account.virtual?.masterId ?? account.id,
     isVirtual: !!account.virtual,
-    jti,
+    jti: `${KEY_JTI}${appKey}`,
     via: "bearer",
     scope,
   };
