@@ -138,9 +138,9 @@ Deno.test("H.265 with AAC (some frames behind a HiSilicon header): muxed fMP4 de
   }
 });
 
-Deno.test("G.711 audio is dropped with the catalogue note; video still muxes", () => {
-  const seg = new Segmenter();
-  seg.push({
+Deno.test("G.711 becomes FLAC (no note); G.726 is dropped with the catalogue note", () => {
+  const g711 = new Segmenter();
+  g711.push({
     sim: "1",
     channel: 1,
     kind: "audio",
@@ -149,9 +149,10 @@ Deno.test("G.711 audio is dropped with the catalogue note; video still muxes", (
     timestamp: 0,
     data: new Uint8Array(324),
   });
-  assert.equal(seg.audio, "g711a");
-  assert.equal(seg.audioNote, AUDIO_DROPPED_NOTE);
-  seg.push({
+  assert.equal(g711.audio, "g711a");
+  assert.equal(g711.audioNote, undefined);
+  const g726 = new Segmenter();
+  g726.push({
     sim: "1",
     channel: 1,
     kind: "audio",
@@ -160,7 +161,8 @@ Deno.test("G.711 audio is dropped with the catalogue note; video still muxes", (
     timestamp: 0,
     data: new Uint8Array(80),
   });
-  assert.equal(seg.audio, "g726");
+  assert.equal(g726.audio, "g726");
+  assert.equal(g726.audioNote, AUDIO_DROPPED_NOTE);
 });
 
 Deno.test("the HiSilicon header is removed only when it matches the frame", () => {

@@ -23,7 +23,7 @@ const PAGE = `<!doctype html><html><body><video id="v" muted autoplay playsinlin
   hls.on(Hls.Events.MANIFEST_PARSED, () => v.play());
 </script></body></html>`;
 
-Deno.test("hls.js in Chromium plays the hub's live HLS: currentTime advances", async () => {
+Deno.test("hls.js in Chromium plays the hub's live HLS (H.264 + G.711A as FLAC): currentTime advances, audio decodes", async () => {
   const hub = createMediaHub();
   const listener = startMediaListener(hub, 0, { hostname: "127.0.0.1" });
   const key = { sim: "000000000777", channel: 1, purpose: "live" };
@@ -80,6 +80,12 @@ Deno.test("hls.js in Chromium plays the hub's live HLS: currentTime advances", a
       return [v.videoWidth, v.videoHeight];
     });
     assert.deepEqual(size, [320, 240]);
+    // The G.711A audio plays too (as FLAC): Chromium counts decoded audio bytes.
+    const audioBytes = await page.evaluate(() =>
+      (document.getElementById("v") as unknown as { webkitAudioDecodedByteCount: number })
+        .webkitAudioDecodedByteCount
+    );
+    assert.ok(audioBytes > 10_000, `audio decoded: ${audioBytes} bytes`);
     const errors = await page.evaluate(() =>
       (window as unknown as { hlsErrors: string[] }).hlsErrors
     );

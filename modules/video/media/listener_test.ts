@@ -3,7 +3,6 @@ import { testClip } from "../../simulator/video/clip.ts";
 import { streamClip } from "../../simulator/video/streamer.ts";
 import { createMediaHub, startMediaListener } from "./mod.ts";
 import { decodeErrors, probe } from "./probe_test_helpers.ts";
-import { AUDIO_DROPPED_NOTE } from "./segmenter.ts";
 
 Deno.test("a terminal streams the clip over TCP: the hub serves HLS, records an MP4, garbage connections do no harm", async () => {
   const hub = createMediaHub({ lingerMs: 60_000 });
@@ -45,7 +44,7 @@ Deno.test("a terminal streams the clip over TCP: the hub serves HLS, records an 
     const after = hub.info(key)!;
     assert.equal(after.connected, false);
     assert.equal(after.audio, "g711a");
-    assert.equal(after.audioNote, AUDIO_DROPPED_NOTE);
+    assert.equal(after.audioNote, undefined, "G.711 is played (as FLAC), not dropped");
     assert.ok(after.bytesIn > 150_000);
     assert.match(hub.playlist(key)!, /#EXT-X-ENDLIST/);
     // The download decodes whole: every frame, 10 s.
@@ -54,6 +53,24 @@ Deno.test("a terminal streams the clip over TCP: the hub serves HLS, records an 
     assert.equal(p.frames, 120);
     assert.ok(Math.abs(p.duration - 10) <= 1 / 12 + 0.001, `duration ${p.duration}`);
     assert.equal(await decodeErrors(`${dir}/rec.mp4`), "");
+    const tracks = await new Deno.Command("ffprobe", {
+      args: [
+        "-v",
+        "error",
+        "-show_entries",
+        "stream=codec_name,duration",
+        "-of",
+        "csv=p=0",
+        `${dir}/rec.mp4`,
+      ],
+      stdout: "piped",
+    }).output();
+    const rows = new TextDecoder().decode(tracks.stdout).trim().split("\n").map((r) =>
+      r.split(",")
+    );
+    assert.deepEqual(rows.map((r) => r[0]).sort(), ["flac", "h264"]);
+    const audioSeconds = Number(rows.find((r) => r[0] === "flac")![1]);
+    assert.ok(Math.abs(audioSeconds - 10) < 0.3, `audio ${audioSeconds} s`);
     // Every served segment decodes after the init segment.
     const names = hub.playlist(key)!.match(/^s\d+\.m4s$/gm)!;
     const parts = [hub.segment(key, "init.mp4")!, ...names.map((n) => hub.segment(key, n)!)];

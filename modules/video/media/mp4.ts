@@ -4,6 +4,7 @@
  * segments with #EXT-X-MAP) and for a downloadable MP4 file (init + fragments, the duration
  * patched into mvex/mehd when the recording ends).
  */
+import { dfLa } from "./flac.ts";
 
 export interface VideoTrack {
   codec: "h264" | "h265";
@@ -13,12 +14,10 @@ export interface VideoTrack {
   config: Uint8Array;
 }
 
-export interface AudioTrack {
-  sampleRate: number;
-  channels: number;
-  /** AAC AudioSpecificConfig. */
-  asc: Uint8Array;
-}
+/** AAC passes through; G.711 becomes FLAC (see flac.ts). */
+export type AudioTrack =
+  & { sampleRate: number; channels: number }
+  & ({ codec: "aac"; /** AudioSpecificConfig. */ asc: Uint8Array } | { codec: "flac" });
 
 export const VIDEO_TIMESCALE = 90_000;
 export const VIDEO_TRACK = 1;
@@ -203,9 +202,11 @@ function videoTrak(v: VideoTrack): Uint8Array {
 }
 
 function audioTrak(a: AudioTrack): Uint8Array {
-  const esds = fullBox("esds", 0, 0, esDescriptor(a.asc));
+  const config = a.codec === "aac"
+    ? fullBox("esds", 0, 0, esDescriptor(a.asc))
+    : box("dfLa", dfLa(a.sampleRate));
   const entry = box(
-    "mp4a",
+    a.codec === "aac" ? "mp4a" : "fLaC",
     zeros(6),
     u16(1),
     zeros(8),
@@ -214,7 +215,7 @@ function audioTrak(a: AudioTrack): Uint8Array {
     u16(0),
     u16(0),
     u32(a.sampleRate << 16),
-    esds,
+    config,
   );
   const stsd = fullBox("stsd", 0, 0, u32(1), entry);
   const smhd = fullBox("smhd", 0, 0, zeros(4));

@@ -1,11 +1,12 @@
 /**
  * One stream's frames → fMP4 HLS: video access units become length-prefixed MP4 samples, cut
  * into segments at key frames once a segment holds ~1 s; AAC audio rides along in the same
- * fragments; other audio is dropped (noted). Keeps a sliding window of segments in memory.
+ * fragments, G.711 as FLAC (flac.ts); other audio is dropped (noted). Keeps a sliding window of segments in memory.
  */
 import type { AudioCodec, VideoCodec } from "../model.ts";
 import { audioCodecOf, parseAdts, stripHiSilicon } from "./audio.ts";
 import { avcC, hvcC } from "./codec_config.ts";
+import { decodeG711, FLAC_BLOCK, FlacEncoder } from "./flac.ts";
 import {
   AUDIO_TRACK,
   type AudioTrack,
@@ -31,7 +32,7 @@ import {
 } from "./nal.ts";
 import type { MediaFrame } from "./reassembly.ts";
 
-/** The catalogue key shown when a channel's audio cannot be played in a browser (dropped). */
+/** The catalogue key shown when a channel's audio cannot be played in a browser (G.726, ADPCM…: dropped). */
 export const AUDIO_DROPPED_NOTE = "videoAudioNotPlayable";
 
 export interface Segment {
@@ -84,6 +85,7 @@ export class Segmenter {
   #currentBytes = 0;
   #currentArrival = 0;
   #audioPending: Sample[] = [];
+  #flac: FlacEncoder | null = null;
   #videoTime = 0;
   #audioTime = 0;
   #lastDelta = DEFAULT_FRAME_MS;
@@ -192,21 +194,46 @@ export class Segmenter {
 
   #pushAudio(frame: MediaFrame): void {
     const codec = audioCodecOf(frame.payloadType);
+    if (this.audio !== codec && this.#audioTrack) return; // the track's codec is fixed
     this.audio = codec;
-    if (codec !== "aac") {
-      this.audioNote = AUDIO_DROPPED_NOTE;
-      return;
-    }
+    if (codec === "aac") this.#pushAac(frame);
+    else if (codec === "g711a" || codec === "g711u") this.#pushG711(frame, codec);
+    else this.audioNote = AUDIO_DROPPED_NOTE;
+  }
+
+  #pushAac(frame: MediaFrame): void {
     for (const adts of parseAdts(stripHiSilicon(frame.data))) {
       if (!this.#audioTrack) {
         if (this.init) return; // audio that starts after the init segment is not played
-        this.#audioTrack = { sampleRate: adts.sampleRate, channels: adts.channels, asc: adts.asc };
+        this.#audioTrack = {
+          codec: "aac",
+          sampleRate: adts.sampleRate,
+          channels: adts.channels,
+          asc: adts.asc,
+        };
       }
-      if (!this.#videoTrack) continue;
       const duration = Math.round(1024 * this.#audioTrack.sampleRate / adts.sampleRate);
-      this.#audioPending.push({ duration, data: adts.data, key: true });
-      if (this.#audioPending.length > 2000) this.#audioPending.shift();
+      this.#queueAudio({ duration, data: adts.data, key: true });
     }
+  }
+
+  /** G.711 8 kHz → 16-bit PCM → FLAC frames (browsers refuse G.711 in MP4). */
+  #pushG711(frame: MediaFrame, codec: "g711a" | "g711u"): void {
+    if (!this.#audioTrack) {
+      if (this.init) return;
+      this.#audioTrack = { codec: "flac", sampleRate: 8000, channels: 1 };
+      this.#flac = new FlacEncoder(8000);
+    }
+    const pcm = decodeG711(stripHiSilicon(frame.data), codec === "g711a" ? "a" : "u");
+    for (const data of this.#flac!.push(pcm)) {
+      this.#queueAudio({ duration: FLAC_BLOCK, data, key: true });
+    }
+  }
+
+  #queueAudio(sample: Sample): void {
+    if (!this.#videoTrack) return; // audio starts with the first key frame
+    this.#audioPending.push(sample);
+    if (this.#audioPending.length > 2000) this.#audioPending.shift();
   }
 
   #collectParameterSet(codec: VideoCodec, nal: Uint8Array): void {
