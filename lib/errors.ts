@@ -256,7 +256,7 @@ export const CATALOGUE = {
   videoPlayLimit: 44507,
   videoBatchTooLarge: 44508,
   videoRangeInvalid: 44509,
-  /** A live answer's audioNote: the channel's G.711/G.726 audio is dropped (issue 20, V1). */
+  /** A live answer's audioNote: the channel's G.726/ADPCM audio is dropped (issue 20, V1). */
   videoAudioNotPlayable: 44590,
 } as const;
 
