@@ -43,6 +43,8 @@ const K = {
     appKey
       ? ["openapi", "keyByAccount", accountId, appKey]
       : ["openapi", "keyByAccount", accountId],
+  /** How many keys an account made (revoked ones stay listed and count). */
+  count: (accountId: string) => ["openapi", "keyCount", accountId],
   access: (hash: string) => ["openapi", "access", hash],
   refresh: (hash: string) => ["openapi", "refresh", hash],
 };
@@ -50,14 +52,26 @@ const K = {
 export class OpenKeyStore {
   constructor(private readonly kv: Deno.Kv) {}
 
-  /** Inserts a key unless the account already keeps `max` (counted just before); false then. */
+  /**
+   * Inserts a key unless the account already keeps `max`; false then. The account's count is
+   * checked in the same commit, so keys created at once never pass the limit together.
+   */
   async insert(rec: KeyRecord, max: number): Promise<boolean> {
-    if ((await this.listAppKeys(rec.accountId)).length >= max) return false;
-    const op = this.kv.atomic()
-      .check({ key: K.key(rec.appKey), versionstamp: null })
-      .set(K.key(rec.appKey), rec)
-      .set(K.byAccount(rec.accountId, rec.appKey), rec.createdAt);
-    return (await op.commit()).ok;
+    for (;;) {
+      const count = await this.kv.get<number>(K.count(rec.accountId));
+      const n = count.value ?? (await this.listAppKeys(rec.accountId)).length;
+      if (n >= max) return false;
+      const res = await this.kv.atomic()
+        .check(count)
+        .check({ key: K.key(rec.appKey), versionstamp: null })
+        .set(K.key(rec.appKey), rec)
+        .set(K.byAccount(rec.accountId, rec.appKey), rec.createdAt)
+        .set(K.count(rec.accountId), n + 1)
+        .commit();
+      if (res.ok) return true;
+      // Another key of the account came first (count again), or this app key exists.
+      if (await this.get(rec.appKey)) return false;
+    }
   }
 
   async get(appKey: string): Promise<KeyRecord | null> {
