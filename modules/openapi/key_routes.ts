@@ -19,6 +19,8 @@ export function registerOpenKeyRoutes(api: ApiRegistry, s: KeyRouteDeps) {
     method: "post",
     path: "/v3/new/openapi/key/create",
     need: "self",
+    // Keys act as the account: who made and revoked one belongs in the business log.
+    audit: true,
     tag,
     summary:
       "Create an app key (scope read, commands, manage; optional expiry): the only answer that shows appSecret in full",
@@ -42,6 +44,7 @@ export function registerOpenKeyRoutes(api: ApiRegistry, s: KeyRouteDeps) {
     method: "post",
     path: "/v3/new/openapi/key/revoke",
     need: "self",
+    audit: true,
     tag,
     summary: "Revoke an app key: its signed calls and access tokens stop at once",
     body: z.object({ appKey: z.string().trim().regex(/^[0-9A-F]{32}$/) }).strict(),
