@@ -1,6 +1,6 @@
 /**
  * `deno task bench:video [--channels 50] [--seconds 30]`: simulated JT/T 1078 terminals stream
- * the ~1 Mbit/s 640x360 test clip (1 s GOP, looped, real time) over loopback into a media hub
+ * the ~1 Mbit/s 640x360 test clip (1 s GOP, looped, real time, with G.711A audio the hub turns into FLAC) over loopback into a media hub
  * running in its own process (the JT/T 1078 listener, reassembly, fMP4 HLS muxing). Reports the
  * hub process's CPU share and RSS, and the delay from a frame's packets arriving to its segment
  * being in the playlist (the oldest frame of each segment: the worst case; p50/p99).
@@ -48,7 +48,14 @@ async function hubChild(): Promise<void> {
   const cpu0 = cpuTicks();
   const t0 = performance.now();
   let rssMax = 0;
-  const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssBytes())), 500);
+  let heapMax = 0;
+  let externalMax = 0;
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, rssBytes());
+    const m = Deno.memoryUsage();
+    heapMax = Math.max(heapMax, m.heapUsed);
+    externalMax = Math.max(externalMax, m.external);
+  }, 500);
   await sleep(seconds * 1000);
   clearInterval(sampler);
   const cpu = (cpuTicks() - cpu0) / 100 / ((performance.now() - t0) / 1000);
@@ -58,6 +65,8 @@ async function hubChild(): Promise<void> {
   console.log(JSON.stringify({
     cpu,
     rssMax,
+    heapMax,
+    externalMax,
     segments,
     streams: streams.length,
     playing: streams.filter((s) => hub.playlist(s.key) !== null).length,
@@ -129,17 +138,22 @@ async function main(): Promise<void> {
     [
       `bench:video — ${channels} channels × ${
         (bitrate / 1e6).toFixed(2)
-      } Mbit/s (640x360, 15 fps, 1 s GOP) ` +
+      } Mbit/s (640x360, 15 fps, 1 s GOP) + G.711A audio (→ FLAC) ` +
       `over loopback, ${seconds} s measured after ${warmup} s warm-up, ${navigator.hardwareConcurrency} cores`,
       `  streams in the hub: ${result.streams}, with a playlist: ${result.playing}`,
       `  hub process CPU: ${(result.cpu * 100).toFixed(1)} % of one core ` +
       `(${((result.cpu / navigator.hardwareConcurrency) * 100).toFixed(1)} % of the machine)`,
-      `  hub process RSS (max): ${(result.rssMax / 1024 / 1024).toFixed(0)} MB`,
+      `  hub process RSS (max): ${mb(result.rssMax)} MB (JS heap used ${mb(result.heapMax)} MB, ` +
+      `buffers ${mb(result.externalMax)} MB)`,
       `  segments published: ${result.segments}; oldest frame's arrival → segment in the playlist: ` +
       `p50 ${ms(result.p50)}, p99 ${ms(result.p99)}, max ${ms(result.max)}`,
       `  received: ${((result.bytesIn * 8) / 1e6 / (seconds + warmup)).toFixed(1)} Mbit/s of media`,
     ].join("\n"),
   );
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
 }
 
 function simOf(i: number): string {

@@ -24,9 +24,11 @@ export async function testClip(withAudio = true): Promise<Clip> {
   return clipOf(video, 12, audio);
 }
 
-/** 2 s, 640x360, 15 fps, 1 s GOP, ~1 Mbit/s baseline H.264 (the bench loops it). */
-export async function benchClip(): Promise<Clip> {
-  return clipOf(await Deno.readFile(new URL("clip_640x360_15fps_1mbps.h264", FIXTURES)), 15);
+/** 2 s, 640x360, 15 fps, 1 s GOP, ~1 Mbit/s baseline H.264 (the bench loops it), G.711A audio. */
+export async function benchClip(withAudio = true): Promise<Clip> {
+  const video = await Deno.readFile(new URL("clip_640x360_15fps_1mbps.h264", FIXTURES));
+  const audio = withAudio ? await Deno.readFile(new URL("clip_8k.alaw", FIXTURES)) : undefined;
+  return clipOf(video, 15, audio);
 }
 
 /** Groups an Annex-B stream's NAL units into access units (a new one at SPS/PPS/AUD/SEI or a first slice). */

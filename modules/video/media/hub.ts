@@ -131,7 +131,9 @@ export class MediaHubImpl implements MediaHub {
     const s = this.#streams.get(id(key));
     if (s) {
       const tracks = s.segmenter.tracks();
-      if (tracks) { for (const seg of s.segmenter.segments) recorder.add(seg, tracks); }
+      if (tracks) {
+        for (const seg of s.segmenter.segments) if (seg.runs.length) recorder.add(seg, tracks);
+      }
       if (!s.info.connected) return recorder.end();
       s.recorders.add(recorder);
     } else {
@@ -190,7 +192,9 @@ export class MediaHubImpl implements MediaHub {
       },
       segmenter: new Segmenter({
         targetMs: this.options.segmentTargetMs ?? 1000,
-        ...(key.purpose === LIVE_PURPOSE ? {} : { keep: 100_000, window: 100_000 }),
+        ...(key.purpose === LIVE_PURPOSE
+          ? { keepSamples: false }
+          : { keep: 100_000, window: 100_000, keepSamples: true }),
         onSegment: (seg) => this.#published(stream, seg),
       }),
       conn,

@@ -55,6 +55,12 @@ export interface SegmenterOptions {
   keep?: number;
   /** Bytes of segments kept at most (history playback keeps many segments, bounded). */
   maxBytes?: number;
+  /**
+   * Keep each segment's samples after publishing (a recorder started later writes them): on for
+   * playbacks and downloads, off for live (halves its memory; a live recording starts at the
+   * next segment).
+   */
+  keepSamples?: boolean;
   onSegment?: (segment: Segment) => void;
 }
 
@@ -95,7 +101,14 @@ export class Segmenter {
   readonly #o: Required<Omit<SegmenterOptions, "onSegment">> & Pick<SegmenterOptions, "onSegment">;
 
   constructor(options: SegmenterOptions = {}) {
-    this.#o = { targetMs: 1000, window: 5, keep: 8, maxBytes: 64 * 1024 * 1024, ...options };
+    this.#o = {
+      targetMs: 1000,
+      window: 5,
+      keep: 8,
+      maxBytes: 64 * 1024 * 1024,
+      keepSamples: true,
+      ...options,
+    };
   }
 
   push(frame: MediaFrame, arrivedAt = Date.now()): void {
@@ -190,6 +203,7 @@ export class Segmenter {
       this.#keptBytes -= this.segments.shift()!.bytes.length;
     }
     this.#o.onSegment?.(segment);
+    if (!this.#o.keepSamples) segment.runs = [];
   }
 
   #pushAudio(frame: MediaFrame): void {
