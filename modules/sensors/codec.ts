@@ -4,7 +4,7 @@
  * limit. Times are ms from the block's day start (a day fits a Uint32); places are Float32
  * (≈ 1 m), NaN where the report had none. Pure.
  */
-import type { SensorSample } from "./types.ts";
+import type { SampleColumns, SensorSample } from "./types.ts";
 
 export interface SampleBlock {
   /** Epoch ms of the UTC day start. */
@@ -83,4 +83,79 @@ export function packDay(t0: number, samples: readonly SensorSample[]): SampleBlo
     out.push(packSamples(t0, samples.slice(i, i + BLOCK_SAMPLES)));
   }
   return out;
+}
+
+/** Blocks' samples with from ≤ time < to as columns, sorted by time then probe. */
+export function blocksToColumns(blocks: SampleBlock[], from: number, to: number): SampleColumns {
+  let n = 0;
+  for (const b of blocks) {
+    for (let i = 0; i < b.time.length; i++) {
+      const t = b.t0 + b.time[i];
+      if (t >= from && t < to) n++;
+    }
+  }
+  const c: SampleColumns = {
+    length: n,
+    time: new Float64Array(n),
+    value: new Float64Array(n),
+    index: new Uint8Array(n),
+    lat: new Float64Array(n),
+    lng: new Float64Array(n),
+  };
+  let k = 0, sorted = true;
+  for (const b of blocks) {
+    for (let i = 0; i < b.time.length; i++) {
+      const t = b.t0 + b.time[i];
+      if (t < from || t >= to) continue;
+      if (k > 0 && (t < c.time[k - 1] || (t === c.time[k - 1] && b.index[i] < c.index[k - 1]))) {
+        sorted = false;
+      }
+      c.time[k] = t;
+      c.value[k] = roundStored(b.value[i]);
+      c.index[k] = b.index[i];
+      c.lat[k] = Number.isNaN(b.lat[i]) ? NaN : roundPlace(b.lat[i]);
+      c.lng[k] = Number.isNaN(b.lng[i]) ? NaN : roundPlace(b.lng[i]);
+      k++;
+    }
+  }
+  return sorted ? c : sortColumns(c);
+}
+
+/** Samples (objects) → columns, in the order given. */
+export function samplesToColumns(samples: readonly SensorSample[]): SampleColumns {
+  const n = samples.length;
+  const c: SampleColumns = {
+    length: n,
+    time: new Float64Array(n),
+    value: new Float64Array(n),
+    index: new Uint8Array(n),
+    lat: new Float64Array(n),
+    lng: new Float64Array(n),
+  };
+  samples.forEach((s, i) => {
+    c.time[i] = s.time;
+    c.value[i] = s.value;
+    c.index[i] = s.index;
+    c.lat[i] = s.lat ?? NaN;
+    c.lng[i] = s.lng ?? NaN;
+  });
+  return c;
+}
+
+function sortColumns(c: SampleColumns): SampleColumns {
+  const order = Array.from({ length: c.length }, (_, i) => i)
+    .sort((a, b) => c.time[a] - c.time[b] || c.index[a] - c.index[b]);
+  const pick = <T extends Float64Array | Uint8Array>(col: T): T => {
+    const out = new (col.constructor as { new (n: number): T })(col.length);
+    order.forEach((from, to) => out[to] = col[from]);
+    return out;
+  };
+  return {
+    length: c.length,
+    time: pick(c.time),
+    value: pick(c.value),
+    index: pick(c.index),
+    lat: pick(c.lat),
+    lng: pick(c.lng),
+  };
 }

@@ -2,10 +2,11 @@
  * The SensorReader the reports read: the store's parts and blocks plus what the recorder holds
  * in memory, in time order.
  */
-import { byTimeAndIndex, dayOf } from "./codec.ts";
+import { byTimeAndIndex, dayOf, samplesToColumns } from "./codec.ts";
 import { mergeReported, type SensorRecorder } from "./recorder.ts";
 import type { SensorStore } from "./store.ts";
 import type {
+  SampleColumns,
   SensorEvent,
   SensorEventKind,
   SensorReader,
@@ -30,6 +31,19 @@ export class SensorReadings implements SensorReader {
     const waiting = this.pending?.pendingSeries(imei, series, from, to) ?? [];
     if (!waiting.length) return out;
     return out.concat(waiting).sort(byTimeAndIndex);
+  }
+
+  async seriesColumns(
+    imei: string,
+    series: SensorSeries,
+    from: number,
+    to: number,
+  ): Promise<SampleColumns> {
+    if (!(to > from)) return samplesToColumns([]);
+    const waiting = this.pending?.pendingSeries(imei, series, from, to) ?? [];
+    // Samples still in memory (the last minutes): the object path merges them in order.
+    if (waiting.length) return samplesToColumns(await this.series(imei, series, from, to));
+    return await this.store.seriesColumns(imei, series, dayOf(from), dayOf(to - 1), from, to);
   }
 
   async events(

@@ -76,6 +76,7 @@ export class SensorRecorder {
   private timer: ReturnType<typeof setInterval> | undefined;
   private compactTimer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> = Promise.resolve();
+  private compacting: Promise<number> | null = null;
   readonly stats = { samples: 0, events: 0, appends: 0, parts: 0 };
 
   constructor(private readonly deps: RecorderDeps) {
@@ -249,8 +250,7 @@ export class SensorRecorder {
       this.schedule(() => this.tick()).catch((e) => sensorLog.error("sensor tick failed", e));
     }, this.tickMs);
     this.compactTimer ??= setInterval(() => {
-      this.schedule(async () => void await this.compact())
-        .catch((e) => sensorLog.error("sensor compaction failed", e));
+      this.compact().catch((e) => sensorLog.error("sensor compaction failed", e));
     }, COMPACT_EVERY_MS);
   }
 
@@ -259,6 +259,7 @@ export class SensorRecorder {
     clearInterval(this.timer);
     clearInterval(this.compactTimer);
     this.timer = this.compactTimer = undefined;
+    await this.compacting;
     await this.flush();
   }
 
@@ -388,8 +389,17 @@ export class SensorRecorder {
     this.stats.parts += series.length + events.length;
   }
 
-  /** Merges the parts of days before today into blocks (run hourly by compose's timer). */
-  async compact(): Promise<number> {
+  /**
+   * Merges the parts of days before today into blocks (hourly). Not serialised with the
+   * appends: a part appended to a day while it is compacted is left as a part, still read.
+   * One compaction at a time.
+   */
+  compact(): Promise<number> {
+    this.compacting ??= this.compactNow().finally(() => this.compacting = null);
+    return this.compacting;
+  }
+
+  private async compactNow(): Promise<number> {
     const today = dayOf(this.now());
     let n = 0;
     for await (const { day, imei } of this.deps.store.dirtyBefore(today)) {

@@ -14,13 +14,20 @@
  */
 import {
   BLOCK_SAMPLES,
+  blocksToColumns,
   byTimeAndIndex,
   dayStart,
   packDay,
   type SampleBlock,
   unpackSamples,
 } from "./codec.ts";
-import type { SensorEvent, SensorEventKind, SensorSample, SensorSeries } from "./types.ts";
+import type {
+  SampleColumns,
+  SensorEvent,
+  SensorEventKind,
+  SensorSample,
+  SensorSeries,
+} from "./types.ts";
 import { SENSOR_SERIES } from "./types.ts";
 
 const K = {
@@ -103,9 +110,27 @@ export class SensorStore {
         lastTime = out[out.length - 1].time;
       }
     }
-    // Compacted days are sorted already; appended parts of a day may interleave.
-    if (!sorted || out.length > 1) out.sort(byTimeAndIndex);
+    // Blocks and parts are sorted in themselves; appended parts of a day may interleave.
+    if (!sorted) out.sort(byTimeAndIndex);
     return out;
+  }
+
+  /** The same samples as `series`, as columns. */
+  async seriesColumns(
+    imei: string,
+    series: SensorSeries,
+    fromDay: string,
+    toDay: string,
+    from: number,
+    to: number,
+  ): Promise<SampleColumns> {
+    const blocks: SampleBlock[] = [];
+    const it = this.kv.list<SampleBlock>({
+      start: K.seriesDay(imei, series, fromDay),
+      end: K.part(imei, series, toDay, Number.MAX_SAFE_INTEGER),
+    }, { batchSize: 200 });
+    for await (const e of it) blocks.push(e.value);
+    return blocksToColumns(blocks, from, to);
   }
 
   async events(imei: string, fromDay: string, toDay: string): Promise<SensorEvent[]> {
@@ -169,9 +194,13 @@ export class SensorStore {
     for await (const e of it) yield { day: e.key[2] as string, imei: e.key[3] as string };
   }
 
-  /** Merges a device-day's parts into blocks 0…k (events into one part 0), then unmarks it. */
+  /**
+   * Merges a device-day's parts into blocks 0…k (events into one part 0), then unmarks it.
+   * Only the series the device reports are looked at (all when it is not known).
+   */
   async compactDay(imei: string, day: string): Promise<void> {
-    for (const series of SENSOR_SERIES) {
+    const reported = (await this.reported(imei))?.series ?? SENSOR_SERIES;
+    for (const series of reported) {
       const samples: SensorSample[] = [];
       const keys: Deno.KvKey[] = [];
       for await (const e of this.kv.list<SampleBlock>({ prefix: K.seriesDay(imei, series, day) })) {

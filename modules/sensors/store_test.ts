@@ -224,6 +224,21 @@ Deno.test("store: a finished day's parts are compacted into blocks, reads unchan
     assert.deepEqual((await keys()).map((k) => k[5]), [0, 1]); // 6,000 samples: two blocks
     const after = await reader.series(IMEI, "fuelLitres", DAY1, DAY1 + 86_400_000);
     assert.deepEqual(after, before);
+    // The columns hold the same samples (a range inside the day: [from, to)).
+    const from = DAY1 + 1000 * 1000, to = DAY1 + 4500 * 1000;
+    const c = await reader.seriesColumns(IMEI, "fuelLitres", from, to);
+    const objects = await reader.series(IMEI, "fuelLitres", from, to);
+    assert.equal(c.length, 3500);
+    assert.deepEqual(
+      Array.from({ length: c.length }, (_, i) => ({
+        time: c.time[i],
+        value: c.value[i],
+        index: c.index[i],
+        lat: c.lat[i],
+        lng: c.lng[i],
+      })),
+      objects,
+    );
     assert.equal(await recorder.compact(), 0);
     await recorder.stop();
   });

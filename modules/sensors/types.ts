@@ -60,9 +60,30 @@ export interface SensorEvent {
   data: Record<string, string | number | boolean | null>;
 }
 
+/** The samples of `series` as columns: bulk reads without an object per sample. */
+export interface SampleColumns {
+  length: number;
+  time: Float64Array;
+  value: Float64Array;
+  index: Uint8Array;
+  /** NaN where the report had no place. */
+  lat: Float64Array;
+  lng: Float64Array;
+}
+
 /** What the reports read. Every range is [from, to) in ms epoch; answers are in time order. */
 export interface SensorReader {
   series(imei: string, series: SensorSeries, from: number, to: number): Promise<SensorSample[]>;
+  /**
+   * The same samples as `series`, as columns (a month of a fleet's fuel is millions of
+   * samples; added for the bulk reports, optional so fakes need not have it).
+   */
+  seriesColumns?(
+    imei: string,
+    series: SensorSeries,
+    from: number,
+    to: number,
+  ): Promise<SampleColumns>;
   events(imei: string, kinds: SensorEventKind[], from: number, to: number): Promise<SensorEvent[]>;
   /** Which series and event kinds this device has ever reported (for "this device reports no …"). */
   reports(imei: string): Promise<{ series: SensorSeries[]; events: SensorEventKind[] }>;
