@@ -64,8 +64,24 @@ export class LiveVideo {
     return await this.startStream(imei, channel, chosen);
   }
 
+  /** Live starts in flight by `imei/channel`: viewers starting the same channel share one. */
+  private readonly starting = new Map<string, Promise<LiveStartAnswer>>();
+
   /** Starts (or reuses) a device channel's live stream, without a session (share links). */
-  async startStream(imei: string, channel: number, stream: StreamType): Promise<LiveStartAnswer> {
+  startStream(imei: string, channel: number, stream: StreamType): Promise<LiveStartAnswer> {
+    const id = `${imei}/${channel}`;
+    const pending = this.starting.get(id);
+    if (pending) return pending;
+    const started = this.openLive(imei, channel, stream).finally(() => this.starting.delete(id));
+    this.starting.set(id, started);
+    return started;
+  }
+
+  private async openLive(
+    imei: string,
+    channel: number,
+    stream: StreamType,
+  ): Promise<LiveStartAnswer> {
     const key = keyOf(imei, channel, LIVE);
     const running = this.d.hub.info(key);
     if (running?.connected) return answer(hlsUrl(imei, channel, LIVE), running);

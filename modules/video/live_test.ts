@@ -400,3 +400,18 @@ Deno.test("settings: defaults, the daily play limit, camera nicknames", async ()
     await done(r);
   }
 });
+
+Deno.test("live start: viewers starting the same channel at once share one 0x9101", async () => {
+  const r = await rig();
+  try {
+    const { live } = r.video.services;
+    const [a, b] = await Promise.all([
+      live.start(SESSION, IMEI, 5, "sub"),
+      live.start(SESSION, IMEI, 5, "sub"),
+    ]);
+    assert.deepEqual(a, b);
+    assert.equal(r.sent.filter((s) => s.type === "live").length, 1);
+  } finally {
+    await done(r);
+  }
+});
