@@ -93,6 +93,7 @@ Deno.test("H.265 with AAC (some frames behind a HiSilicon header): muxed fMP4 de
         dataType: u.key ? DataType.I : DataType.P,
         payloadType: 99,
         timestamp: i * 100,
+        frameIntervalMs: 0,
         data: u.data,
       })
     );
@@ -106,6 +107,7 @@ Deno.test("H.265 with AAC (some frames behind a HiSilicon header): muxed fMP4 de
         dataType: DataType.Audio,
         payloadType: 19,
         timestamp: i * 64,
+        frameIntervalMs: 0,
         data,
       });
     });
@@ -147,6 +149,7 @@ Deno.test("G.711 becomes FLAC (no note); G.726 is dropped with the catalogue not
     dataType: DataType.Audio,
     payloadType: 6,
     timestamp: 0,
+    frameIntervalMs: 0,
     data: new Uint8Array(324),
   });
   assert.equal(g711.audio, "g711a");
@@ -159,6 +162,7 @@ Deno.test("G.711 becomes FLAC (no note); G.726 is dropped with the catalogue not
     dataType: DataType.Audio,
     payloadType: 8,
     timestamp: 0,
+    frameIntervalMs: 0,
     data: new Uint8Array(80),
   });
   assert.equal(g726.audio, "g726");

@@ -18,6 +18,8 @@ export interface MediaFrame {
   dataType: number;
   payloadType: number;
   timestamp: number;
+  /** The packet's "last frame interval" (ms since the previous video frame; 0 for audio). */
+  frameIntervalMs: number;
   data: Uint8Array;
 }
 
@@ -110,6 +112,7 @@ function frameOf(p: Packet, kind: "video" | "audio", data: Uint8Array): MediaFra
     dataType: p.dataType,
     payloadType: p.payloadType,
     timestamp: p.timestamp,
+    frameIntervalMs: p.lastFrameInterval,
     data,
   };
 }

@@ -71,6 +71,8 @@ const DEFAULT_FRAME_MS = 40;
 
 interface Held {
   ts: number;
+  /** The terminal's own interval to the previous frame (ms), when timestamps are unusable. */
+  interval: number;
   sample: Sample;
   arrivedAt: number;
 }
@@ -136,7 +138,7 @@ export class Segmenter {
       this.#audioPending = [];
     }
     const sample: Sample = { duration: 0, data: concatBytes(payload), key };
-    this.#advance({ ts: frame.timestamp, sample, arrivedAt }, key);
+    this.#advance({ ts: frame.timestamp, interval: frame.frameIntervalMs, sample, arrivedAt }, key);
   }
 
   /** Gives the held frame its duration (up to the new frame) and cuts at key frames. */
@@ -148,7 +150,9 @@ export class Segmenter {
       return;
     }
     let delta = next.ts - held.ts;
-    if (!(delta > 0 && delta <= 3000)) delta = this.#lastDelta;
+    if (!(delta > 0 && delta <= 3000)) {
+      delta = next.interval > 0 && next.interval <= 1000 ? next.interval : this.#lastDelta;
+    }
     this.#lastDelta = delta;
     held.sample.duration = Math.round(delta * VIDEO_TIMESCALE / 1000);
     if (!this.#current.length) this.#currentArrival = held.arrivedAt;

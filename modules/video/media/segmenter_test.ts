@@ -14,6 +14,7 @@ function framesOf(clip: Awaited<ReturnType<typeof testClip>>): MediaFrame[] {
     dataType: clip.keys[i] ? DataType.I : DataType.P,
     payloadType: 98,
     timestamp: Math.round(i * 1000 / clip.fps),
+    frameIntervalMs: 0,
     data,
   }));
 }
@@ -88,6 +89,7 @@ Deno.test("frames before the first key frame are skipped; garbage frames do not 
       dataType: i % 3 ? 0 : 3,
       payloadType: i % 2 ? 98 : 19,
       timestamp: i * 40,
+      frameIntervalMs: 0,
       data: i % 5 ? junk(300) : new Uint8Array([0, 0, 1, 0x67, 0x42, 0, 0, 0, 0, 1, 0x65, 1, 2]),
     });
   }
@@ -104,4 +106,14 @@ Deno.test("clipOf groups NAL units into access units", () => {
   const c = clipOf(bytes, 10);
   assert.equal(c.frames.length, 3);
   assert.deepEqual(c.keys, [true, false, false]);
+});
+
+Deno.test("unusable timestamps (all zero): the terminal's frame interval times the frames", async () => {
+  const clip = await testClip(false);
+  const seg = new Segmenter({ keep: 100, window: 100 });
+  for (const f of framesOf(clip)) seg.push({ ...f, timestamp: 0, frameIntervalMs: 83 });
+  seg.flush();
+  assert.equal(seg.segments.length, 10);
+  const total = seg.segments.reduce((n, s) => n + s.durationMs, 0);
+  assert.ok(Math.abs(total - 120 * 83) <= 83, `total ${total} ms`);
 });
