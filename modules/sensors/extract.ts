@@ -53,12 +53,6 @@ const OTHER_TEMPS: ReadonlyArray<[string, number]> = [["cargoTemp", 9], ["extern
 /** Lux at or above which a light sensor counts as "light" (the series is 0/1). */
 const LIGHT_LUX = 10;
 
-/**
- * JT/T 808 0x2B analog inputs are raw words; trackers that use them for fuel and battery send
- * hundredths of a volt (1234 → 12.34 V), which is taken as the unit.
- */
-const ADC_RAW_PER_VOLT = 100;
-
 const BEHAVIOUR: Readonly<Record<string, SensorEventKind>> = {
   harshAcceleration: "harshAcceleration",
   harshBraking: "harshBraking",
@@ -87,12 +81,10 @@ export function extractValues(r: SensorReport): ExtractedValue[] {
   if (typeof a.door === "boolean") add("door", 1, a.door ? 1 : 0);
   const lux = num(a.lightSensor) ?? num(a.illuminance) ?? num(a.externalIlluminance);
   if (lux !== null) add("light", 1, lux >= LIGHT_LUX ? 1 : 0);
-  for (let i = 0; i < 4; i++) {
-    const raw = num(a[`adc${i}`]);
-    if (raw !== null) add("adc", i + 1, raw / ADC_RAW_PER_VOLT);
-  }
-  const adc = num(a.adc1Volts) ?? num(a.adc);
-  if (adc !== null && a.adc0 === undefined) add("adc", 1, adc);
+  // Analog inputs in volts, 1-based (GT06 vendor tails, JT/T 808 0x2B).
+  for (let i = 1; i <= 4; i++) add("adc", i, num(a[`adc${i}`]));
+  // Several fuel sensors (JT/T 808 0xEB items): the first is the tank's level in litres.
+  if (a.fuel === undefined) add("fuelLitres", 0, num(a.fuel1));
   return out;
 }
 

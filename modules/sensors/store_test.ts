@@ -63,7 +63,7 @@ Deno.test("recorder: ADC volts become litres by the tank, a refuel is found, rea
     // 30 min at 1.5 V (60 L), a refuel over 4 reports to 4.5 V (180 L), 30 min there.
     const volts = [...Array(30).fill(1.5), 2.25, 3, 3.75, 4.5, ...Array(30).fill(4.5)];
     const points = volts.map((v, i) =>
-      fix(DAY1 + i * MIN, { adc0: Math.round(v * 100), temp1: 4 + (i % 3), door: i === 40 })
+      fix(DAY1 + i * MIN, { adc1: v, temp1: 4 + (i % 3), door: i === 40 })
     );
     recorder.onCommitted({ type: "positionsCommitted", imei: IMEI, userId: "u1", points });
     await recorder.flush();

@@ -32,12 +32,13 @@ export const STANDARD_EXTRAS: ExtraTable = {
   0x25: (v, out) => out.set("input", v.u32()),
   // IO status.
   0x2a: (v, out) => out.set("io", v.u16()),
-  // Analog inputs: AD0 in bits 0-15, AD1 in bits 16-31.
+  // Analog inputs: AD0 in bits 0-15, AD1 in bits 16-31, in 1/100 V (the vendors' usual unit);
+  // kept like other protocols' inputs: `adc1` is the first input, in volts.
   0x2b: (v, out) => {
     const ad1 = v.u16();
     const ad0 = v.u16();
-    out.set("adc0", ad0);
-    out.set("adc1", ad1);
+    out.set("adc1", ad0 / 100);
+    out.set("adc2", ad1 / 100);
   },
   // Wireless signal strength (CSQ).
   0x30: (v, out) => out.rssi(v.u8()),
