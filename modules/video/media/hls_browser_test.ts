@@ -6,9 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { launchBrowser } from "../../../tests/helpers/browser.ts";
-import { testClip } from "../../simulator/video/clip.ts";
+import { benchClip, testClip } from "../../simulator/video/clip.ts";
 import { streamClip } from "../../simulator/video/streamer.ts";
 import { createMediaHub, startMediaListener } from "./mod.ts";
+import { Segmenter } from "./segmenter.ts";
 
 const HLS_JS = new URL("../../../node_modules/hls.js/dist/hls.min.js", import.meta.url);
 
@@ -97,5 +98,74 @@ Deno.test("hls.js in Chromium plays the hub's live HLS (H.264 + G.711A as FLAC):
     await server.shutdown();
     hub.dispose();
     await listener.close();
+  }
+});
+
+Deno.test("hls.js in Chromium plays across a resolution switch (discontinuity, second init segment)", async () => {
+  const small = await testClip(false);
+  const large = await benchClip(false);
+  const seg = new Segmenter({ keep: 100, window: 100 });
+  const frames = [
+    ...small.frames.slice(0, 36).map((data, i) => ({ data, key: small.keys[i], ms: i * 83 })),
+    ...large.frames.map((data, i) => ({ data, key: large.keys[i], ms: 36 * 83 + i * 67 })),
+    ...large.frames.map((data, i) => ({ data, key: large.keys[i], ms: 36 * 83 + (30 + i) * 67 })),
+  ];
+  for (const f of frames) {
+    seg.push({
+      sim: "1",
+      channel: 1,
+      kind: "video",
+      dataType: f.key ? 0 : 1,
+      payloadType: 98,
+      timestamp: f.ms,
+      frameIntervalMs: 0,
+      data: f.data,
+    });
+  }
+  seg.flush();
+  const hlsJs = await Deno.readFile(HLS_JS);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/") return new Response(PAGE, { headers: { "content-type": "text/html" } });
+    if (path === "/hls.js") {
+      return new Response(hlsJs, { headers: { "content-type": "text/javascript" } });
+    }
+    const name = path.replace("/hls/", "");
+    if (name === "index.m3u8") {
+      return new Response(seg.playlist(true)!, {
+        headers: { "content-type": "application/vnd.apple.mpegurl" },
+      });
+    }
+    const bytes = seg.segment(name);
+    return bytes
+      ? new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "video/mp4" } })
+      : new Response(null, { status: 404 });
+  });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.addr.port}/`);
+    await page.waitForFunction(
+      () => (document.getElementById("v") as HTMLVideoElement).videoWidth === 320,
+      null,
+      { timeout: 20_000 },
+    );
+    await page.waitForFunction(
+      () => (document.getElementById("v") as HTMLVideoElement).videoWidth === 640,
+      null,
+      { timeout: 20_000 },
+    );
+    await page.waitForFunction(
+      () => (document.getElementById("v") as HTMLVideoElement).currentTime > 5,
+      null,
+      { timeout: 20_000 },
+    );
+    const errors = await page.evaluate(() =>
+      (window as unknown as { hlsErrors: string[] }).hlsErrors
+    );
+    assert.deepEqual(errors.filter((e) => e.includes("fatal")), []);
+  } finally {
+    await browser.close();
+    await server.shutdown();
   }
 });

@@ -130,10 +130,7 @@ export class MediaHubImpl implements MediaHub {
     const recorder = new Mp4Recorder(path);
     const s = this.#streams.get(id(key));
     if (s) {
-      const tracks = s.segmenter.tracks();
-      if (tracks) {
-        for (const seg of s.segmenter.segments) if (seg.runs.length) recorder.add(seg, tracks);
-      }
+      for (const seg of s.segmenter.segments) recorder.add(seg);
       if (!s.info.connected) return recorder.end();
       s.recorders.add(recorder);
     } else {
@@ -227,8 +224,7 @@ export class MediaHubImpl implements MediaHub {
   }
 
   #published(stream: Stream, segment: Segment): void {
-    const tracks = stream.segmenter.tracks();
-    if (tracks) { for (const r of stream.recorders) r.add(segment, tracks); }
+    for (const r of stream.recorders) r.add(segment);
     this.options.onSegment?.(stream.key, segment);
     if (segment.sequence !== 0) return;
     const list = this.#expected.get(lane(stream.key.sim, stream.key.channel));

@@ -21,16 +21,19 @@ export class Mp4Recorder {
 
   constructor(private readonly path: string) {}
 
-  /** Queues a segment; the first one opens the file with the stream's tracks. */
-  add(segment: Segment, tracks: { video: VideoTrack; audio: AudioTrack | null }): void {
-    if (this.#ended) return;
-    this.#chain = this.#chain.then(() => this.#write(segment, tracks)).catch(() => {
+  /**
+   * Queues a segment; the first one opens the file with its tracks. Segments of other tracks
+   * (the terminal switched resolution) are left out: one file has one sample description.
+   */
+  add(segment: Segment): void {
+    if (this.#ended || !segment.runs.length) return;
+    this.#chain = this.#chain.then(() => this.#write(segment, segment.tracks)).catch(() => {
       this.#failed = true;
     });
   }
 
   async #write(segment: Segment, tracks: { video: VideoTrack; audio: AudioTrack | null }) {
-    if (this.#failed) return;
+    if (this.#failed || (this.#tracks && this.#tracks.video !== tracks.video)) return;
     if (!this.#file) {
       this.#tracks = tracks;
       this.#file = await Deno.open(this.path, { write: true, create: true, truncate: true });

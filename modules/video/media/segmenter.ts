@@ -42,6 +42,11 @@ export interface Segment {
   bytes: Uint8Array;
   /** The samples, for recorders that write their own fragments. */
   runs: TrackRun[];
+  /** The tracks of its init segment, and that init segment's name (#EXT-X-MAP). */
+  tracks: { video: VideoTrack; audio: AudioTrack | null };
+  map: string;
+  /** Discontinuities (parameter-set changes) before and at this segment. */
+  discontinuity: number;
   /** When the oldest frame of the segment arrived (ms epoch): the delay measure. */
   firstArrival: number;
   publishedAt: number;
@@ -85,6 +90,11 @@ export class Segmenter {
   init: Uint8Array | null = null;
   readonly segments: Segment[] = [];
   #videoTrack: VideoTrack | null = null;
+  /** Init segments by name (the newest last; older ones while listed segments use them). */
+  #inits: { name: string; bytes: Uint8Array }[] = [];
+  /** A key frame came with other parameter sets (resolution or stream switch): cut, then a new init. */
+  #switchTo: VideoTrack | null = null;
+  #discontinuities = 0;
   #audioTrack: AudioTrack | null = null;
   #params = { vps: [] as Uint8Array[], sps: [] as Uint8Array[], pps: [] as Uint8Array[] };
   #held: Held | null = null;
@@ -136,6 +146,9 @@ export class Segmenter {
       this.#videoTrack = this.#trackFromParams(codec);
       if (!this.#videoTrack) return;
       this.#audioPending = [];
+    } else if (key && this.#held) {
+      const now = this.#trackFromParams(codec);
+      if (now && !sameBytes(now.config, this.#videoTrack.config)) this.#switchTo = now;
     }
     const sample: Sample = { duration: 0, data: concatBytes(payload), key };
     this.#advance({ ts: frame.timestamp, interval: frame.frameIntervalMs, sample, arrivedAt }, key);
@@ -159,7 +172,7 @@ export class Segmenter {
     this.#current.push(held.sample);
     this.#currentMs += delta;
     this.#currentBytes += held.sample.data.length;
-    const due = key && this.#currentMs >= this.#o.targetMs * 0.9;
+    const due = key && (this.#currentMs >= this.#o.targetMs * 0.9 || this.#switchTo !== null);
     if (due || this.#currentMs >= MAX_SEGMENT_MS || this.#currentBytes >= MAX_SEGMENT_BYTES) {
       this.#cut();
     }
@@ -169,6 +182,7 @@ export class Segmenter {
     const video = this.#videoTrack!;
     if (!this.init) {
       this.init = initSegment(video, this.#audioTrack);
+      this.#inits.push({ name: "init.mp4", bytes: this.init });
       if (!this.#audioTrack) this.#audioPending = [];
     }
     const runs: TrackRun[] = [
@@ -190,6 +204,9 @@ export class Segmenter {
       durationMs: this.#currentMs,
       bytes: fragment(sequence + 1, runs),
       runs,
+      tracks: { video, audio: this.#audioTrack },
+      map: this.#inits[this.#inits.length - 1].name,
+      discontinuity: this.#discontinuities,
       firstArrival: this.#currentArrival,
       publishedAt: Date.now(),
     };
@@ -208,6 +225,18 @@ export class Segmenter {
     }
     this.#o.onSegment?.(segment);
     if (!this.#o.keepSamples) segment.runs = [];
+    if (this.#switchTo) this.#switchTrack(this.#switchTo);
+  }
+
+  /** The next segments use a new init segment, after an EXT-X-DISCONTINUITY. */
+  #switchTrack(track: VideoTrack): void {
+    this.#switchTo = null;
+    this.#videoTrack = track;
+    this.init = initSegment(track, this.#audioTrack);
+    this.#discontinuities++;
+    this.#inits.push({ name: `init${this.#discontinuities}.mp4`, bytes: this.init });
+    const used = new Set(this.segments.map((x) => x.map));
+    this.#inits = this.#inits.filter((i, n) => n === this.#inits.length - 1 || used.has(i.name));
   }
 
   #pushAudio(frame: MediaFrame): void {
@@ -292,16 +321,24 @@ export class Segmenter {
       "#EXT-X-VERSION:7",
       `#EXT-X-TARGETDURATION:${Math.max(1, Math.round(this.#maxDurationMs / 1000))}`,
       `#EXT-X-MEDIA-SEQUENCE:${listed[0].sequence}`,
+      `#EXT-X-DISCONTINUITY-SEQUENCE:${listed[0].discontinuity}`,
       "#EXT-X-INDEPENDENT-SEGMENTS",
-      '#EXT-X-MAP:URI="init.mp4"',
+      `#EXT-X-MAP:URI="${listed[0].map}"`,
     ];
-    for (const s of listed) lines.push(`#EXTINF:${(s.durationMs / 1000).toFixed(3)},`, s.name);
+    let map = listed[0].map;
+    for (const s of listed) {
+      if (s.map !== map) {
+        lines.push("#EXT-X-DISCONTINUITY", `#EXT-X-MAP:URI="${s.map}"`);
+        map = s.map;
+      }
+      lines.push(`#EXTINF:${(s.durationMs / 1000).toFixed(3)},`, s.name);
+    }
     if (ended) lines.push("#EXT-X-ENDLIST");
     return lines.join("\n") + "\n";
   }
 
   segment(name: string): Uint8Array | null {
-    if (name === "init.mp4") return this.init;
+    if (name.startsWith("init")) return this.#inits.find((i) => i.name === name)?.bytes ?? null;
     return this.segments.find((s) => s.name === name)?.bytes ?? null;
   }
 
@@ -313,13 +350,6 @@ export class Segmenter {
     }
     if (this.#current.length && this.#videoTrack) this.#cut();
   }
-
-  /** The tracks of the init segment (null before it exists): recorders write their own. */
-  tracks(): { video: VideoTrack; audio: AudioTrack | null } | null {
-    return this.init && this.#videoTrack
-      ? { video: this.#videoTrack, audio: this.#audioTrack }
-      : null;
-  }
 }
 
 function videoCodecOf(frame: MediaFrame): VideoCodec | null {
@@ -330,6 +360,12 @@ function videoCodecOf(frame: MediaFrame): VideoCodec | null {
   if (!first) return null;
   if (h265Type(first) === H265.VPS) return "h265";
   return h264Type(first) >= 1 && h264Type(first) <= 9 ? "h264" : null;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function lengthPrefixed(nal: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { clipOf, testClip } from "../../simulator/video/clip.ts";
+import { benchClip, clipOf, testClip } from "../../simulator/video/clip.ts";
 import { DataType } from "./jt1078.ts";
 import { decodeErrors, probe } from "./probe_test_helpers.ts";
 import type { MediaFrame } from "./reassembly.ts";
@@ -116,4 +116,62 @@ Deno.test("unusable timestamps (all zero): the terminal's frame interval times t
   assert.equal(seg.segments.length, 10);
   const total = seg.segments.reduce((n, s) => n + s.durationMs, 0);
   assert.ok(Math.abs(total - 120 * 83) <= 83, `total ${total} ms`);
+});
+
+Deno.test("a resolution switch mid-stream: discontinuity with a new init; both parts decode at their size", async () => {
+  const small = await testClip(false);
+  const large = await benchClip(false);
+  const seg = new Segmenter({ keep: 100, window: 100 });
+  const frames = [
+    ...small.frames.slice(0, 36).map((data, i) => ({ data, key: small.keys[i], ms: i * 83 })),
+    ...large.frames.map((data, i) => ({ data, key: large.keys[i], ms: 36 * 83 + i * 67 })),
+  ];
+  for (const f of frames) {
+    seg.push({
+      sim: "1",
+      channel: 1,
+      kind: "video",
+      dataType: f.key ? 0 : 1,
+      payloadType: 98,
+      timestamp: f.ms,
+      frameIntervalMs: 0,
+      data: f.data,
+    });
+  }
+  seg.flush();
+  const playlist = seg.playlist(true)!;
+  assert.match(playlist, /#EXT-X-MAP:URI="init.mp4"\n/);
+  assert.match(
+    playlist,
+    /#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI="init1.mp4"\n#EXTINF:[\d.]+,\ns3.m4s\n/,
+  );
+  assert.deepEqual(seg.segments.map((s) => s.map), [
+    "init.mp4",
+    "init.mp4",
+    "init.mp4",
+    "init1.mp4",
+    "init1.mp4",
+  ]);
+  const dir = await Deno.makeTempDir();
+  try {
+    for (
+      const [init, from, to, size, count] of [["init.mp4", 0, 3, [320, 240], 36], [
+        "init1.mp4",
+        3,
+        5,
+        [640, 360],
+        30,
+      ]] as const
+    ) {
+      const path = `${dir}/${init}`;
+      const parts = [seg.segment(init)!, ...seg.segments.slice(from, to).map((s) => s.bytes)];
+      await Deno.writeFile(path, new Uint8Array(parts.flatMap((p) => [...p])));
+      const p = await probe(path);
+      assert.deepEqual([p.width, p.height], size);
+      assert.equal(p.frames, count);
+      assert.equal(await decodeErrors(path), "");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
