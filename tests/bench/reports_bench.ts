@@ -13,7 +13,10 @@
  *    summaries of every device over three months.
  * 3. Starts the product on the same data (a real server process on loopback) and times the
  *    report API: POST /v3/new/report/trips (first page of 20 and its total, and the last page)
- *    and /v3/new/report/mileage {view: "day"} over three months.
+ *    and /v3/new/report/mileage {view: "day"} over three months; and the fuel reports (issue
+ *    21) over the month: each device's fuel level (tests/bench/fuel_days.ts) written through the
+ *    sensor store as the recorder leaves it and compacted, timed per trip, per day, fuel daily
+ *    and refuelling.
  *
  * `--keep DIR` keeps the data in DIR; `--reuse DIR` skips generation and times DIR's data.
  */
@@ -26,6 +29,8 @@ import { addDays, DAY_MS, dayOf, dayStart } from "../../modules/motion/days.ts";
 import type { DaySummary } from "../../modules/motion/types.ts";
 import { startServer } from "../helpers/server.ts";
 import { DeviceDays } from "./vehicle_days.ts";
+import { FuelDays } from "./fuel_days.ts";
+import { SensorStore } from "../../modules/sensors/store.ts";
 
 const opt: Record<string, string | undefined> = {
   devices: "200",
@@ -79,6 +84,8 @@ async function generate(): Promise<void> {
   })));
   await s.directory.load();
   const engine = s.motion.engine!;
+  const sensors = new SensorStore(kv);
+  let fuelReadings = 0, fuelMs = 0;
   const started = performance.now();
   let points = 0, analysisMs = 0;
   const next = { i: 0 };
@@ -87,9 +94,16 @@ async function generate(): Promise<void> {
       const i = next.i++;
       const imei = IMEIS[i];
       const gen = new DeviceDays(i, INTERVAL_S);
+      const fuel = new FuelDays();
       const month: StoredPosition[] = [];
+      const fuelSeries = [], fuelEvents = [];
       for (let d = 0; d < DAYS; d++) {
-        const day = gen.day(dayStart(addDays(FIRST_DAY, d)));
+        const date = addDays(FIRST_DAY, d);
+        const day = gen.day(dayStart(date));
+        const f = fuel.day(day);
+        fuelSeries.push({ imei, series: "fuelLitres" as const, day: date, samples: f.samples });
+        fuelEvents.push({ imei, day: date, events: f.events });
+        fuelReadings += f.samples.length;
         const t = performance.now();
         engine.onCommitted({ type: "positionsCommitted", imei, userId: adminId, points: day });
         analysisMs += performance.now() - t;
@@ -97,6 +111,15 @@ async function generate(): Promise<void> {
         points += day.length;
       }
       await s.positions.importHistory(imei, month);
+      // The fuel readings as the sensor recorder leaves them, compacted as after midnight.
+      const tf = performance.now();
+      await sensors.append(
+        fuelSeries,
+        fuelEvents.filter((e) => e.events.length),
+        new Map([[imei, { series: ["fuelLitres"], events: ["refuel"] }]]),
+      );
+      for (let d = 0; d < DAYS; d++) await sensors.compactDay(imei, addDays(FIRST_DAY, d));
+      fuelMs += performance.now() - tf;
       if (i % 10 === 9) await engine.flush();
     }
   };
@@ -119,6 +142,13 @@ async function generate(): Promise<void> {
   );
   console.log(
     `  engine: ${engine.stats.segments} segments closed, ${engine.stats.flushes} flushes`,
+  );
+  console.log(
+    `  fuel: ${
+      (fuelReadings / 1e6).toFixed(2)
+    } M level readings kept (changes, else every 5 min), written and compacted in ${
+      (fuelMs / 1000).toFixed(0)
+    } s`,
   );
 }
 
@@ -250,8 +280,38 @@ async function timeApi(): Promise<void> {
         fmt(mileage)
       } (target ≤ 500 ms)`,
     );
+    await timeFuel(post, range(FROM));
   } finally {
     await server.stop();
+  }
+}
+
+/** The fuel reports over the month (issue 21): per trip, per day, fuel daily, refuelling. */
+async function timeFuel(
+  post: (path: string, body: unknown) => Promise<{ total: number; list: unknown[] }>,
+  range: { imeis: string[]; startTime: string; endTime: string },
+): Promise<void> {
+  const cases: [string, string, Record<string, unknown>][] = [
+    ["fuelConsumption per trip", "fuelConsumption", { view: "segment" }],
+    ["fuelConsumption per day", "fuelConsumption", { view: "day" }],
+    ["fuelDaily", "fuelDaily", {}],
+    ["refueling", "refueling", {}],
+  ];
+  for (const [label, name, extra] of cases) {
+    const r = await timed(() =>
+      post(`/v3/new/report/${name}`, { ...range, ...extra, pageNum: 1, pageSize: 20 })
+    );
+    // The page's litres are read from the level series: say how many rows have them.
+    const litres = (r.r.list as Record<string, unknown>[]).filter((x) =>
+      typeof (x.fuelUsed ?? x.amount) === "number"
+    ).length;
+    console.log(
+      `API ${label}, ${DEVICES} devices × ${DAYS} days, page 1 of 20: total ${r.r.total}: ${
+        fmt(r)
+      }${
+        name === "fuelConsumption" ? " (target ≤ 1 s)" : ""
+      }; ${litres} of ${r.r.list.length} rows with litres`,
+    );
   }
 }
 
