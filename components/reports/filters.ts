@@ -35,6 +35,13 @@ export const DEFAULT_FILTERS: ReportFilters = {
   sensorType: "1",
 };
 
+/** A report's filters before the user changes them (fuel consumption opens per trip). */
+export function defaultFilters(report: ReportName): ReportFilters {
+  return report === "fuelConsumption"
+    ? { ...DEFAULT_FILTERS, view: "segment" }
+    : { ...DEFAULT_FILTERS };
+}
+
 /** Which filters a report's form shows. */
 export function filtersOf(report: ReportName): (keyof ReportFilters)[] {
   switch (report) {

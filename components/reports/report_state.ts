@@ -8,7 +8,7 @@ import type { TFunction } from "i18next";
 import { parseLocal, toLocalInput } from "../../modules/monitor/time.ts";
 import type { ReportName } from "../../modules/reports/model.ts";
 import { type CellFormat, cellFormat, type UserUnits } from "./format.ts";
-import { DEFAULT_FILTERS, type ReportFilters } from "./filters.ts";
+import { defaultFilters, type ReportFilters } from "./filters.ts";
 import { quickRange } from "./range.ts";
 
 export interface ReportRow extends Record<string, unknown> {
@@ -84,7 +84,7 @@ export function createReportState(t: TFunction, start: ReportStart, now: number)
     from: signal(toLocalInput(from, tz)),
     // The input shows minutes; the typed end includes its minute's seconds (typedRange).
     to: signal(toLocalInput(to, tz)),
-    filters: signal({ ...DEFAULT_FILTERS }),
+    filters: signal(defaultFilters(start.report)),
     error: signal(""),
     query: signal(null),
     page: signal({ pageNum: 1, pageSize: 10 }),
