@@ -144,7 +144,7 @@ import { mediaHost } from "../modules/video/address.ts";
 import { FLEET_AVATAR_PATH } from "../modules/fleet/routes.ts";
 import { createMediaHub, type MediaHubImpl } from "../modules/video/media/mod.ts";
 import { type AppBus, connectReactions, createBus } from "./events.ts";
-import { connectPipeline, positionPipeline } from "./position_pipeline.ts";
+import { connectPipeline, type PipelineServices, positionPipeline } from "./position_pipeline.ts";
 import { type AppMetrics, createMetrics } from "./metrics.ts";
 
 /**
@@ -421,10 +421,12 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     deviationsToday: (scope) => fleetPaths.fleetPaths.deviationsToday(scope, gateway.alerts),
   });
   const push = await buildOpenPush(core, signIn, devices, notifications);
+  const video = buildVideo(core, devices, gateway, fleetStore);
   connectAreas(core, alerting, {
     openPush: push.pushDelivery,
     motion: motion.engine,
     sensors: sensors.sensorRecorder,
+    eventMedia: video.video.events,
     alertAddresses: addresses.alertAddresses,
     notices: notifications.notices,
     streams: monitor.streams,
@@ -509,7 +511,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
       directory: devices.directory,
       offlineMs: core.offlineMs,
     }),
-    ...buildVideo(core, devices, gateway, fleetStore),
+    ...video,
     demo: new DemoService({
       store: new DemoStore(kv),
       captcha: signIn.captcha,
@@ -1060,6 +1062,7 @@ function connectAreas(
     credits,
     openPush,
     sensors,
+    eventMedia,
   }:
     & Pick<
       Services,
@@ -1076,11 +1079,21 @@ function connectAreas(
       motion: MotionServices["engine"];
       openPush: PushDelivery;
       sensors: SensorRecorder;
+      eventMedia: PipelineServices["eventMedia"];
     },
 ): void {
   connectPipeline(
     bus,
-    positionPipeline({ ...alerting, alertAddresses, notices, streams, motion, openPush, sensors }),
+    positionPipeline({
+      ...alerting,
+      alertAddresses,
+      notices,
+      streams,
+      motion,
+      openPush,
+      sensors,
+      eventMedia,
+    }),
   );
   connectReactions(bus, {
     notices,

@@ -16,6 +16,7 @@
  *                                                  MOTION_ANALYSIS=off
  *      sensor readings modules/sensors/recorder.ts series and events (fuel, temperature, OBD,
  *                                                  battery, behaviour, clock-ins; refuels/drains)
+ *      event media    modules/video/camera_files.ts   dash cam event files named in fixes
  *   5. auto broadcast modules/alerts/broadcast.ts commands sent on stored alerts
  *   6. alert delivery modules/alerts/delivery.ts  console pop-up, mail, webhooks
  *      open api push  modules/openapi/push_delivery.ts  alarms, positions, online/offline
@@ -49,6 +50,8 @@ import type { LiveStreams } from "../modules/monitor/stream.ts";
 import type { PlatformNotices } from "../modules/notifications/notices.ts";
 import type { PushDelivery } from "../modules/openapi/push_delivery.ts";
 import type { SensorRecorder } from "../modules/sensors/recorder.ts";
+import type { EventMedia } from "../modules/video/event_media.ts";
+import { cameraFilesHandler } from "../modules/video/camera_files.ts";
 import type { AppBus } from "./events.ts";
 
 /** One step after the commit: its handler for each kind of event it reacts to. */
@@ -77,6 +80,8 @@ export interface PipelineServices {
   motion: MotionEngine | null;
   openPush: PushDelivery;
   sensors: SensorRecorder;
+  /** Dash cam event files named in stored fixes (GT06-family 0x95) become event media. */
+  eventMedia: Pick<EventMedia, "onCameraFiles">;
 }
 
 /** The stages after the gateway's commit, in order. */
@@ -105,6 +110,7 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       statusReported: s.sensors.onStatusReported,
       identified: s.sensors.onIdentified,
     },
+    { name: "event media", durable: true, committed: cameraFilesHandler(s.eventMedia) },
     { name: "auto broadcast", durable: true, alert: (e) => s.autoBroadcast.onAlert(e.alert) },
     { name: "alert delivery", durable: true, alert: s.alertDelivery.handle },
     {

@@ -6,6 +6,7 @@
  * that refuses the request fails the record; one that announces no files any more had them
  * overwritten; nothing within OBTAIN_TIMEOUT_MS fails it. A picture uploaded over the JT/T 808
  * link (0x0801) is a record of its own, linked to the alert of that moment if there is one.
+ * A GT06-family dash cam's event names its files (onCameraFiles; see camera_files.ts).
  */
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
@@ -106,6 +107,19 @@ export class EventMedia {
     const record = await this.newRecord(imei, `media:${e.event}`, Date.now());
     await this.d.store.saveEvent(record);
     await this.addFile(record.id, `ch${e.channel}_${e.mediaId}.jpg`, "picture", e.data);
+  }
+
+  /**
+   * A GT06-family dash cam's event (JC100/JC400 0x95) names the video files it recorded; they
+   * stay on the camera's card (these cams upload them to their vendor's service over a protocol
+   * that is not public), so the record is "not obtained" and lists the names. A re-sent packet
+   * (same device and time) keeps one record.
+   */
+  async onCameraFiles(imei: string, time: number, eventCode: number, files: string[]) {
+    const record = await this.newRecord(imei, `camera:${eventCode}`, time);
+    record.label = `camera:${imei}:${time}`;
+    record.cameraFiles = files;
+    await this.d.store.addEvent(record);
   }
 
   private async newRecord(imei: string, alarmType: string, time: number) {
@@ -224,6 +238,7 @@ export class EventMedia {
       videos: r.videos.map(path),
     };
     if (r.face) row.face = r.face;
+    if (r.cameraFiles?.length) row.cameraFiles = r.cameraFiles;
     return row;
   }
 

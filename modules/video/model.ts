@@ -154,6 +154,8 @@ export interface EventMediaRow {
   videos: string[];
   /** `driverPhoto`: path of the matched driver's photo (fleet drivers) when there is one. */
   face?: { state: FaceMatchState; driverName?: string; similarity?: number; driverPhoto?: string };
+  /** Files a dash cam named for the event but keeps on its memory card (GT06-family cams). */
+  cameraFiles?: string[];
 }
 
 /** POST /v3/new/video/settings/get {} and settings/set (the caller's account). */

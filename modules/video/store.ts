@@ -55,6 +55,8 @@ export interface EventMediaRecord {
   pictures: string[];
   videos: string[];
   face?: { state: FaceMatchState; driverName?: string; driverPhoto?: string };
+  /** Files a dash cam named but keeps on its card (GT06-family 0x95 event packets). */
+  cameraFiles?: string[];
   createdAt: number;
 }
 
