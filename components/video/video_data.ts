@@ -74,11 +74,11 @@ export function refusalState(e: unknown): LiveState {
 
 export const refusalText = (e: unknown) => e instanceof Error ? e.message : String(e);
 
-const FAMILIES = new Set(["adas", "dms", "tpms", "bsd", "media"]);
+const FAMILIES = new Set(["adas", "dms", "tpms", "bsd", "media", "camera"]);
 
 /**
- * An event media record's alarm ("adas:1", "dms:5", "media:0": the family and the device's
- * type code) in words; other types are the alert centre's alarm types.
+ * An event media record's alarm ("adas:1", "dms:5", "media:0", "camera:145": the family and
+ * the device's type code) in words; other types are the alert centre's alarm types.
  */
 export function alarmLabel(t: TFunction, type: string): string {
   const [family, code = ""] = type.split(":", 2);

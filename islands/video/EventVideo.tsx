@@ -155,6 +155,11 @@ function EventCard(
             {t("video.event.face")}: {t(`video.face.${row.face.state}`)}
           </span>
         )}
+        {row.cameraFiles && (
+          <span class="muted vd-camera-files" data-testid="camera-files">
+            {t("video.event.onCamera", { files: row.cameraFiles.join(", ") })}
+          </span>
+        )}
       </div>
     </li>
   );
