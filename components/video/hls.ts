@@ -7,11 +7,11 @@ import Hls from "hls.js";
 import { type RefObject, useEffect, useRef } from "react";
 import type { VideoCodec } from "../../modules/video/model.ts";
 
-/** hls.js settings for live: stay about two segments behind the edge, catch up gently. */
+/** hls.js settings for live: start about three segments behind the edge, catch up gently. */
 const LIVE_CONFIG = {
   lowLatencyMode: true,
-  liveSyncDurationCount: 2,
-  liveMaxLatencyDurationCount: 5,
+  liveSyncDurationCount: 3,
+  liveMaxLatencyDurationCount: 6,
   maxLiveSyncPlaybackRate: 1.5,
   backBufferLength: 10,
   maxBufferLength: 8,
@@ -19,6 +19,9 @@ const LIVE_CONFIG = {
   levelLoadingMaxRetry: 6,
   fragLoadingMaxRetry: 6,
 };
+/** Seconds buffered before a live stream starts playing, or how long it waits at most. */
+const LIVE_START_BUFFER_S = 2;
+const LIVE_START_WAIT_MS = 4000;
 /** History and public history: a VOD-like playlist that may still grow while the device sends. */
 const HISTORY_CONFIG = { backBufferLength: 60, maxBufferLength: 30, manifestLoadingMaxRetry: 6 };
 
@@ -78,7 +81,22 @@ export function useHlsPlayback(
       };
     }
     const hls = new Hls(mode === "live" ? LIVE_CONFIG : HISTORY_CONFIG);
-    hls.on(Hls.Events.MANIFEST_PARSED, start);
+    if (mode === "live") {
+      // A stream that just started lists one or two segments: playing at once would sit on
+      // the live edge and stall at every segment boundary, so wait for some buffer first.
+      const startWhenBuffered = () => {
+        const ahead = el.buffered.length
+          ? el.buffered.end(el.buffered.length - 1) - el.currentTime
+          : 0;
+        if (ahead < LIVE_START_BUFFER_S && performance.now() - created < LIVE_START_WAIT_MS) return;
+        hls.off(Hls.Events.FRAG_BUFFERED, startWhenBuffered);
+        start();
+      };
+      const created = performance.now();
+      hls.on(Hls.Events.FRAG_BUFFERED, startWhenBuffered);
+    } else {
+      hls.on(Hls.Events.MANIFEST_PARSED, start);
+    }
     hls.on(Hls.Events.ERROR, (_e, data) => {
       if (!data.fatal) return;
       if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
