@@ -71,11 +71,22 @@ export function stillStretches(samples: readonly FuelSample[]): FuelSample[][] {
 /** Running median (window 5, shrinking at the ends): one wrong reading never moves it. */
 export function medianSmooth(values: readonly number[]): number[] {
   const half = MEDIAN_WINDOW >> 1;
-  return values.map((_, i) => {
-    const w = values.slice(Math.max(0, i - half), Math.min(values.length, i + half + 1));
-    w.sort((a, b) => a - b);
-    return w.length % 2 ? w[w.length >> 1] : (w[w.length / 2 - 1] + w[w.length / 2]) / 2;
-  });
+  const w = new Float64Array(MEDIAN_WINDOW);
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    // The window sorted by insertion into a reused buffer (runs every minute per device).
+    let n = 0;
+    for (let j = Math.max(0, i - half); j < Math.min(values.length, i + half + 1); j++) {
+      let k = n++;
+      while (k > 0 && w[k - 1] > values[j]) {
+        w[k] = w[k - 1];
+        k--;
+      }
+      w[k] = values[j];
+    }
+    out[i] = n % 2 ? w[n >> 1] : (w[n / 2 - 1] + w[n / 2]) / 2;
+  }
+  return out;
 }
 
 function changesIn(

@@ -44,6 +44,8 @@ const REPEAT_MS = 5 * 60_000;
 const FUEL_WINDOW_MS = 3 * 3600_000;
 /** A change is told once the level stayed this long after it (it may still be going on). */
 const FUEL_SETTLE_MS = 10 * 60_000;
+/** How often a device's fuel levels are looked at for refuels and drains. */
+const FUEL_CHECK_MS = 60_000;
 /** How often finished days are merged into blocks. */
 const COMPACT_EVERY_MS = 3600_000;
 /** How long a device's tank configuration is trusted before it is read again. */
@@ -60,6 +62,9 @@ interface DeviceBuffer {
   raw: { reading: TankReading; sample: SensorSample; speed?: number }[];
   fuel: FuelSample[];
   fuelToldUntil: number;
+  /** Wall time of the last refuel/drain check, and whether levels came since. */
+  fuelCheckedAt: number;
+  fuelNew: boolean;
   faults: string | null;
   /** The RFID card swiped in, for swipe readers that do not say in or out. */
   card: string | null;
@@ -132,6 +137,8 @@ export class SensorRecorder {
         raw: [],
         fuel: [],
         fuelToldUntil: 0,
+        fuelCheckedAt: 0,
+        fuelNew: false,
         faults: null,
         card: null,
         tanks: null,
@@ -210,6 +217,7 @@ export class SensorRecorder {
 
   private addFuel(d: DeviceBuffer, s: SensorSample, speed?: number): void {
     d.fuel.push({ time: s.time, litres: s.value, speed, lat: s.lat, lng: s.lng });
+    d.fuelNew = true;
   }
 
   private noteReported(d: DeviceBuffer, series: SensorSeries | null, kind: SensorEventKind | null) {
@@ -299,7 +307,13 @@ export class SensorRecorder {
           this.addFuel(d, s, x.speed);
         }
       }
-      if (d.fuel.length) await this.detectFuel(imei, d, final);
+      // A device's levels are checked at most once a minute (the window is hours long).
+      const due = final || this.now() - d.fuelCheckedAt >= FUEL_CHECK_MS;
+      if ((d.fuelNew && due) || (final && d.fuel.length)) {
+        d.fuelNew = false;
+        d.fuelCheckedAt = this.now();
+        await this.detectFuel(imei, d, final);
+      }
     }
   }
 

@@ -15,6 +15,7 @@ import { SensorRecorder } from "../../modules/sensors/recorder.ts";
 import { SensorStore } from "../../modules/sensors/store.ts";
 import type { SensorSample } from "../../modules/sensors/types.ts";
 import { dayOf } from "../../modules/sensors/codec.ts";
+import { detectFuelChanges } from "../../modules/sensors/fuel_events.ts";
 
 const DEVICES = Number(Deno.args[0] ?? 10_000);
 const REPORTS = Number(Deno.args[1] ?? 60);
@@ -88,6 +89,24 @@ function report(i: number, k: number, t: number): StoredPosition {
       `(${fmt(recorder.stats.parts)} parts, ${
         fmt(recorder.stats.samples / (stored / 1000))
       } samples/s)`,
+  );
+}
+
+// ---- 1b. refuel/drain checks: each device's 3-hour window (10 s levels) once a minute ------
+{
+  const window = Array.from({ length: 1080 }, (_, k) => ({
+    time: k * 10_000,
+    litres: 80 - k * 0.01 + (k % 3) * 0.3 +
+      (k > 730 && k < 735 ? (k - 730) * 10 : k >= 735 ? 50 : 0),
+    speed: k % 200 < 120 ? 40 : 0,
+  }));
+  const t0 = performance.now();
+  let found = 0;
+  for (let i = 0; i < DEVICES; i++) found += detectFuelChanges(window).length;
+  const ms = performance.now() - t0;
+  console.log(
+    `fuel checks: ${fmt(DEVICES)} devices × 1,080-level windows in ${fmt(ms)} ms ` +
+      `(${found / DEVICES} change each; run once a minute per device)`,
   );
 }
 
