@@ -64,6 +64,8 @@ interface DeviceBuffer {
   fuelToldUntil: number;
   /** Wall time of the last refuel/drain check, and whether levels came since. */
   fuelCheckedAt: number;
+  /** The newest level's time at that check. */
+  fuelCheckedTime: number;
   fuelNew: boolean;
   faults: string | null;
   /** The RFID card swiped in, for swipe readers that do not say in or out. */
@@ -138,6 +140,7 @@ export class SensorRecorder {
         fuel: [],
         fuelToldUntil: 0,
         fuelCheckedAt: 0,
+        fuelCheckedTime: 0,
         fuelNew: false,
         faults: null,
         card: null,
@@ -307,11 +310,15 @@ export class SensorRecorder {
           this.addFuel(d, s, x.speed);
         }
       }
-      // A device's levels are checked at most once a minute (the window is hours long).
-      const due = final || this.now() - d.fuelCheckedAt >= FUEL_CHECK_MS;
+      // A device's levels are checked once a minute of its time or of ours (the window is
+      // hours long): a live device every minute, an upload of history at every tick.
+      const newest = d.fuel.length ? d.fuel[d.fuel.length - 1].time : 0;
+      const due = this.now() - d.fuelCheckedAt >= FUEL_CHECK_MS ||
+        newest - d.fuelCheckedTime >= FUEL_CHECK_MS;
       if ((d.fuelNew && due) || (final && d.fuel.length)) {
         d.fuelNew = false;
         d.fuelCheckedAt = this.now();
+        d.fuelCheckedTime = newest;
         await this.detectFuel(imei, d, final);
       }
     }

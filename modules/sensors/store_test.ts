@@ -243,3 +243,37 @@ Deno.test("store: a finished day's parts are compacted into blocks, reads unchan
     await recorder.stop();
   });
 });
+
+Deno.test("recorder: a live refuel is told once the level settled, not before", async () => {
+  await withStore(async (_kv, store) => {
+    const recorder = new SensorRecorder({
+      store,
+      tanks: () => Promise.resolve([]),
+      tickMs: 10,
+    });
+    const reader = new SensorReadings(store, recorder);
+    const levels = [...Array(20).fill(40), 55, 70, 85, ...Array(15).fill(85)];
+    const send = (from: number, to: number) =>
+      recorder.onCommitted({
+        type: "positionsCommitted",
+        imei: IMEI,
+        userId: "u1",
+        points: levels.slice(from, to).map((l, k) => fix(DAY1 + (from + k) * MIN, { fuel: l })),
+      });
+    const refuels = () => reader.events(IMEI, ["refuel"], DAY1, DAY1 + 86_400_000);
+    recorder.start();
+    try {
+      send(0, 24); // the refuel and one minute after it: it may still be going on
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(await refuels(), []);
+      send(24, levels.length); // 14 minutes more at 85 L
+      await new Promise((r) => setTimeout(r, 100));
+      const [e] = await refuels();
+      assert.equal(e?.data.amount, 45, JSON.stringify(e));
+      assert.equal(e.time, DAY1 + 19 * MIN);
+    } finally {
+      await recorder.stop();
+    }
+    assert.equal((await refuels()).length, 1, "told once, also after the last flush");
+  });
+});
