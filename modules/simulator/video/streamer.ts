@@ -21,6 +21,8 @@ export interface StreamClipOptions {
   rateMultiplier?: number;
   /** Payload type of the video (98 H.264). */
   payloadType?: number;
+  /** SIM field size: 6 (JT/T 1078-2016, default) or 10 (terminals on JT/T 808-2019). */
+  simLength?: 6 | 10;
 }
 
 export interface StreamStats {
@@ -43,7 +45,7 @@ export async function streamClip(o: StreamClipOptions): Promise<StreamStats> {
     } catch { /* closed */ }
   };
   o.signal?.addEventListener("abort", onAbort, { once: true });
-  const packer = new Packetiser(encodeBcd(o.sim, 6), o.channel, o.payloadType ?? 98);
+  const packer = new Packetiser(encodeBcd(o.sim, o.simLength ?? 6), o.channel, o.payloadType ?? 98);
   const rate = o.rateMultiplier ?? 1;
   const frameMs = 1000 / o.clip.fps;
   const start = performance.now();

@@ -1,6 +1,6 @@
 /**
  * JT/T 1078-2016 stream packets (table 19): `30 31 63 64`, V/P/X/CC, M + PT, sequence, SIM
- * BCD[6], logical channel, data type + sub-package flag, 8-byte ms timestamp (absent for
+ * BCD[6] (or BCD[10] from 2019 terminals), logical channel, data type + sub-package flag, 8-byte ms timestamp (absent for
  * passthrough), last I-frame / last frame intervals (video only), body length, body.
  * {@link PacketSplitter} cuts a TCP byte stream into packets with bounded memory and resyncs on
  * garbage by scanning for the next header.
@@ -32,11 +32,18 @@ export interface Packet {
   body: Uint8Array;
 }
 
-/** Header bytes before the body for a data type (byte 15's high nibble). */
-export function headerLength(dataType: number): number {
-  if (dataType === DataType.Passthrough) return 18;
-  if (dataType === DataType.Audio) return 26;
-  return 30;
+/**
+ * SIM field size: BCD[6] in JT/T 1078-2016; terminals paired with JT/T 808-2019 often send the
+ * 2019 phone number's BCD[10] (every later field 4 bytes further). Detected per connection.
+ */
+export type SimLength = 6 | 10;
+
+/** Header bytes before the body for a data type (byte 15's high nibble, with a BCD[6] SIM). */
+export function headerLength(dataType: number, simLength: SimLength = 6): number {
+  const extra = simLength - 6;
+  if (dataType === DataType.Passthrough) return 18 + extra;
+  if (dataType === DataType.Audio) return 26 + extra;
+  return 30 + extra;
 }
 
 /**
@@ -47,13 +54,15 @@ export function parsePacket(
   buf: Uint8Array,
   at: number,
   end: number,
+  simLength: SimLength = 6,
 ): { packet: Packet; length: number } | "short" | "bad" {
-  if (end - at < 16) return startsWithMagic(buf, at, end) ? "short" : "bad";
+  const x = simLength - 6;
+  if (end - at < 16 + x) return startsWithMagic(buf, at, end) ? "short" : "bad";
   if (!startsWithMagic(buf, at, end)) return "bad";
-  const dataType = buf[at + 15] >> 4;
-  const subFlag = buf[at + 15] & 0x0f;
+  const dataType = buf[at + 15 + x] >> 4;
+  const subFlag = buf[at + 15 + x] & 0x0f;
   if (dataType > 4 || subFlag > 3) return "bad";
-  const head = headerLength(dataType);
+  const head = headerLength(dataType, simLength);
   if (end - at < head) return "short";
   const bodyLength = (buf[at + head - 2] << 8) | buf[at + head - 1];
   if (bodyLength > MAX_BODY) return "bad";
@@ -64,16 +73,25 @@ export function parsePacket(
     marker: (buf[at + 5] & 0x80) !== 0,
     payloadType: buf[at + 5] & 0x7f,
     sequence: view.getUint16(6),
-    sim: terminalId(buf.subarray(at + 8, at + 14)),
-    channel: buf[at + 14],
+    sim: simOf(buf.subarray(at + 8, at + 14 + x)),
+    channel: buf[at + 14 + x],
     dataType,
     subFlag,
-    timestamp: dataType === DataType.Passthrough ? 0 : Number(view.getBigUint64(16)),
-    lastIFrameInterval: video ? view.getUint16(24) : 0,
-    lastFrameInterval: video ? view.getUint16(26) : 0,
+    timestamp: dataType === DataType.Passthrough ? 0 : Number(view.getBigUint64(16 + x)),
+    lastIFrameInterval: video ? view.getUint16(24 + x) : 0,
+    lastFrameInterval: video ? view.getUint16(26 + x) : 0,
     body: buf.slice(at + head, at + head + bodyLength),
   };
   return { packet, length: head + bodyLength };
+}
+
+/**
+ * The gateway's terminal id of the SIM field; a BCD[10] (2019) number keeps its last 12 digits,
+ * the 2016 form the JT/T 808 link matches (modules/video/paths.ts simOf).
+ */
+function simOf(field: Uint8Array): string {
+  const id = terminalId(field);
+  return field.length === 10 && /^\d{20}$/.test(id) ? id.slice(-12) : id;
 }
 
 function startsWithMagic(buf: Uint8Array, at: number, end: number): boolean {
@@ -82,7 +100,7 @@ function startsWithMagic(buf: Uint8Array, at: number, end: number): boolean {
 }
 
 /** Longest packet: video header + MAX_BODY. */
-const MAX_PACKET = 30 + MAX_BODY;
+const MAX_PACKET = 34 + MAX_BODY;
 
 /**
  * Cuts a byte stream into packets. Holds at most one partial packet (≤ 980 bytes) between
@@ -92,13 +110,17 @@ export class PacketSplitter {
   #pending = new Uint8Array(0);
   /** Bytes skipped while looking for a header (garbage, oversized or malformed packets). */
   skipped = 0;
+  /** The connection's SIM field size, once a packet followed by another header showed it. */
+  simLength: SimLength | null = null;
 
   push(chunk: Uint8Array): Packet[] {
     const buf = this.#pending.length ? concat(this.#pending, chunk) : chunk;
     const out: Packet[] = [];
     let at = 0;
     while (at < buf.length) {
-      const r = parsePacket(buf, at, buf.length);
+      const r = this.simLength
+        ? parsePacket(buf, at, buf.length, this.simLength)
+        : this.#detect(buf, at);
       if (r === "short") break;
       if (r === "bad") {
         const next = findMagic(buf, at + 1);
@@ -113,6 +135,30 @@ export class PacketSplitter {
     if (rest > MAX_PACKET) throw new Error("unreachable: partial packet over the bound");
     this.#pending = rest ? buf.slice(at) : new Uint8Array(0);
     return out;
+  }
+
+  /**
+   * Parses with both SIM sizes; the size whose packet is followed by the next header is the
+   * connection's from then on.
+   */
+  #detect(buf: Uint8Array, at: number): ReturnType<typeof parsePacket> {
+    const six = parsePacket(buf, at, buf.length, 6);
+    const ten = parsePacket(buf, at, buf.length, 10);
+    const follows = (r: ReturnType<typeof parsePacket>) =>
+      typeof r === "object" && buf.length - (at + r.length) >= 4 &&
+      startsWithMagic(buf, at + r.length, buf.length);
+    if (follows(six)) {
+      this.simLength = 6;
+      return six;
+    }
+    if (follows(ten)) {
+      this.simLength = 10;
+      return ten;
+    }
+    // Undecided: read as the standard's BCD[6]; BCD[10] only once a following header proves it.
+    if (typeof six === "object") return six;
+    if (six === "short" || ten === "short") return "short";
+    return "bad";
   }
 }
 
@@ -132,22 +178,24 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Builds one packet (the simulator's streamer and the tests). `sim` is 12 BCD digits. */
+/** Builds one packet (the simulator's streamer and the tests): `simBcd` BCD[6] or BCD[10]. */
 export function encodePacket(p: Omit<Packet, "sim"> & { simBcd: Uint8Array }): Uint8Array {
-  const head = headerLength(p.dataType);
+  const simLength: SimLength = p.simBcd.length === 10 ? 10 : 6;
+  const x = simLength - 6;
+  const head = headerLength(p.dataType, simLength);
   const out = new Uint8Array(head + p.body.length);
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
   out[4] = 0x81; // V=2, P=0, X=0, CC=1
   out[5] = (p.marker ? 0x80 : 0) | (p.payloadType & 0x7f);
   view.setUint16(6, p.sequence & 0xffff);
-  out.set(p.simBcd.subarray(0, 6), 8);
-  out[14] = p.channel;
-  out[15] = (p.dataType << 4) | p.subFlag;
-  if (p.dataType !== DataType.Passthrough) view.setBigUint64(16, BigInt(p.timestamp));
+  out.set(p.simBcd.subarray(0, simLength), 8);
+  out[14 + x] = p.channel;
+  out[15 + x] = (p.dataType << 4) | p.subFlag;
+  if (p.dataType !== DataType.Passthrough) view.setBigUint64(16 + x, BigInt(p.timestamp));
   if (p.dataType <= DataType.B) {
-    view.setUint16(24, p.lastIFrameInterval);
-    view.setUint16(26, p.lastFrameInterval);
+    view.setUint16(24 + x, p.lastIFrameInterval);
+    view.setUint16(26 + x, p.lastFrameInterval);
   }
   view.setUint16(head - 2, p.body.length);
   out.set(p.body, head);

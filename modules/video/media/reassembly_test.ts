@@ -203,3 +203,47 @@ Deno.test("frames over the size bound are dropped", () => {
   assert.equal(frames.length, 0);
   assert.equal(asm.dropped, 1);
 });
+
+Deno.test("2019 terminals' BCD[10] SIM is detected per connection; the id is the 12 digits the 808 link matches", () => {
+  const imei = "860123456789012";
+  const sim10 = encodeBcd(imei, 10);
+  const p10 = (over: Partial<Omit<Packet, "sim">> & { body: Uint8Array }) =>
+    encodePacket({
+      marker: false,
+      payloadType: 98,
+      sequence: 0,
+      channel: 2,
+      dataType: DataType.I,
+      subFlag: SubFlag.Atomic,
+      timestamp: 40,
+      lastIFrameInterval: 0,
+      lastFrameInterval: 40,
+      ...over,
+      simBcd: sim10,
+    });
+  const packets = [
+    p10({ sequence: 0, subFlag: SubFlag.First, body: bytes(950, 1) }),
+    p10({ sequence: 1, subFlag: SubFlag.Last, body: bytes(50, 2) }),
+    p10({ sequence: 2, dataType: DataType.Audio, payloadType: 6, body: bytes(324, 3) }),
+    p10({ sequence: 3, dataType: DataType.P, body: bytes(70, 4) }),
+  ];
+  assert.equal(packets[0].length, 34 + 950);
+  const all = new Uint8Array(packets.flatMap((x) => [...x]));
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < all.length; i += 11) chunks.push(all.subarray(i, i + 11));
+  const { frames, splitter } = run(chunks);
+  assert.equal(splitter.simLength, 10);
+  assert.equal(splitter.skipped, 0);
+  assert.deepEqual(frames.map((f) => [f.kind, f.channel, f.data.length]), [
+    ["video", 2, 1000],
+    ["audio", 2, 324],
+    ["video", 2, 70],
+  ]);
+  assert.equal(frames[0].sim, imei.slice(-12));
+  // A 2016 stream is read as BCD[6].
+  const six = run([
+    new Uint8Array(framePackets(1, 0, [bytes(950, 1), bytes(20, 2)]).flatMap((x) => [...x])),
+  ]);
+  assert.equal(six.splitter.simLength, 6);
+  assert.equal(six.frames[0].sim, SIM);
+});
