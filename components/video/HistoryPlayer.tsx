@@ -129,50 +129,76 @@ export function HistoryPlayer(
           </div>
         )}
       </div>
-      <div class="toolbar vd-player-controls">
-        <button
-          type="button"
-          class="btn"
-          disabled={!answer || state === "error"}
-          onClick={togglePause}
-        >
-          {state === "paused" ? t("video.history.resume") : t("video.history.pause")}
-        </button>
-        <label class="vd-seek">
-          <span>{formatDuration(seek)}</span>
-          <input
-            type="range"
-            min={0}
-            max={Math.max(1000, length)}
-            step={1000}
-            value={seek}
-            disabled={!answer}
-            aria-label={t("video.history.seek")}
-            onChange={(e) => seekTo(Number((e.target as HTMLInputElement).value))}
-          />
-          <span>{formatDuration(length)}</span>
-        </label>
-        <label class="vd-speed">
-          {t("video.history.speed")}
-          <select
-            class="input"
-            value={speed}
-            disabled={!answer}
-            onChange={(e) => changeSpeed(Number((e.target as HTMLSelectElement).value) as Speed)}
-          >
-            {SPEEDS.map((s) => <option key={s} value={s}>{s}×</option>)}
-          </select>
-        </label>
-        <button type="button" class="btn" onClick={onDownload}>
-          {t("video.history.download")}
-        </button>
-      </div>
+      <PlayerControls
+        t={t}
+        ready={!!answer && state !== "error"}
+        paused={state === "paused"}
+        onPause={togglePause}
+        seek={seek}
+        length={length}
+        onSeek={seekTo}
+        speed={speed}
+        onSpeed={changeSpeed}
+        onDownload={onDownload}
+      />
       {answer?.audioNote && state === "playing" && (
         <div class="vd-note">
           {t(answer.audioNote.includes(".") ? answer.audioNote : `errors.${answer.audioNote}`)}
         </div>
       )}
       {message && state !== "error" && <div class="form-error" role="alert">{message}</div>}
+    </div>
+  );
+}
+
+/** Pause/resume, the position slider, fast forward and download under the player. */
+function PlayerControls(
+  { t, ready, paused, onPause, seek, length, onSeek, speed, onSpeed, onDownload }: {
+    t: TFunction;
+    ready: boolean;
+    paused: boolean;
+    onPause: () => void;
+    seek: number;
+    length: number;
+    onSeek: (ms: number) => void;
+    speed: Speed;
+    onSpeed: (s: Speed) => void;
+    onDownload: () => void;
+  },
+) {
+  return (
+    <div class="toolbar vd-player-controls">
+      <button type="button" class="btn" disabled={!ready} onClick={onPause}>
+        {paused ? t("video.history.resume") : t("video.history.pause")}
+      </button>
+      <label class="vd-seek">
+        <span>{formatDuration(seek)}</span>
+        <input
+          type="range"
+          min={0}
+          max={Math.max(1000, length)}
+          step={1000}
+          value={seek}
+          disabled={!ready}
+          aria-label={t("video.history.seek")}
+          onChange={(e) => onSeek(Number((e.target as HTMLInputElement).value))}
+        />
+        <span>{formatDuration(length)}</span>
+      </label>
+      <label class="vd-speed">
+        {t("video.history.speed")}
+        <select
+          class="input"
+          value={speed}
+          disabled={!ready}
+          onChange={(e) => onSpeed(Number((e.target as HTMLSelectElement).value) as Speed)}
+        >
+          {SPEEDS.map((s) => <option key={s} value={s}>{s}×</option>)}
+        </select>
+      </label>
+      <button type="button" class="btn" onClick={onDownload}>
+        {t("video.history.download")}
+      </button>
     </div>
   );
 }

@@ -70,7 +70,6 @@ function HistoryVideo(
   const [sharing, setSharing] = useState<HistoryFile | null>(null);
   const [downloads, setDownloads] = useState(0);
   const name = devices?.find((d) => d.imei === device)?.name ?? device;
-  const oldest = new Date(Date.now() - HISTORY_KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
 
   useEffect(() => {
     setFiles(null);
@@ -124,54 +123,20 @@ function HistoryVideo(
     next.has(id) ? next.delete(id) : next.add(id);
     setChecked(next);
   };
-  const set = (k: keyof Query) => (e: Event) => {
-    const v = (e.target as HTMLInputElement).value;
-    setQuery({ ...query, [k]: k === "channel" ? Number(v) : v });
-  };
-
   return (
     <div class="vd-history" data-testid="history-page">
       <DevicePanel t={t} devices={devices} selected={device} onSelect={setDevice} />
       <section class="vd-main">
-        <form class="toolbar vd-query" onSubmit={search}>
-          <label>
-            {t("video.cameras.channel")}
-            <select class="input" name="channel" value={query.channel} onChange={set("channel")}>
-              <option value={0}>{t("video.history.allChannels")}</option>
-              {cameras.map((c) => (
-                <option key={c.channel} value={c.channel}>{cameraLabel(c, t)}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("video.history.day")}
-            <input
-              class="input"
-              type="date"
-              name="day"
-              value={query.day}
-              min={oldest}
-              max={todayIn(timeZone)}
-              onInput={set("day")}
-            />
-          </label>
-          <label>
-            {t("video.history.from")}
-            <input class="input" type="time" name="from" value={query.from} onInput={set("from")} />
-          </label>
-          <label>
-            {t("video.history.to")}
-            <input class="input" type="time" name="to" value={query.to} onInput={set("to")} />
-          </label>
-          <button
-            class="btn btn-primary"
-            type="submit"
-            disabled={busy || !device}
-            id="history-search"
-          >
-            {busy ? t("video.history.searching") : t("ui.search")}
-          </button>
-        </form>
+        <QueryForm
+          t={t}
+          query={query}
+          setQuery={setQuery}
+          cameras={cameras}
+          timeZone={timeZone}
+          busy={busy}
+          disabled={!device}
+          onSearch={search}
+        />
         {!device && <p class="vd-hint">{t("video.history.hint")}</p>}
         {files && (
           <Timeline
@@ -231,6 +196,61 @@ function HistoryVideo(
 }
 
 type T = ReturnType<typeof translator>;
+
+/** Channel (or all), day (within the days history is kept), from and to. */
+function QueryForm(
+  { t, query, setQuery, cameras, timeZone, busy, disabled, onSearch }: {
+    t: T;
+    query: Query;
+    setQuery: (q: Query) => void;
+    cameras: CameraNickname[];
+    timeZone: string;
+    busy: boolean;
+    disabled: boolean;
+    onSearch: (e: Event) => void;
+  },
+) {
+  const oldest = new Date(Date.now() - HISTORY_KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const set = (k: keyof Query) => (e: Event) => {
+    const v = (e.target as HTMLInputElement).value;
+    setQuery({ ...query, [k]: k === "channel" ? Number(v) : v });
+  };
+  return (
+    <form class="toolbar vd-query" onSubmit={onSearch}>
+      <label>
+        {t("video.cameras.channel")}
+        <select class="input" name="channel" value={query.channel} onChange={set("channel")}>
+          <option value={0}>{t("video.history.allChannels")}</option>
+          {cameras.map((c) => <option key={c.channel} value={c.channel}>{cameraLabel(c, t)}
+          </option>)}
+        </select>
+      </label>
+      <label>
+        {t("video.history.day")}
+        <input
+          class="input"
+          type="date"
+          name="day"
+          value={query.day}
+          min={oldest}
+          max={todayIn(timeZone)}
+          onInput={set("day")}
+        />
+      </label>
+      <label>
+        {t("video.history.from")}
+        <input class="input" type="time" name="from" value={query.from} onInput={set("from")} />
+      </label>
+      <label>
+        {t("video.history.to")}
+        <input class="input" type="time" name="to" value={query.to} onInput={set("to")} />
+      </label>
+      <button class="btn btn-primary" type="submit" disabled={busy || disabled} id="history-search">
+        {busy ? t("video.history.searching") : t("ui.search")}
+      </button>
+    </form>
+  );
+}
 
 /** The day's files: channel, start, end, size, alarm flag; play, download, share; batch download. */
 function FileTable(

@@ -86,63 +86,18 @@ function LiveVideo(
         devices={devices}
         selected={device}
         onSelect={setDevice}
-        expanded={
-          <ul class="vd-cams" role="list">
-            {!cameras && <li class="muted">{t("ui.loading")}</li>}
-            {cameras?.map((c) => (
-              <li key={c.channel}>
-                <button
-                  type="button"
-                  class="vd-cam"
-                  data-channel={c.channel}
-                  onClick={() => open(c)}
-                >
-                  <span aria-hidden="true">▶</span> {cameraLabel(c, t)}
-                </button>
-              </li>
-            ))}
-          </ul>
-        }
+        expanded={<CameraList t={t} cameras={cameras} onOpen={open} />}
       />
       <section class="vd-main">
-        <div class="toolbar vd-toolbar">
-          <div class="vd-seg" role="group" aria-label={t("video.live.grid")}>
-            {LIVE_GRID_SIZES.map((n) => (
-              <button
-                key={n}
-                type="button"
-                class={`btn ${n === size ? "btn-primary" : ""}`}
-                aria-pressed={n === size}
-                data-grid={n}
-                onClick={() => resize(n)}
-              >
-                {t("video.live.cells", { count: n })}
-              </button>
-            ))}
-          </div>
-          <div class="vd-seg" role="group" aria-label={t("video.live.stream")}>
-            {(["main", "sub"] as const).map((s) => (
-              <button
-                key={s}
-                type="button"
-                class={`btn ${s === chosenStream ? "btn-primary" : ""}`}
-                aria-pressed={s === chosenStream}
-                onClick={() => setStream(s)}
-              >
-                {t(`video.stream.${s}`)}
-              </button>
-            ))}
-          </div>
-          <span class="grow" />
-          <button
-            type="button"
-            class="btn"
-            disabled={!slots.some(Boolean)}
-            onClick={() => setSlots(Array(MAX_LIVE_CHANNELS).fill(null))}
-          >
-            {t("video.live.closeAll")}
-          </button>
-        </div>
+        <LiveToolbar
+          t={t}
+          size={size}
+          onSize={resize}
+          stream={chosenStream}
+          onStream={setStream}
+          canClose={slots.some(Boolean)}
+          onCloseAll={() => setSlots(Array(MAX_LIVE_CHANNELS).fill(null))}
+        />
         {!slots.some(Boolean) && <p class="vd-hint">{t("video.live.hint")}</p>}
         <div class={`vd-grid vd-grid-${size}`}>
           {slots.slice(0, size).map((s, i) => (
@@ -187,6 +142,79 @@ function LiveVideo(
         />
       )}
       <Toasts />
+    </div>
+  );
+}
+
+type T = ReturnType<typeof translator>;
+
+/** The chosen device's cameras; one opens in the grid. */
+function CameraList(
+  { t, cameras, onOpen }: {
+    t: T;
+    cameras: CameraNickname[] | null;
+    onOpen: (c: CameraNickname) => void;
+  },
+) {
+  return (
+    <ul class="vd-cams" role="list">
+      {!cameras && <li class="muted">{t("ui.loading")}</li>}
+      {cameras?.map((c) => (
+        <li key={c.channel}>
+          <button type="button" class="vd-cam" data-channel={c.channel} onClick={() => onOpen(c)}>
+            <span aria-hidden="true">▶</span> {cameraLabel(c, t)}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Grid size (1/4/9), main/sub stream and "close all". */
+function LiveToolbar(
+  { t, size, onSize, stream, onStream, canClose, onCloseAll }: {
+    t: T;
+    size: GridSize;
+    onSize: (n: GridSize) => void;
+    stream: StreamType;
+    onStream: (s: StreamType) => void;
+    canClose: boolean;
+    onCloseAll: () => void;
+  },
+) {
+  return (
+    <div class="toolbar vd-toolbar">
+      <div class="vd-seg" role="group" aria-label={t("video.live.grid")}>
+        {LIVE_GRID_SIZES.map((n) => (
+          <button
+            key={n}
+            type="button"
+            class={`btn ${n === size ? "btn-primary" : ""}`}
+            aria-pressed={n === size}
+            data-grid={n}
+            onClick={() => onSize(n)}
+          >
+            {t("video.live.cells", { count: n })}
+          </button>
+        ))}
+      </div>
+      <div class="vd-seg" role="group" aria-label={t("video.live.stream")}>
+        {(["main", "sub"] as const).map((s) => (
+          <button
+            key={s}
+            type="button"
+            class={`btn ${s === stream ? "btn-primary" : ""}`}
+            aria-pressed={s === stream}
+            onClick={() => onStream(s)}
+          >
+            {t(`video.stream.${s}`)}
+          </button>
+        ))}
+      </div>
+      <span class="grow" />
+      <button type="button" class="btn" disabled={!canClose} onClick={onCloseAll}>
+        {t("video.live.closeAll")}
+      </button>
     </div>
   );
 }
