@@ -92,6 +92,8 @@ async function main(): Promise<void> {
       String(seconds),
       "--warmup",
       String(warmup),
+      "--channels",
+      String(channels),
     ],
     stdout: "piped",
     stderr: "inherit",

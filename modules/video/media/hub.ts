@@ -191,7 +191,7 @@ export class MediaHubImpl implements MediaHub {
         targetMs: this.options.segmentTargetMs ?? 1000,
         ...(key.purpose === LIVE_PURPOSE
           ? { keepSamples: false }
-          : { keep: 100_000, window: 100_000, keepSamples: true }),
+          : { keep: 100_000, window: 100_000, keepSamples: true, maxBytes: 48 * 1024 * 1024 }),
         onSegment: (seg) => this.#published(stream, seg),
       }),
       conn,

@@ -50,6 +50,8 @@ export interface Segment {
   /** When the oldest frame of the segment arrived (ms epoch): the delay measure. */
   firstArrival: number;
   publishedAt: number;
+  /** Memory it holds (bytes, and its samples when kept). */
+  keptBytes: number;
 }
 
 export interface SegmenterOptions {
@@ -58,7 +60,7 @@ export interface SegmenterOptions {
   window?: number;
   /** Segments kept (a viewer a little behind still gets them). */
   keep?: number;
-  /** Bytes of segments kept at most (history playback keeps many segments, bounded). */
+  /** Bytes of segments kept at most (history playback keeps many segments, bounded; samples count too). */
   maxBytes?: number;
   /**
    * Keep each segment's samples after publishing (a recorder started later writes them): on for
@@ -73,6 +75,8 @@ export interface SegmenterOptions {
 const MAX_SEGMENT_MS = 6_000;
 const MAX_SEGMENT_BYTES = 8 * 1024 * 1024;
 const DEFAULT_FRAME_MS = 40;
+/** Segments kept whatever their size (a playlist of fewer cannot play). */
+const MIN_KEPT = 3;
 
 interface Held {
   ts: number;
@@ -209,6 +213,7 @@ export class Segmenter {
       discontinuity: this.#discontinuities,
       firstArrival: this.#currentArrival,
       publishedAt: Date.now(),
+      keptBytes: 0,
     };
     this.#current = [];
     this.#audioPending = [];
@@ -216,12 +221,13 @@ export class Segmenter {
     this.#currentBytes = 0;
     this.#maxDurationMs = Math.max(this.#maxDurationMs, segment.durationMs);
     this.segments.push(segment);
-    this.#keptBytes += segment.bytes.length;
+    segment.keptBytes = segment.bytes.length * (this.#o.keepSamples ? 2 : 1);
+    this.#keptBytes += segment.keptBytes;
     while (
       this.segments.length > this.#o.keep ||
-      (this.#keptBytes > this.#o.maxBytes && this.segments.length > this.#o.window)
+      (this.#keptBytes > this.#o.maxBytes && this.segments.length > MIN_KEPT)
     ) {
-      this.#keptBytes -= this.segments.shift()!.bytes.length;
+      this.#keptBytes -= this.segments.shift()!.keptBytes;
     }
     this.#o.onSegment?.(segment);
     if (!this.#o.keepSamples) segment.runs = [];

@@ -175,3 +175,20 @@ Deno.test("a resolution switch mid-stream: discontinuity with a new init; both p
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a playback stream keeps many segments but within its byte bound", async () => {
+  const clip = await testClip(false);
+  const seg = new Segmenter({
+    keep: 100_000,
+    window: 100_000,
+    keepSamples: true,
+    maxBytes: 100_000,
+  });
+  for (let pass = 0; pass < 3; pass++) {
+    for (const f of framesOf(clip)) seg.push({ ...f, timestamp: f.timestamp + pass * 10_000 });
+  }
+  const kept = seg.segments.reduce((n, s) => n + s.keptBytes, 0);
+  assert.ok(kept <= 100_000 + 2 * Math.max(...seg.segments.map((s) => s.bytes.length)), `${kept}`);
+  assert.ok(seg.segments.length >= 3);
+  assert.equal(seg.segments.at(-1)!.sequence, 28);
+});
