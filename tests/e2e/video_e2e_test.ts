@@ -185,6 +185,14 @@ Deno.test({
       const h2 = await clock(page, "[data-testid=history-player] video");
       assert.ok(h2 > h1 + 0.5, `history currentTime advances (${h1} → ${h2})`);
       await shot(page, "history_laptop");
+      // Pause and fast forward go to the terminal (0x9202) without a refusal.
+      const controls = "[data-testid=history-player] .vd-player-controls";
+      await page.click(`${controls} button >> text=Pause`);
+      await page.waitForSelector("[data-testid=history-player][data-state=paused]");
+      await page.click(`${controls} button >> text=Resume`);
+      await page.selectOption(`${controls} select`, "4");
+      await page.waitForTimeout(1000);
+      assert.equal(await page.locator("[data-testid=history-player] .form-error").count(), 0);
       // Download the first recording as MP4: the list shows it downloading, then ready.
       await page.click("[data-testid=history-player] .vd-close");
       await page.locator("[data-testid=history-file]").first().getByRole("button", {
@@ -224,6 +232,14 @@ Deno.test({
       await ready(page);
       await playing(page, "[data-testid=live-cell]");
       await shot(page, "wall_laptop");
+      // In Chinese: the live page with its camera playing.
+      await laptop.addCookies([{ name: "locale", value: "zh", url: server.url }]);
+      await page.goto(`${server.url}/live?imei=${imei}`);
+      await ready(page);
+      await page.click('.vd-cam[data-channel="1"]');
+      await playing(page, "[data-testid=live-cell]");
+      assert.match(await page.textContent("[data-testid=live-state]") ?? "", /播放中/);
+      await shot(page, "live_laptop_zh");
       await laptop.close();
 
       // Phone: every page, the grid in one column.
