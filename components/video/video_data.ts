@@ -6,7 +6,16 @@ import type { TFunction } from "i18next";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { CATALOGUE } from "../../lib/errors.ts";
 import type { CameraNickname, LiveState } from "../../modules/video/model.ts";
-import type { ObjectsPayload } from "../../modules/monitor/objects.ts";
+
+/** The fields of the monitor's object list (GET /v3/new/monitor/objects) these pages read. */
+interface ObjectList {
+  imei: string[];
+  name: string[];
+  mcType: string[];
+  /** Status names; `status` holds indexes into it. */
+  statuses: string[];
+  status: number[];
+}
 
 export interface VideoDevice {
   imei: string;
@@ -19,7 +28,7 @@ export interface VideoDevice {
  * from the monitor's object list. `models` comes from the page (the server knows the models).
  */
 export async function loadVideoDevices(models: readonly string[]): Promise<VideoDevice[]> {
-  const p = await api<ObjectsPayload>("/v3/new/monitor/objects");
+  const p = await api<ObjectList>("/v3/new/monitor/objects");
   const wanted = new Set(models);
   const out: VideoDevice[] = [];
   p.imei.forEach((imei, i) => {
