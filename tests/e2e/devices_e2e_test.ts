@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser.ts";
-import { formLogin } from "../helpers/e2e_pages.ts";
+import { formLogin, phoneContext } from "../helpers/e2e_pages.ts";
 import { startServer } from "../helpers/server.ts";
 import { asAdmin, login, post } from "./devices_fixture.ts";
 
@@ -223,6 +223,21 @@ Deno.test({
       );
       await page.evaluate(() => document.querySelectorAll("fieldset.tank")[1]?.scrollIntoView());
       await page.screenshot({ path: SHOT("details_calibration") });
+      // The same tab on a phone.
+      const phone = await phoneContext(browser);
+      const phonePage = await phone.newPage();
+      await openDevices(phonePage, base, "dev_dist");
+      await phonePage.locator(`[data-imei="${IMEI(3)}"] .dev-name .link-btn`).first().click();
+      await phonePage.waitForSelector("[data-tab=basic]");
+      await phonePage.screenshot({ path: SHOT("details_basic_phone") });
+      await phonePage.click("#tab-sensors");
+      await phonePage.screenshot({ path: SHOT("details_sensors_phone") });
+      await phonePage.waitForSelector("textarea[name=tank-calibration]");
+      await phonePage.evaluate(() =>
+        document.querySelector("textarea[name=tank-calibration]")?.scrollIntoView()
+      );
+      await phonePage.screenshot({ path: SHOT("details_calibration_phone") });
+      await phone.close();
       await page.click("#tab-basic");
       await page.screenshot({ path: SHOT("details_basic") });
       await page.click(".modal-head .icon-btn");
