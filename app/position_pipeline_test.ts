@@ -16,6 +16,7 @@ Deno.test("composition: the position pipeline and reactions as subscribed on the
     assert.deepEqual(of("positionsCommitted"), [
       "motion analysis",
       "sensor readings",
+      "event media",
       "open api push",
     ]);
     assert.deepEqual(of("statusReported"), ["sensor readings"]);

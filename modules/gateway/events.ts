@@ -89,6 +89,8 @@ export interface StatusReported {
   battery: number | null;
   /** The decoded message's own object: handlers must not change it. */
   attributes: Record<string, string | number | boolean>;
+  /** The alarm the message raised (harsh driving is a sensor event too), null when none. */
+  alarm: string | null;
   /** Where the device was (its last known fix), null when it never had one. */
   lat: number | null;
   lng: number | null;

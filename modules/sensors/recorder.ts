@@ -102,7 +102,8 @@ export class SensorRecorder {
     this.take(e.imei, {
       time: e.time,
       battery: e.battery,
-      attributes: e.attributes,
+      // The alarm is the message's own field; reports read it as an attribute, like fixes.
+      attributes: e.alarm ? { ...e.attributes, alarm: e.alarm } : e.attributes,
       ...(e.lat !== null && e.lng !== null ? { lat: e.lat, lng: e.lng } : {}),
     });
   };

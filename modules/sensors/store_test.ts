@@ -117,6 +117,7 @@ Deno.test("recorder: status reports, fault codes, harsh driving and clock-ins ar
         time,
         battery: null,
         attributes,
+        alarm: time === DAY1 + 2 * MIN ? "harshAcceleration" : null,
         lat: 22.5,
         lng: 114,
       });
@@ -156,22 +157,23 @@ Deno.test("recorder: status reports, fault codes, harsh driving and clock-ins ar
     await recorder.flush();
     const all = await reader.events(
       IMEI,
-      ["obdFault", "harshBraking", "rfidIn", "rfidOut"],
+      ["obdFault", "harshAcceleration", "harshBraking", "rfidIn", "rfidOut"],
       DAY1,
       DAY1 + 3600_000,
     );
     assert.deepEqual(all.map((e) => e.kind), [
       "obdFault",
+      "harshAcceleration",
       "obdFault",
       "harshBraking",
       "rfidIn",
       "rfidOut",
     ]);
     assert.equal(all[0].data.codes, "P0301 P0420");
-    assert.equal(all[1].data.codes, "P0171");
-    assert.equal(all[3].data.cardNo, "A1B2C3D4");
-    assert.equal(all[3].data.driverName, "Li Lei");
-    assert.equal(all[2].lat, 22.5431);
+    assert.equal(all[2].data.codes, "P0171");
+    assert.equal(all[4].data.cardNo, "A1B2C3D4");
+    assert.equal(all[4].data.driverName, "Li Lei");
+    assert.equal(all[3].lat, 22.5431);
     assert.deepEqual(
       (await reader.series(IMEI, "temperature", DAY1, DAY1 + MIN)).map((s) => s.value),
       [-18.5],

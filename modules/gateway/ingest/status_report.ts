@@ -11,7 +11,7 @@ export function hasKeys(o: object): boolean {
 export function statusReported(
   device: Device,
   time: number,
-  m: { battery?: number | null; attributes: Record<string, AttributeValue> },
+  m: { battery?: number | null; alarm?: string; attributes: Record<string, AttributeValue> },
   at: StoredPosition | null,
 ): StatusReported {
   return {
@@ -21,6 +21,7 @@ export function statusReported(
     time,
     battery: m.battery ?? null,
     attributes: m.attributes,
+    alarm: m.alarm ?? null,
     lat: at?.lat ?? null,
     lng: at?.lng ?? null,
   };
