@@ -14,6 +14,7 @@ import {
   unpackJournal,
 } from "./journal.ts";
 import { blockJson, pointsJson } from "./json.ts";
+import { BlockIndex, type BlockMeta } from "./block_index.ts";
 import type {
   BlockFormat,
   FixColumns,
@@ -25,6 +26,11 @@ import type {
 } from "./types.ts";
 
 export type { JournalWrite };
+
+/** Where a whole block's JSON is cached: its form, device, first time and versionstamp. */
+function jsonCacheKey(format: BlockFormat, key: Deno.KvKey, versionstamp: string): string {
+  return `${format.id}/${String(key[2])}/${String(key[3])}/${versionstamp}`;
+}
 
 /** The playback page's JSON points (json.ts). */
 const PLAYBACK_FORMAT: BlockFormat = { id: "playback", block: blockJson, points: pointsJson };
@@ -72,6 +78,8 @@ export class PositionStore
   implements PositionJournal, PositionCompaction, TrackReader, TrackJsonReader {
   private jsonCache = new Map<string, Uint8Array>();
   private jsonCacheBytes = 0;
+  /** The blocks of each device's last JSON read (block_index.ts). */
+  private blockIndex = new BlockIndex();
   /** imei → seqs of the journal chunks holding its points not yet packed, ascending. */
   private journalIndex = new Map<string, number[]>();
   /** Each device's last block (null: none yet), learned by compaction. */
@@ -296,7 +304,25 @@ export class PositionStore
     format: BlockFormat,
   ): Promise<Iterable<Uint8Array>> {
     const recent = await this.journalRange(imei, from, to);
+    const known = this.blockIndex.covering(imei, from, to);
+    if (known && !(recent.length && recent[0].time <= (known.at(-1)?.last ?? -Infinity))) {
+      const parts = await this.indexedParts(known, recent, from, to, format);
+      if (parts) return parts;
+    }
+    const gen = this.blockIndex.generation(imei);
     const blocks = await this.blocksOverlapping(imei, from, to);
+    this.blockIndex.remember(
+      imei,
+      gen,
+      from,
+      to,
+      blocks.map((e) => ({
+        key: e.key,
+        first: e.value.time[0],
+        last: e.value.time[e.value.n - 1],
+        versionstamp: e.versionstamp,
+      })),
+    );
     const lastBlockTime = blocks.length
       ? blocks[blocks.length - 1].value.time[blocks[blocks.length - 1].value.n - 1]
       : -Infinity;
@@ -328,14 +354,63 @@ export class PositionStore
     }
   }
 
-  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>, format: BlockFormat): Uint8Array {
-    const key = `${format.id}/${String(e.key[2])}/${String(e.key[3])}/${e.versionstamp}`;
+  /**
+   * The parts from remembered blocks: whole blocks' JSON from the cache, the values of the
+   * others read by key. Null when a block changed after all (its versionstamp differs).
+   */
+  private async indexedParts(
+    known: BlockMeta[],
+    recent: StoredPosition[],
+    from: number,
+    to: number,
+    format: BlockFormat,
+  ): Promise<Uint8Array[] | null> {
+    const parts: (Uint8Array | BlockMeta)[] = known.map((m) => {
+      const whole = m.first >= from && m.last <= to;
+      return (whole && this.jsonCacheHit(jsonCacheKey(format, m.key, m.versionstamp))) || m;
+    });
+    const missing = parts.filter((p): p is BlockMeta => !(p instanceof Uint8Array));
+    const read = new Map<BlockMeta, Deno.KvEntryMaybe<PositionBlock>>();
+    for (let i = 0; i < missing.length; i += 10) {
+      const batch = missing.slice(i, i + 10);
+      const got = await this.kv.getMany<PositionBlock[]>(batch.map((m) => m.key));
+      batch.forEach((m, k) => read.set(m, got[k]));
+    }
+    const out: Uint8Array[] = [];
+    for (const p of parts) {
+      if (p instanceof Uint8Array) {
+        if (p.length) out.push(p);
+        continue;
+      }
+      const e = read.get(p)!;
+      if (e.versionstamp !== p.versionstamp || !e.value) return null;
+      const whole = p.first >= from && p.last <= to;
+      const part = whole
+        ? this.cachedBlockJson(e as Deno.KvEntry<PositionBlock>, format)
+        : format.block(e.value, from, to);
+      if (part.length) out.push(part);
+    }
+    if (recent.length) {
+      const part = format.points(recent);
+      if (part.length) out.push(part);
+    }
+    return out;
+  }
+
+  /** A cached block JSON, marked most recently used; undefined when not cached. */
+  private jsonCacheHit(key: string): Uint8Array | undefined {
     const hit = this.jsonCache.get(key);
     if (hit !== undefined) {
       this.jsonCache.delete(key);
       this.jsonCache.set(key, hit); // most recently used last
-      return hit;
     }
+    return hit;
+  }
+
+  private cachedBlockJson(e: Deno.KvEntry<PositionBlock>, format: BlockFormat): Uint8Array {
+    const key = jsonCacheKey(format, e.key, e.versionstamp);
+    const hit = this.jsonCacheHit(key);
+    if (hit !== undefined) return hit;
     const json = format.block(e.value, -Infinity, Infinity);
     this.jsonCache.set(key, json);
     // Counted by the memory held: the JSON is a view of a slightly larger buffer.
@@ -442,6 +517,7 @@ export class PositionStore
       });
     }
     await writes.commit();
+    for (const imei of byDevice.keys()) this.blockIndex.changed(imei);
   }
 
   /** Late points: merged with every block they fall into (and the one before). */
@@ -507,6 +583,7 @@ export class PositionStore
     for (const run of splitIntoBlocks(sorted)) {
       await this.kv.set(K.block(imei, run[0].time), packBlock(run));
     }
+    this.blockIndex.changed(imei);
   }
 }
 
