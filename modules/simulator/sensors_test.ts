@@ -5,7 +5,7 @@ import { decodeFrame } from "../gateway/protocols/jt808/decoder.ts";
 import { Jt808Splitter } from "../gateway/protocols/jt808/splitter.ts";
 import { type DeviceMessage, newSession } from "../gateway/protocols/types.ts";
 import { extractEvents, extractValues, faultCodes, type SensorReport } from "../sensors/extract.ts";
-import { Gt06Link, gt06SensorFrames, simulatorRfidCard } from "./devices/gt06.ts";
+import { gt06HarshAlarm, Gt06Link, gt06SensorFrames, simulatorRfidCard } from "./devices/gt06.ts";
 import { jt808Location } from "./devices/jt808.ts";
 import { sampleFix } from "./fix.ts";
 import type { SimSensors } from "./sensors.ts";
@@ -89,6 +89,15 @@ Deno.test("GT06: information and OBD packets decode into temperature, humidity, 
   assert.equal(merged["fuelPercent:0"], 53.6);
   assert.equal(merged["obdRpm:0"], 1980);
   assert.equal(merged["obdCoolant:0"], 88);
+});
+
+Deno.test("GT06: a harsh-driving event is an alarm packet the sensor stage reads", () => {
+  const fix = sampleFix();
+  for (const kind of ["harshAcceleration", "harshBraking", "harshCornering"] as const) {
+    const [f] = new Gt06Splitter().push(gt06HarshAlarm(fix, 5, kind));
+    const m = decodeGt06(f, newSession()).messages.find((x) => x.type === "position")!;
+    assert.deepEqual(readingsOf(m).events, [kind]);
+  }
 });
 
 Deno.test("GT06: a card swipe is an RFID reader packet with the device's card", () => {

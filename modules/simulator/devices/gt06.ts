@@ -14,7 +14,7 @@ import { asciiBytes, concatBytes, type DeviceFix, latin1Text, type SimAlarm } fr
 import { gt06Answer } from "./answers.ts";
 import type { DeviceLink, LinkEvent } from "./link.ts";
 import { FrameWriter } from "./frame_writer.ts";
-import type { SimSensors } from "../sensors.ts";
+import type { HarshKind, SimSensors } from "../sensors.ts";
 
 export const GT06_LOGIN = 0x01;
 export const GT06_HEARTBEAT = 0x13;
@@ -167,6 +167,25 @@ function statusBlock(fix: DeviceFix): Uint8Array {
     .done();
 }
 
+/** Alarm-byte codes of the harsh-driving events (GT06 alarm list). */
+const HARSH_CODES: Record<HarshKind, number> = {
+  harshAcceleration: 0x29,
+  harshBraking: 0x28,
+  harshCornering: 0x2a,
+};
+
+/** 0x26 alarm packet of a harsh-driving event (GPS, LBS, status with its alarm code). */
+export function gt06HarshAlarm(fix: DeviceFix, serial: number, kind: HarshKind): Uint8Array {
+  const status = new FrameWriter()
+    .u8(terminalInfo({ ...fix, alarm: undefined }))
+    .u8(voltageLevel(fix.battery))
+    .u8(Math.max(0, Math.min(4, fix.signal)))
+    .u8(HARSH_CODES[kind])
+    .u8(0x02)
+    .done();
+  return gt06Frame(GT06_ALARM, serial, concatBytes([gpsBlock(fix), lbsBlock(fix), status]));
+}
+
 /** 0x13 heartbeat / status: terminal info, voltage level, GSM signal, alarm, language. */
 export function gt06Heartbeat(fix: DeviceFix, serial: number): Uint8Array {
   return gt06Frame(GT06_HEARTBEAT, serial, statusBlock(fix));
@@ -311,9 +330,15 @@ export class Gt06Link implements DeviceLink {
 
   position(fix: DeviceFix, archived = false): Uint8Array {
     const location = gt06Location(fix, this.next(), archived);
-    // Every third live report brings the sensor packets along (in the same write).
-    if (!fix.sensors || archived || this.serial % 3 !== 0) return location;
-    return concatBytes([location, ...gt06SensorFrames(fix, fix.sensors, () => this.next())]);
+    if (!fix.sensors || archived) return location;
+    // A harsh event goes as its alarm packet; every third live report brings the sensor
+    // packets along (in the same write).
+    const frames = [location];
+    if (fix.sensors.harsh) frames.push(gt06HarshAlarm(fix, this.next(), fix.sensors.harsh));
+    if (this.serial % 3 === 0) {
+      frames.push(...gt06SensorFrames(fix, fix.sensors, () => this.next()));
+    }
+    return frames.length === 1 ? location : concatBytes(frames);
   }
 
   /** 0x94 RFID reader packet with the device's card (simulatorRfidCard), in and out alike. */
