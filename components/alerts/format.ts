@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { alarmLabel } from "../video/video_data.ts";
 
 /** Local date and time, "2026-11-21 13:05:09". */
 export function formatTime(ms: number): string {
@@ -36,5 +37,7 @@ export function alertDetail(
   if (a.type === "routeDeviation" || a.type === "routeReturn") {
     return t(`alerts.detail.${a.type}`, { route: d.route, metres: d.metres });
   }
+  // A dash cam's active-safety alarm ("adas:1"): what the camera saw, in words.
+  if (typeof d.safety === "string") return alarmLabel(t, d.safety);
   return a.speed !== null ? t("alerts.detail.speed", { speed: a.speed }) : "-";
 }

@@ -146,8 +146,10 @@ Deno.test({
           pageNum: 1,
           pageSize: 50,
         });
-        const ids = JSON.stringify(alerts);
-        assert.ok(ids.includes(row.alertId), "the alert exists in the alert list");
+        const alert = alerts.list.find((a: { id: string }) => a.id === row.alertId);
+        assert.ok(alert, "the alert exists in the alert list");
+        // The alert names what the camera saw (the alert centre shows it in words).
+        assert.deepEqual(alert.detail, { safety: "adas:1" });
         const pic = await fetch(`${server.url}${row.pictures[0]}`, {
           headers: { authorization: `Bearer ${await token(server)}` },
         });

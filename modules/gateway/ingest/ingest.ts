@@ -442,6 +442,11 @@ export class Ingestor {
     };
     const address = at ? this.addressOf(at.lat, at.lng, device.userId) : undefined;
     if (address) record.address = address;
+    // An active-safety alarm (T/JSATL12) names what the camera saw: "adas:1" (forward collision).
+    const family = at?.attributes.safetyFamily;
+    if (typeof family === "string") {
+      record.detail = { safety: `${family}:${at!.attributes.safetyType ?? ""}` };
+    }
     this.alerts.addTo(op, record);
     events.push({ type: "alert", imei: device.imei, userId: device.userId, alert: record });
   }
