@@ -1,6 +1,7 @@
 import type { PageKit } from "./mount.tsx";
 import { SettingsLayout } from "../components/Shell.tsx";
 import AppKeys from "../islands/openapi/AppKeys.tsx";
+import PushEndpoints from "../islands/openapi/PushEndpoints.tsx";
 import { OPEN_CODES } from "../modules/openapi/types.ts";
 import { exampleCall, REFERENCE, SAMPLE } from "../modules/openapi/reference.ts";
 
@@ -25,6 +26,7 @@ export function registerOpenApiPages({ publicPage, privatePage, renderer, servic
       ctx.t("settings.items.openApiKeys"),
       <SettingsLayout ctx={ctx}>
         <AppKeys lang={ctx.lang} />
+        <PushEndpoints lang={ctx.lang} />
       </SettingsLayout>,
     ));
 

@@ -33,3 +33,17 @@ export interface PushEndpoint {
   secret: string;
   createdAt: string;
 }
+
+/** An endpoint as the push API answers it (the secret whole: the receiver checks with it). */
+export type PushEndpointRow = Omit<PushEndpoint, "userId">;
+
+/** One delivery of POST /v3/new/openapi/push/log, with every attempt (times in ms). */
+export interface PushDeliveryRow {
+  id: string;
+  url: string;
+  /** "openapi." + the kind's Tracksolid msgType or our event name. */
+  event: string;
+  ok: boolean;
+  attempts: { at: number; status: number | null; error: string | null }[];
+  createdAt: number;
+}
