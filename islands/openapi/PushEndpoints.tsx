@@ -89,7 +89,7 @@ function PushEndpoints({ lang }: { lang: Lang }) {
         <fieldset class="field openapi-scopes">
           <legend class="field-label">{t("openapi.push.kinds")}</legend>
           {PUSH_KINDS.map((k) => (
-            <label key={k} class="openapi-scope">
+            <label key={k} class="openapi-scope openapi-kind">
               <input
                 type="checkbox"
                 name="kind"
