@@ -102,6 +102,18 @@ export function extractEvents(r: SensorReport): ExtractedEvent[] {
   return out;
 }
 
+/**
+ * The Bluetooth tags a report saw (JT/T 808 0x0900/0x53 BLE reports: `tag1Mac`, `tag2Mac`…),
+ * upper-case; empty when it names none.
+ */
+export function bleTags(r: SensorReport): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(r.attributes)) {
+    if (typeof v === "string" && /^tag\d+Mac$/.test(k) && v) out.push(v.toUpperCase());
+  }
+  return out;
+}
+
 /** Fault codes a report lists ("P0301 P0420"), sorted; null when it lists none. */
 export function faultCodes(r: SensorReport): string | null {
   const v = r.attributes.dtcs;

@@ -10,7 +10,7 @@ import { log } from "../../lib/log.ts";
 import type { StoredPosition } from "../devices/model.ts";
 import type { DriverIdentified, PositionsCommitted, StatusReported } from "../gateway/events.ts";
 import { dayOf } from "./codec.ts";
-import { extractEvents, extractValues, faultCodes, type SensorReport } from "./extract.ts";
+import { bleTags, extractEvents, extractValues, faultCodes, type SensorReport } from "./extract.ts";
 import { detectFuelChanges, type FuelSample } from "./fuel_events.ts";
 import { DEFAULT_FUEL_THRESHOLD_L } from "./model.ts";
 import type { EventAppend, Reported, SensorStore, SeriesAppend } from "./store.ts";
@@ -40,6 +40,11 @@ export interface RecorderDeps {
 const PART_SAMPLES = 600;
 /** An unchanged value is stored again after this long (a flat line still shows it is alive). */
 const REPEAT_MS = 5 * 60_000;
+/**
+ * A Bluetooth badge no report saw for this long has left: its driver clocks out (BLE gateways
+ * report the tags in range every 30-60 s).
+ */
+const BLE_GONE_MS = 5 * 60_000;
 /** Fuel levels kept for the refuel/drain detection. */
 const FUEL_WINDOW_MS = 3 * 3600_000;
 /** A change is told once the level stayed this long after it (it may still be going on). */
@@ -70,6 +75,8 @@ interface DeviceBuffer {
   faults: string | null;
   /** The RFID card swiped in, for swipe readers that do not say in or out. */
   card: string | null;
+  /** Bluetooth tags in range (driver badges): MAC → last report that saw it (device time). */
+  tags: Map<string, number>;
   tanks: { at: number; list: FuelTank[] } | null;
   reported: Reported | null;
   reportedChanged: boolean;
@@ -145,6 +152,7 @@ export class SensorRecorder {
         fuelNew: false,
         faults: null,
         card: null,
+        tags: new Map(),
         tanks: null,
         reported: null,
         reportedChanged: false,
@@ -159,6 +167,9 @@ export class SensorRecorder {
     const values = extractValues(r);
     const events = extractEvents(r);
     const codes = faultCodes(r);
+    const tags = bleTags(r);
+    const known = this.devices.get(imei);
+    if (tags.length || known?.tags.size) this.bluetoothClock(imei, this.device(imei), r, tags);
     if (!values.length && !events.length && codes === null) return;
     const d = this.device(imei);
     const place = r.lat !== undefined ? { lat: r.lat, lng: r.lng } : {};
@@ -187,6 +198,30 @@ export class SensorRecorder {
       this.addEvent(imei, d, { kind: "obdFault", time: r.time, ...place, data: { codes } });
     }
     if (codes !== null) d.faults = codes;
+  }
+
+  /**
+   * Bluetooth clock-in: a driver's badge (a BLE tag) coming into range clocks in; one no report
+   * saw for BLE_GONE_MS clocks out at the last time it was seen.
+   */
+  private bluetoothClock(imei: string, d: DeviceBuffer, r: SensorReport, tags: string[]): void {
+    const place = r.lat !== undefined ? { lat: r.lat, lng: r.lng } : {};
+    for (const [mac, seen] of d.tags) {
+      if (tags.includes(mac) || r.time - seen < BLE_GONE_MS) continue;
+      d.tags.delete(mac);
+      this.addEvent(imei, d, { kind: "bluetoothOut", time: seen, data: { cardNo: mac } });
+    }
+    for (const mac of tags) {
+      if (!d.tags.has(mac)) {
+        this.addEvent(imei, d, {
+          kind: "bluetoothIn",
+          time: r.time,
+          ...place,
+          data: { cardNo: mac },
+        });
+      }
+      d.tags.set(mac, Math.max(r.time, d.tags.get(mac) ?? 0));
+    }
   }
 
   private addSample(imei: string, d: DeviceBuffer, series: SensorSeries, s: SensorSample): void {

@@ -218,6 +218,9 @@ export class SimulatedDevice {
       await this.send(link.driverSwipe(fix, fix.acc));
     }
     this.lastAcc = fix.acc;
+    // The driver's badge is seen about once a minute while driving; parked, it leaves with them.
+    const badgeEvery = Math.max(1, Math.floor(60_000 / this.opts.intervalMs));
+    if (link.badges && fix.acc && n % badgeEvery === 0) await this.send(link.badges(fix));
     if (fix.alarm) await this.send(link.alarm(fix));
     else if (!fix.acc && n % 6 !== 0) await this.send(link.heartbeat(fix)); // parked: mostly heartbeats
     else await this.send(link.position(fix));

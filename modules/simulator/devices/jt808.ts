@@ -27,6 +27,7 @@ export const JT = {
   LOCATION: 0x0200,
   DRIVER_IDENTITY: 0x0702,
   BATCH: 0x0704,
+  TRANSPARENT: 0x0900,
   PLATFORM_REPLY: 0x8001,
   REGISTER_REPLY: 0x8100,
   LOCATION_QUERY_REPLY: 0x0201,
@@ -164,6 +165,35 @@ export function jt808DriverIdentity(
       .u8(issuer.length).bytes(issuer).bytes(bcd(swipe.card.validity.replaceAll("-", ""), 4));
   }
   return jt808Frame(JT.DRIVER_IDENTITY, terminal, serial, w.done());
+}
+
+/**
+ * 0x0900 transparent type 0x53, a BLE gateway's report: status, coordinates, altitude, speed,
+ * course, BCD time, then the tags in range (index, MAC, RSSI, no data).
+ */
+export function jt808BleTags(
+  terminal: string,
+  serial: number,
+  fix: DeviceFix,
+  macs: string[],
+): Uint8Array {
+  const block = locationBlock(fix);
+  // The location block without its alarm word and extra items: status … time (24 bytes).
+  const w = new FrameWriter().u8(0x53).bytes(block.subarray(4, 28)).u8(macs.length);
+  macs.forEach((mac, i) => {
+    w.u8(i);
+    for (let b = 0; b < 6; b++) w.u8(parseInt(mac.slice(b * 2, b * 2 + 2), 16));
+    w.u8(0xc4).u8(0); // RSSI -60 dBm, no data
+  });
+  return jt808Frame(JT.TRANSPARENT, terminal, serial, w.done());
+}
+
+/**
+ * The Bluetooth badge of a simulated device's driver (a BLE tag's MAC, 12 hex digits): one per
+ * device, like its IC card, so the Bluetooth clock-in report has a driver to show.
+ */
+export function simulatorBadge(imei: string): string {
+  return `C0FFEE${imei.slice(-6)}`;
 }
 
 /** 0x0002: empty in the standard; with `withReadings` the common vendor tail (battery %, CSQ, status). */
@@ -411,6 +441,11 @@ export class Jt808Link implements DeviceLink {
       time: fix.time,
       card: inserted ? simulatorDriverCard(this.imei) : undefined,
     });
+  }
+
+  /** While the ignition is on the driver's badge is in the cab: a BLE report that names it. */
+  badges(fix: DeviceFix): Uint8Array {
+    return jt808BleTags(this.terminal, this.next(), fix, [simulatorBadge(this.imei)]);
   }
 
   alarm(fix: DeviceFix): Uint8Array {

@@ -29,6 +29,8 @@ export interface DeviceLink {
    * it turns off); protocols without one leave it out.
    */
   driverSwipe?(fix: DeviceFix, inserted: boolean): Uint8Array;
+  /** A BLE gateway's report of the Bluetooth tags in range (the driver's badge while driving). */
+  badges?(fix: DeviceFix): Uint8Array;
   /** Feeds bytes from the server; `current` gives the device state for command answers. */
   receive(chunk: Uint8Array, current: () => DeviceFix): LinkEvent[];
 }
