@@ -104,6 +104,7 @@ interface Fixture {
   announcementA: string;
   /** A video share link distA made of its device (modules/video). */
   videoShareA: string;
+  pushA: string;
   /** A free package distA offers its subtree (modules/packages). */
   packageA: string;
   alertSettingsA: Record<string, unknown>;
@@ -419,6 +420,8 @@ const MATRIX: [string, Entry][] = [
   refused("/v3/new/autoReport/delete", (f) => [{ ids: [f.autoReportA] }], ["dataNotExists"]),
   // Video links: another subtree's link answers like an unknown id.
   refused("/v3/new/video/share/revoke", (f) => [{ id: f.videoShareA }], ["notFound"]),
+  // Open API push endpoints: another subtree's endpoint answers like an unknown one.
+  refused("/v3/new/openapi/push/delete", (f) => [{ id: f.pushA }], ["pushEndpointNotFound"]),
   refused("/v3/new/fleet/route/delete", (f) => [{ ids: [f.routeA] }], FLEET_REFUSAL, {
     ownerToken: (f) => f.tree.tokens.entA,
   }),
@@ -605,6 +608,10 @@ async function makeFixture(t: TestApp): Promise<Fixture> {
       kind: "live",
       validHours: 24,
     }, tokens.distA)).id,
+    pushA: (await ok("/v3/new/openapi/push/add", {
+      url: "http://127.0.0.1:9/hook",
+      kinds: ["alarm"],
+    }, tokens.distA)).id,
     routeA: (await ok("/v3/new/fleet/route/add", ROUTE, tokens.entA)).id,
     reminderA: (await ok("/v3/new/fleet/reminder/add", REMINDER, tokens.entA)).id,
     driverA: (await ok("/v3/new/fleet/driver/add", { name: "Driver A" }, tokens.entA)).id,
@@ -684,7 +691,8 @@ Deno.test("area isolation matrix covers every route that takes an account or obj
 });
 
 Deno.test("area isolation matrix: the sibling subtree learns and changes nothing", async (s) => {
-  const t = await testApp();
+  // The push endpoint of the fixture lives on loopback.
+  const t = await testApp({ WEBHOOK_ALLOW_PRIVATE: "on" });
   let routes: RouteDef[] = [];
   createApp(t.services, (parts) => (routes = parts.api.routes));
   try {
