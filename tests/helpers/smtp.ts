@@ -75,7 +75,10 @@ function decodeSubject(s: string): string {
 
 /** The body text of a simple text/plain mail (quoted-printable or plain). */
 export function mailText(raw: string): string {
-  const body = raw.split(/\r\n\r\n/).slice(1).join("\r\n\r\n");
+  const [head, ...rest] = raw.split(/\r\n\r\n/);
+  const body = rest.join("\r\n\r\n");
+  // Only a quoted-printable body is decoded: in a 7bit one "token=2C…" is text, not a comma.
+  if (!/^Content-Transfer-Encoding:\s*quoted-printable/im.test(head)) return body;
   return body.replace(/=\r\n/g, "").replace(
     /=([0-9A-F]{2})/g,
     (_m, h) => String.fromCharCode(parseInt(h, 16)),
