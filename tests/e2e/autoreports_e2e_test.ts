@@ -127,7 +127,10 @@ Deno.test({
       await p.waitForSelector("[data-testid=ar-row]");
       await p.screenshot({ path: `${SHOTS}/autoreports-phone.png`, fullPage: true });
       await p.locator("[data-testid=ar-row][data-type=trips] .ar-edit").click();
-      assert.equal(await p.locator("#ar-model").inputValue(), "GT06N");
+      // The model list loads after the form opens: its value shows once the options are there.
+      await p.waitForFunction(() =>
+        (document.querySelector("#ar-model") as HTMLSelectElement | null)?.value === "GT06N"
+      );
       await p.screenshot({ path: `${SHOTS}/autoreports-form-phone.png` });
       await phone.close();
       assert.deepEqual(errors, []);
