@@ -50,6 +50,8 @@ export interface OpenCall {
   params: Record<string, unknown>;
   /** The calling client (token.get counts login attempts per address); absent in unit tests. */
   client?: { ip: string; userAgent: string };
+  /** This server's origin as the client reached it (links a method answers are absolute). */
+  origin?: string;
 }
 
 /**

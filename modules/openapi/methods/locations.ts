@@ -121,12 +121,13 @@ export function locationMethods(d: Deps): OpenMethod[] {
     // As the monitor's share link: it publishes the device's position.
     need: "editData",
     params: shareParams,
-    run: async ({ session, params }) => {
+    run: async ({ session, params, origin }) => {
       await ownDevices(d.devices, session, [params.imei]);
       const link = await d.shares.create(session, params.imei, params.expire_time ?? 24);
       return {
         result: {
-          url: `/monitorShare?token=${encodeURIComponent(link.token)}`,
+          // Absolute, as an integrator forwards it (relative only when called in process).
+          url: `${origin ?? ""}/monitorShare?token=${encodeURIComponent(link.token)}`,
           expireTime: formatOpenTime(link.expiresAt),
         },
       };

@@ -165,24 +165,29 @@ Deno.test({
         const loc = await client.call("jimi.device.location.get", { imeis: `${DEV1},${DEV2}` });
         assert.equal(loc.code, 0);
         assert.equal(loc.result.length, 2);
+        // A share link an integrator can forward: absolute, on this server.
+        const share = await client.call("jimi.device.location.URL.share", { imei: DEV1 });
+        assert.equal(share.code, 0, JSON.stringify(share));
+        assert.ok(
+          share.result.url.startsWith(`${server.url}/monitorShare?token=`),
+          share.result.url,
+        );
       });
 
-      await t.step("a 7-day track: 60,480 points in time order, well under a second", async () => {
-        const started = performance.now();
+      // How fast is bench:openapi's; here the answer's content.
+      await t.step("a 7-day track: 60,480 points in time order", async () => {
         const r = await client.call("jimi.device.track.list", {
           imei: DEV1,
           begin_time: utc(begin),
           end_time: utc(end),
           map_type: "GOOGLE",
         });
-        const ms = performance.now() - started;
         assert.equal(r.code, 0);
         assert.equal(r.result.length, 60_480);
         assert.equal(r.result[0].gpsTime, utc(begin));
         for (let i = 1; i < r.result.length; i++) {
           assert.ok(r.result[i - 1].gpsTime < r.result[i].gpsTime);
         }
-        assert.ok(ms < 1000, `${ms} ms`);
       });
 
       await t.step("1002 for a device of another subtree", async () => {
