@@ -136,7 +136,7 @@ try {
   ));
   const accessToken: string = tokenAnswer.result.accessToken;
 
-  async function measure(label: string, method: string, own: Record<string, string>) {
+  const measure = async (label: string, method: string, own: Record<string, string>) => {
     const cold = performance.now();
     const first = await signed(method, own, accessToken);
     const head = new TextDecoder().decode(first.subarray(0, 40));
@@ -162,7 +162,7 @@ try {
         (times.length / (wall / 1000)).toFixed(0)
       } calls/s`,
     );
-  }
+  };
 
   await measure("jimi.device.location.get (100 IMEIs)", "jimi.device.location.get", {
     imeis: imeis.join(","),
