@@ -7,12 +7,12 @@
  * endpoint started here on loopback.
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { loadConfig } from "../../../lib/config.ts";
 import { compose } from "../../../app/compose.ts";
 import { ensureAdministrator } from "../../accounts/bootstrap.ts";
 import type { StoredPosition } from "../../devices/model.ts";
 import { startServer } from "../../../tests/helpers/server.ts";
+import { md5, OpenClient, utc } from "../../../tests/helpers/open_client.ts";
 import { devicePorts } from "../../../tests/helpers/gateway.ts";
 import { ApiClient } from "../../../tests/helpers/api_client.ts";
 import { RawDevice } from "../../../tests/helpers/raw_device.ts";
@@ -28,46 +28,7 @@ import { sampleFix } from "../../simulator/fix.ts";
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd11";
 const DEV1 = "359710049200011", DEV2 = "359710049200029", FOREIGN = "359710049200037";
-const md5 = (s: string) => createHash("md5").update(s, "utf8").digest("hex");
-const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** An answer: payloads are read as the public examples show them. */
-// deno-lint-ignore no-explicit-any
-type OpenReply = { code: number; message: string; result?: any; data?: any };
-
-/** A Tracksolid Open API client as its public documents describe one. */
-class OpenClient {
-  accessToken = "";
-  constructor(readonly url: string, readonly appKey: string, readonly secret: string) {}
-
-  sign(params: Record<string, string>): string {
-    const names = Object.keys(params).filter((k) => k !== "sign" && params[k] !== "").sort();
-    const text = this.secret + names.map((k) => k + params[k]).join("") + this.secret;
-    return md5(text).toUpperCase();
-  }
-
-  async call(method: string, own: Record<string, string> = {}) {
-    const params: Record<string, string> = {
-      method,
-      timestamp: utc(Date.now()),
-      app_key: this.appKey,
-      sign_method: "md5",
-      v: "1.0",
-      format: "json",
-      ...(this.accessToken ? { access_token: this.accessToken } : {}),
-      ...own,
-    };
-    params.sign = this.sign(params);
-    const res = await fetch(`${this.url}/route/rest`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
-      body: new URLSearchParams(params),
-    });
-    assert.equal(res.status, 200);
-    return await res.json() as OpenReply;
-  }
-}
 
 function point(t: number, i: number): StoredPosition {
   return {
