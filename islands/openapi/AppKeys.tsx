@@ -3,6 +3,7 @@ import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
 import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { panelCall, toggled } from "../../components/openapi/panel.ts";
 import {
   type CreatedKey,
   KEY_SCOPES,
@@ -27,34 +28,30 @@ function AppKeys({ lang }: { lang: Lang }) {
   const create = async (e: Event) => {
     e.preventDefault();
     if (!scope.length) return setError(t("openapi.keys.scopeRequired"));
-    try {
-      const key = await api<CreatedKey>("/v3/new/openapi/key/create", {
-        name: name.trim(),
-        scope,
-        // The date picker's day, ending at its last second in the browser's zone.
-        ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
-      });
-      setCreated(key);
-      setName("");
-      setExpires("");
-      setError("");
-      await load();
-    } catch (err) {
-      fail(err);
-    }
+    const body = {
+      name: name.trim(),
+      scope,
+      // The date picker's day, ending at its last second in the browser's zone.
+      ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
+    };
+    const key = await panelCall(
+      () => api<CreatedKey>("/v3/new/openapi/key/create", body),
+      { reload: load, fail },
+    );
+    if (!key) return;
+    setCreated(key);
+    setName("");
+    setExpires("");
+    setError("");
   };
   const revoke = async (k: KeyRow) => {
     if (!confirm(t("openapi.keys.revokeConfirm", { name: k.name }))) return;
-    try {
-      await api("/v3/new/openapi/key/revoke", { appKey: k.appKey });
-      toast(t("openapi.keys.revoked"));
-      await load();
-    } catch (err) {
-      fail(err);
-    }
+    await panelCall(
+      () => api("/v3/new/openapi/key/revoke", { appKey: k.appKey }),
+      { done: t("openapi.keys.revoked"), reload: load, fail },
+    );
   };
-  const toggle = (s: KeyScope) =>
-    setScope((cur) => cur.includes(s) ? cur.filter((x) => x !== s) : [...cur, s]);
+  const toggle = (s: KeyScope) => setScope((cur) => toggled(cur, s));
   const copy = async (text: string) => {
     await navigator.clipboard?.writeText(text).catch(() => {});
     toast(t("openapi.keys.copied"));

@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { island } from "../../lib/islands/island.tsx";
 import { api, ApiError } from "../../lib/client/api.ts";
 import { type Lang, translator } from "../../lib/i18n/i18n.ts";
-import { toast, Toasts } from "../../components/ui/Toast.tsx";
+import { Toasts } from "../../components/ui/Toast.tsx";
+import { panelCall, toggled } from "../../components/openapi/panel.ts";
 import {
   PUSH_ENDPOINT_LIMIT,
   PUSH_FORMATS,
@@ -35,31 +36,28 @@ function PushEndpoints({ lang }: { lang: Lang }) {
     ]).catch(fail);
   useEffect(() => void load(), []);
 
+  const after = (done: string) => ({ done, reload: load, fail });
   const add = async (e: Event) => {
     e.preventDefault();
     if (!kinds.length) return setError(t("openapi.push.kindRequired"));
-    try {
-      await api("/v3/new/openapi/push/add", { url: url.trim(), kinds, format });
+    const body = { url: url.trim(), kinds, format };
+    const added = await panelCall(
+      () => api("/v3/new/openapi/push/add", body),
+      after(t("openapi.push.added")),
+    );
+    if (added !== undefined) {
       setUrl("");
       setError("");
-      toast(t("openapi.push.added"));
-      await load();
-    } catch (err) {
-      fail(err);
     }
   };
   const remove = async (p: PushEndpointRow) => {
     if (!confirm(t("openapi.push.deleteConfirm", { url: p.url }))) return;
-    try {
-      await api("/v3/new/openapi/push/delete", { id: p.id });
-      toast(t("openapi.push.deleted"));
-      await load();
-    } catch (err) {
-      fail(err);
-    }
+    await panelCall(
+      () => api("/v3/new/openapi/push/delete", { id: p.id }),
+      after(t("openapi.push.deleted")),
+    );
   };
-  const toggle = (k: PushKind) =>
-    setKinds((cur) => cur.includes(k) ? cur.filter((x) => x !== k) : [...cur, k]);
+  const toggle = (k: PushKind) => setKinds((cur) => toggled(cur, k));
   const when = (ms: number) => new Date(ms).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB");
 
   return (
