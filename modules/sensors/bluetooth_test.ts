@@ -13,6 +13,7 @@ import { sampleFix } from "../simulator/fix.ts";
 import { SensorReadings } from "./reader.ts";
 import { SensorRecorder } from "./recorder.ts";
 import { SensorStore } from "./store.ts";
+import { fixAt } from "./test_support.ts";
 
 const IMEI = "864000000000022";
 const T0 = Date.UTC(2026, 10, 3, 7, 0, 0);
@@ -28,22 +29,8 @@ function bleReport(time: number, macs: string[]): StoredPosition["attributes"] {
   return m.position.attributes as StoredPosition["attributes"];
 }
 
-const point = (time: number, attributes: StoredPosition["attributes"]): StoredPosition => ({
-  time,
-  lat: 22.5,
-  lng: 114,
-  speed: 30,
-  course: 0,
-  altitude: 0,
-  satellites: 9,
-  posType: 1,
-  valid: true,
-  acc: true,
-  mileage: null,
-  battery: 80,
-  signal: 4,
-  attributes,
-});
+const point = (time: number, attributes: StoredPosition["attributes"]) =>
+  fixAt(time, attributes, 30);
 
 Deno.test("bluetooth clock-in: a badge in range clocks in, gone for 5 minutes clocks out", async () => {
   const dir = await Deno.makeTempDir();

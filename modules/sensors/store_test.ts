@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { StoredPosition } from "../devices/model.ts";
 import { SensorReadings } from "./reader.ts";
 import { type FuelTank, SensorRecorder } from "./recorder.ts";
 import { SensorStore } from "./store.ts";
+import { fixAt } from "./test_support.ts";
 
 const IMEI = "864000000000011";
 const DAY1 = Date.UTC(2026, 10, 2, 6, 0, 0);
@@ -21,24 +21,7 @@ const TANK: FuelTank = {
   refuelThreshold: 15,
 };
 
-function fix(time: number, attributes: StoredPosition["attributes"], speed = 0): StoredPosition {
-  return {
-    time,
-    lat: 22.5431,
-    lng: 114.0579,
-    speed,
-    course: 0,
-    altitude: 0,
-    satellites: 9,
-    posType: 1,
-    valid: true,
-    acc: true,
-    mileage: null,
-    battery: 80,
-    signal: 4,
-    attributes,
-  };
-}
+const fix = fixAt;
 
 async function withStore(fn: (kv: Deno.Kv, store: SensorStore) => Promise<void>) {
   const dir = await Deno.makeTempDir();
