@@ -252,6 +252,8 @@ export interface Services extends AlertingServices {
   fleetVehicles: VehicleService;
   /** RFID swipes (driver identity reports the gateway stores) and the data board. */
   fleetSwipes: SwipeService;
+  /** Who drove a device when (swipes, else the vehicle's driver): the monitor card's driver. */
+  driverTimeline: DriverTimeline;
   fleetBoard: BoardService;
   fleetAvatars: DriverAvatars;
   fleetDriverSheets: DriverSheets;
@@ -472,6 +474,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...fleetPaths,
     fleetReminders,
     ...fleet,
+    driverTimeline: new DriverTimelineService(fleetStore),
     ...buildHelp(core, signIn),
     ...push,
     ...buildOpenFrame(core, signIn, devices),

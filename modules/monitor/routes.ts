@@ -15,6 +15,7 @@ import type { AccessGuard } from "../accounts/access.ts";
 import type { DeviceDirectory } from "../devices/directory.ts";
 import type { Geocoder } from "../geocoder/service.ts";
 import type { MonitorService } from "./service.ts";
+import type { DriverTimeline } from "../fleet/model.ts";
 
 /** The services these routes use (the composition root passes them). */
 export interface MonitorRouteDeps {
@@ -22,6 +23,7 @@ export interface MonitorRouteDeps {
   directory: DeviceDirectory;
   geocoder: Geocoder;
   monitor: MonitorService;
+  driverTimeline: DriverTimeline;
 }
 
 /**
@@ -40,6 +42,14 @@ async function withAddress(
   const owners = [owner, viewer].filter((o): o is string => !!o);
   const found = await s.geocoder.describe(lat, lng, owners, lang);
   data.facts.address = found.text || null;
+  return data;
+}
+
+/** A single device's card names who drives it now (fleet swipes, else the vehicle's driver). */
+async function withDriver(s: MonitorRouteDeps, data: ObjectsPayload): Promise<ObjectsPayload> {
+  if (!data.facts || !data.imei.length) return data;
+  const [driver] = await s.driverTimeline.driversAt(data.imei[0], [data.now]);
+  data.facts.driver = driver?.name ?? null;
   return data;
 }
 
@@ -68,7 +78,7 @@ export function registerMonitorRoutes(api: ApiRegistry, s: MonitorRouteDeps) {
       const data = await s.monitor.objects(c.var.session, query.imei);
       if (!query.imei) return data;
       const viewer = (await s.access.caller(c.var.session)).owner.id;
-      return await withAddress(s, data, viewer, c.var.lang);
+      return await withDriver(s, await withAddress(s, data, viewer, c.var.lang));
     },
   });
   api.add({

@@ -273,7 +273,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "fleet: a trip and an alert mail name the driver who swiped in before them",
+  name: "fleet: a trip, an alert mail and the monitor card name the driver who swiped in",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -328,6 +328,9 @@ Deno.test({
         return r.total === 1 && r.list[0].endTime ? r : null;
       });
       assert.equal(trips.list[0].driverName, "Li Si");
+      // The monitor's card of the device names its driver now (still swiped in).
+      const shown = await api.call(`/v3/new/monitor/objects?imei=${imei}`);
+      assert.equal(shown.facts.driver, "Li Si");
       const mails = await smtp.waitFor(2);
       assert.match(mailText(mails[1].raw), /Driver: Li Si/);
     } finally {
