@@ -3,8 +3,7 @@
  * on a real server process, from 20 concurrent clients on loopback:
  * jimi.device.location.get for 100 IMEIs and jimi.device.track.list for 7 days at 10 s
  * (60,480 points, ~9 MB). Target: track.list ≤ 300 ms p99 (Tracksolid: ~137 s a call).
- * The bench's key and address get rate limits that do not throttle it. Answers come gzipped, as
- * fetch asks for them; `--identity` asks for plain ones.
+ * The bench's key and address get rate limits that do not throttle it.
  *
  * Each call is timed from the request to the answer's last byte (read as bytes, not parsed:
  * parsing 9 MB per call would time the client). The first track call is timed on its own:
@@ -21,7 +20,6 @@ const PASSWORD = "Admin12345";
 const CLIENTS = 20, CALLS_PER_METHOD = 400;
 const TRACK_POINTS = 60_480, INTERVAL_MS = 10_000;
 const UNLIMITED = "1000000";
-const IDENTITY = Deno.args.includes("--identity");
 const imeis = Array.from({ length: 100 }, (_, i) => `3597100495${String(i).padStart(5, "0")}`);
 const md5 = (s: string) => createHash("md5").update(s, "utf8").digest("hex");
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
@@ -125,11 +123,7 @@ try {
       .toUpperCase();
     return fetch(`${server.url}/route/rest`, {
       method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        // fetch asks for gzip by default (and undoes it); --identity measures plain answers.
-        ...(IDENTITY ? { "accept-encoding": "identity" } : {}),
-      },
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(params),
     }).then(async (r) => new Uint8Array(await r.arrayBuffer()));
   };
