@@ -7,7 +7,7 @@
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AccessGuard } from "../accounts/access.ts";
-import type { KeyRecord, OpenKeyStore } from "./key_store.ts";
+import type { KeyRecord, OpenKeyStore } from "./store_keys.ts";
 import { type CreatedKey, type KeyRow, MAX_KEYS_PER_ACCOUNT } from "./model.ts";
 import type { SecretBox } from "./secret_box.ts";
 import type { KeyScope } from "./types.ts";

@@ -13,7 +13,7 @@ import {
   type PushFormat,
   type PushKind,
 } from "./push_model.ts";
-import type { PushStore } from "./push_store.ts";
+import type { PushStore } from "./store_push.ts";
 
 /** Event names of Open API pushes in the webhook delivery log. */
 export const PUSH_EVENT_PREFIX = "openapi.";

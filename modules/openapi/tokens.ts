@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { Session } from "../../lib/http/env.ts";
 import type { Account, AccountLookup } from "../accounts/model.ts";
-import type { OpenKeyStore } from "./key_store.ts";
+import type { OpenKeyStore } from "./store_keys.ts";
 import type { OpenKeys } from "./keys.ts";
 
 /** A refresh token outlives its access token by this much (refresh shortly after expiry). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type KeyRecord, OpenKeyStore } from "./key_store.ts";
+import { type KeyRecord, OpenKeyStore } from "./store_keys.ts";
 
 const record = (accountId: string, i: number): KeyRecord => ({
   appKey: `KEY${accountId}${String(i).padStart(4, "0")}`,
