@@ -4,12 +4,12 @@
  * through the ingest, a command answered by a device on a live connection, fences, 1002 for
  * another subtree's IMEI, and a push endpoint on loopback receiving an alarm in both forms.
  */
+import { trackPoint } from "../../../tests/helpers/track_points.ts";
 import assert from "node:assert/strict";
 import { testApp } from "../../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../../tests/helpers/alerting.ts";
 import { testConnection, waitFor } from "../../commands/test_device.ts";
 import type { Session } from "../../../lib/http/env.ts";
-import type { StoredPosition } from "../../devices/model.ts";
 import type { Position } from "../../gateway/protocols/types.ts";
 import { sign } from "../../notifications/webhook.ts";
 import { OPEN_CODES, OpenApiError } from "../types.ts";
@@ -18,24 +18,7 @@ import { answerBytes } from "./raw_json.ts";
 
 const DEV1 = "359710049100011", DEV2 = "359710049100029", FOREIGN = "359710049100037";
 
-function point(t: number, i: number): StoredPosition {
-  return {
-    time: t,
-    lat: 22.5 + (i % 1000) * 1e-5,
-    lng: 114.05,
-    speed: 40,
-    course: 90,
-    altitude: 10,
-    satellites: 9,
-    posType: 1,
-    valid: true,
-    acc: true,
-    mileage: null,
-    battery: null,
-    signal: null,
-    attributes: {},
-  };
-}
+const point = trackPoint;
 
 Deno.test("open api methods and push on a real app", async (t) => {
   const app = await testApp({ WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_RETRY_MS: "50" });

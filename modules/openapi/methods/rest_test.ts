@@ -6,11 +6,11 @@
  * A GT06 device on the gateway port answers the command; the alarm it raises reaches a push
  * endpoint started here on loopback.
  */
+import { trackPoint } from "../../../tests/helpers/track_points.ts";
 import assert from "node:assert/strict";
 import { loadConfig } from "../../../lib/config.ts";
 import { compose } from "../../../app/compose.ts";
 import { ensureAdministrator } from "../../accounts/bootstrap.ts";
-import type { StoredPosition } from "../../devices/model.ts";
 import { startServer } from "../../../tests/helpers/server.ts";
 import { md5, OpenClient, utc } from "../../../tests/helpers/open_client.ts";
 import { devicePorts } from "../../../tests/helpers/gateway.ts";
@@ -30,24 +30,7 @@ const PASSWORD = "Passw0rd11";
 const DEV1 = "359710049200011", DEV2 = "359710049200029", FOREIGN = "359710049200037";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function point(t: number, i: number): StoredPosition {
-  return {
-    time: t,
-    lat: 22.5 + (i % 1000) * 1e-5,
-    lng: 114.05,
-    speed: 40,
-    course: 90,
-    altitude: 10,
-    satellites: 9,
-    posType: 1,
-    valid: true,
-    acc: true,
-    mileage: null,
-    battery: null,
-    signal: null,
-    attributes: {},
-  };
-}
+const point = trackPoint;
 
 /** Seven days at 10 s for DEV1, written before the server starts. */
 async function seedTrack(dir: string, end: number) {
