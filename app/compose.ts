@@ -5,6 +5,8 @@
  * it is built. `lib/` never imports a module; this file and app/app.ts are where they meet.
  */
 import type { Config } from "../lib/config.ts";
+import type { Cluster } from "../lib/cluster/types.ts";
+import { singleCluster } from "../lib/cluster/local.ts";
 import { AccessGuard } from "../modules/accounts/access.ts";
 import { AccountService } from "../modules/accounts/service.ts";
 import { AccountStore } from "../modules/accounts/store.ts";
@@ -156,6 +158,8 @@ export interface Services extends AlertingServices {
   /** The opened store (tests read it; modules get their own store objects). */
   kv: Deno.Kv;
   config: Config;
+  /** How this process runs with others (single mode: alone; lib/cluster/types.ts). */
+  cluster: Cluster;
   /** What GET /health reads. */
   systemStore: SystemStore;
   /** The domain event bus (app/events.ts lists its events). */
@@ -302,6 +306,8 @@ export interface Services extends AlertingServices {
 interface Core {
   kv: Deno.Kv;
   config: Config;
+  /** Single mode's in-process link, or cluster mode's NATS link and leadership (issue 23). */
+  cluster: Cluster;
   bus: AppBus;
   metrics: AppMetrics;
   /** How long a silent device stays online (OFFLINE_MINUTES). */
@@ -336,10 +342,15 @@ type DeviceRequestsArea = Pick<
   "deviceGroups" | "deviceOps" | "deviceTransfer" | "deviceFiles" | "deviceRenewal" | "playback"
 >;
 
-export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
+export async function compose(
+  kv: Deno.Kv,
+  config: Config,
+  cluster: Cluster = singleCluster(),
+): Promise<Services> {
   const core: Core = {
     kv,
     config,
+    cluster,
     bus: createBus(),
     metrics: createMetrics(),
     offlineMs: config.OFFLINE_MINUTES * 60_000,
@@ -443,6 +454,7 @@ export async function compose(kv: Deno.Kv, config: Config): Promise<Services> {
     ...alerting,
     kv,
     config,
+    cluster,
     systemStore: new SystemStore(kv),
     bus: core.bus,
     metrics: core.metrics,
