@@ -8,6 +8,11 @@
  * Each call is timed from the request to the answer's last byte (read as bytes, not parsed:
  * parsing 9 MB per call would time the client). The first track call is timed on its own:
  * nothing of that range read or written yet, what a new query meets.
+ *
+ * The machine has 2 cores, so the 20 Deno clients take CPU from the server they time. When
+ * Debian's `wrk` is installed (a C load generator that discards the bodies), the same signed
+ * calls are then timed by it too (20 connections, 2 threads, 20 s): the server's own figure.
+ * A signed body stays valid for the ±10 minutes the timestamp check allows.
  */
 import { createHash } from "node:crypto";
 import { loadConfig } from "../../lib/config.ts";
@@ -121,14 +126,16 @@ try {
     const names = Object.keys(params).filter((k) => params[k] !== "").sort();
     params.sign = md5(key.appSecret + names.map((k) => k + params[k]).join("") + key.appSecret)
       .toUpperCase();
-    return fetch(`${server.url}/route/rest`, {
+    return new URLSearchParams(params).toString();
+  };
+  const call = (method: string, own: Record<string, string>, accessToken = "") =>
+    fetch(`${server.url}/route/rest`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(params),
+      body: signed(method, own, accessToken),
     }).then(async (r) => new Uint8Array(await r.arrayBuffer()));
-  };
   const tokenAnswer = JSON.parse(new TextDecoder().decode(
-    await signed("jimi.oauth.token.get", {
+    await call("jimi.oauth.token.get", {
       user_id: "admin",
       user_pwd_md5: md5(PASSWORD),
       expires_in: "7200",
@@ -138,7 +145,7 @@ try {
 
   const measure = async (label: string, method: string, own: Record<string, string>) => {
     const cold = performance.now();
-    const first = await signed(method, own, accessToken);
+    const first = await call(method, own, accessToken);
     const head = new TextDecoder().decode(first.subarray(0, 40));
     if (!head.startsWith('{"code":0')) throw new Error(`${method}: ${head}`);
     console.log(`${label}: first call ${(performance.now() - cold).toFixed(0)} ms`);
@@ -148,7 +155,7 @@ try {
     await Promise.all(Array.from({ length: CLIENTS }, async () => {
       while (left-- > 0) {
         const t0 = performance.now();
-        await signed(method, own, accessToken);
+        await call(method, own, accessToken);
         times.push(performance.now() - t0);
       }
     }));
@@ -162,6 +169,44 @@ try {
         (times.length / (wall / 1000)).toFixed(0)
       } calls/s`,
     );
+    await timeWithWrk(label, signed(method, own, accessToken));
+  };
+
+  /** The same call from wrk (C, bodies discarded), when installed: p50/p99 and calls/s. */
+  const timeWithWrk = async (label: string, body: string) => {
+    const script = await Deno.makeTempFile({ suffix: ".lua" });
+    await Deno.writeTextFile(
+      script,
+      `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\n` +
+        `wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n`,
+    );
+    try {
+      const out = await new Deno.Command("wrk", {
+        args: [
+          "-t2",
+          `-c${CLIENTS}`,
+          "-d20s",
+          "--latency",
+          "-s",
+          script,
+          `${server.url}/route/rest`,
+        ],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout);
+      const pct = (p: string) => text.match(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m"))?.[1] ?? "?";
+      const rate = text.match(/Requests\/sec:\s+(\S+)/)?.[1] ?? "?";
+      console.log(
+        `${label}, wrk ${CLIENTS} connections: p50 ${pct("50")}, p99 ${pct("99")}, ${rate} calls/s`,
+      );
+    } catch {
+      console.log(
+        `${label}: wrk not installed (apt-get install -y wrk) — server-only figure skipped`,
+      );
+    } finally {
+      await Deno.remove(script);
+    }
   };
 
   await measure("jimi.device.location.get (100 IMEIs)", "jimi.device.location.get", {
