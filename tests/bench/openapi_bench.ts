@@ -3,7 +3,8 @@
  * on a real server process, from 20 concurrent clients on loopback:
  * jimi.device.location.get for 100 IMEIs and jimi.device.track.list for 7 days at 10 s
  * (60,480 points, ~9 MB). Target: track.list ≤ 300 ms p99 (Tracksolid: ~137 s a call).
- * The bench's key and address get rate limits that do not throttle it.
+ * The bench's key and address get rate limits that do not throttle it. Answers come gzipped, as
+ * fetch asks for them; `--identity` asks for plain ones.
  *
  * Each call is timed from the request to the answer's last byte (read as bytes, not parsed:
  * parsing 9 MB per call would time the client). The first track call is timed on its own:
@@ -25,6 +26,7 @@ const PASSWORD = "Admin12345";
 const CLIENTS = 20, CALLS_PER_METHOD = 400;
 const TRACK_POINTS = 60_480, INTERVAL_MS = 10_000;
 const UNLIMITED = "1000000";
+const IDENTITY = Deno.args.includes("--identity");
 const imeis = Array.from({ length: 100 }, (_, i) => `3597100495${String(i).padStart(5, "0")}`);
 const md5 = (s: string) => createHash("md5").update(s, "utf8").digest("hex");
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
@@ -131,7 +133,11 @@ try {
   const call = (method: string, own: Record<string, string>, accessToken = "") =>
     fetch(`${server.url}/route/rest`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        // fetch asks for gzip by default (and undoes it); --identity measures plain answers.
+        ...(IDENTITY ? { "accept-encoding": "identity" } : {}),
+      },
       body: signed(method, own, accessToken),
     }).then(async (r) => new Uint8Array(await r.arrayBuffer()));
   const tokenAnswer = JSON.parse(new TextDecoder().decode(
@@ -178,7 +184,8 @@ try {
     await Deno.writeTextFile(
       script,
       `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\n` +
-        `wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n`,
+        `wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n` +
+        (IDENTITY ? "" : `wrk.headers["Accept-Encoding"] = "gzip"\n`),
     );
     try {
       const out = await new Deno.Command("wrk", {

@@ -132,6 +132,18 @@ Deno.test({
         for (let i = 1; i < r.result.length; i++) {
           assert.ok(r.result[i - 1].gpsTime < r.result[i].gpsTime);
         }
+        // A client that takes gzip gets the ~9 MB answer gzipped (fetch above undid it).
+        const res = await fetch(`${server.url}/route/rest`, {
+          method: "POST",
+          headers: { "accept-encoding": "gzip" },
+          body: new URLSearchParams(client.params("jimi.device.track.list", {
+            imei: DEV1,
+            begin_time: utc(begin),
+            end_time: utc(end),
+          })),
+        });
+        assert.equal(res.headers.get("content-encoding"), "gzip");
+        assert.equal((await res.json()).result.length, 60_480);
       });
 
       await t.step("1002 for a device of another subtree", async () => {
