@@ -57,6 +57,8 @@ import { Playback } from "../modules/positions/playback.ts";
 import { ConnectionRegistry } from "../modules/gateway/link/connections.ts";
 import { Ingestor } from "../modules/gateway/ingest/ingest.ts";
 import { GatewayStore } from "../modules/gateway/link/store.ts";
+import { SessionRegistry } from "../modules/gateway/link/sessions.ts";
+import { SessionStore } from "../modules/gateway/link/store_sessions.ts";
 import { GeofenceService } from "../modules/geofences/service.ts";
 import { GeofenceStore } from "../modules/geofences/store.ts";
 import { PositionStore } from "../modules/positions/store.ts";
@@ -206,6 +208,8 @@ export interface Services extends AlertingServices {
   playback: Playback;
   ingestor: Ingestor;
   connections: ConnectionRegistry;
+  /** Cluster mode: which instance holds each device (null in single mode: this one holds all). */
+  deviceSessions: SessionRegistry | null;
   gatewayStore: GatewayStore;
   commandStore: CommandStore;
   commands: CommandService;
@@ -320,7 +324,10 @@ type SignInArea = Pick<
   "accountStore" | "access" | "authStore" | "auth" | "passwordChecks" | "captcha"
 >;
 type DevicesArea = Pick<Services, "deviceStore" | "directory" | "devices" | "wallet" | "accounts">;
-type GatewayArea = Pick<Services, "positions" | "alerts" | "connections" | "gatewayStore">;
+type GatewayArea = Pick<
+  Services,
+  "positions" | "alerts" | "connections" | "gatewayStore" | "deviceSessions"
+>;
 type CommandsArea = Pick<
   Services,
   | "commandStore"
@@ -685,24 +692,31 @@ function buildCredits(
 }
 
 /** The gateway's stores and live connections, and the positions and alerts it writes. */
-function buildGateway({ kv }: Core): GatewayArea {
+function buildGateway({ kv, cluster }: Core): GatewayArea {
+  // Single mode records no sessions: nothing else would read them.
+  const deviceSessions = cluster.mode === "cluster"
+    ? new SessionRegistry(new SessionStore(kv), cluster)
+    : null;
   return {
     positions: new PositionStore(kv),
     alerts: new AlertStore(kv),
-    connections: new ConnectionRegistry(),
+    connections: new ConnectionRegistry(deviceSessions),
     gatewayStore: new GatewayStore(kv),
+    deviceSessions,
   };
 }
 
 /** Commands, work modes, and their API requests. */
 function buildCommands(
-  { kv, bus }: Core,
+  { kv, bus, cluster }: Core,
   { access, accountStore, passwordChecks }: SignInArea,
   { directory, devices }: DevicesArea,
-  { connections }: GatewayArea,
+  { connections, deviceSessions }: GatewayArea,
 ): CommandsArea {
   const commandStore = new CommandStore(kv);
-  const commands = new CommandService(commandStore, connections, undefined, bus);
+  // Cluster mode: a device connected to another instance gets its commands through it.
+  const route = deviceSessions && { ...cluster, sessions: deviceSessions };
+  const commands = new CommandService(commandStore, connections, undefined, bus, route);
   const batches = new BatchSender(commandStore, commands);
   const workModeStore = new WorkModeStore(kv);
   const workModes = new WorkModeService(workModeStore, commands, batches, directory);

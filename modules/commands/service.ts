@@ -6,6 +6,7 @@ import { CommandEncodeError } from "../gateway/protocols/types.ts";
 import type { CommandRecord, CommandStatus, CommandStore } from "./store.ts";
 import { NO_EVENTS, type Publisher } from "../../lib/events/bus.ts";
 import type { CommandSettled } from "./events.ts";
+import { type CommandRoute, deliverThere, serveRoute } from "./routing.ts";
 
 /** A sent command without an answer after this becomes "timeout". */
 export const COMMAND_TIMEOUT_MS = 60_000;
@@ -72,13 +73,18 @@ export class CommandService implements CommandDesk {
   /** ref → command id, for replies; refs are per process, unique for 2^31 sends. */
   private inFlight = new Map<string, Map<number, string>>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private unserve: (() => void) | null = null;
   constructor(
     private readonly store: CommandStore,
     private readonly connections: Connections,
     private readonly timeoutMs = COMMAND_TIMEOUT_MS,
     /** Told about every command that reached a final or waiting state (work-mode tasks). */
     private readonly events: Publisher<CommandSettled> = NO_EVENTS,
-  ) {}
+    /** Cluster mode: devices connected to other instances are reached through them. */
+    private readonly route: CommandRoute | null = null,
+  ) {
+    if (route) this.unserve = serveRoute(route, (record) => this.deliverHere(record));
+  }
 
   /** A new record in "to be sent". */
   private async draft(input: SendInput, sender: Sender): Promise<CommandRecord> {
@@ -115,14 +121,47 @@ export class CommandService implements CommandDesk {
       return this.queueForHttp(record, input.replace);
     }
     const conn = this.connections.get(record.imei);
+    const holder = conn || !this.route
+      ? null
+      : await this.route.sessions.holderElsewhere(record.imei);
     if (input.sendType === "online") {
+      if (holder) return await this.viaHolder(holder, record);
       if (!conn) throw new BizError("deviceOffline");
       // deliver() stores it (with its "to be sent" phase) as "sending": one write, not two.
       return await this.deliver(conn, record);
     }
     const saved = await this.store.savePending(record, input.replace);
     if (!saved.ok) throw new BizError("offlineCommandExists");
+    if (holder) return await this.viaHolder(holder, record);
     return conn ? await this.deliver(conn, record) : record;
+  }
+
+  /**
+   * Cluster mode: the instance holding the device writes the command and matches its reply.
+   * An offline command it could not take stays pending (it goes out at the next login).
+   */
+  private async viaHolder(holder: string, record: CommandRecord): Promise<CommandRecord> {
+    const answer = await deliverThere(this.route!, holder, record);
+    const offline = record.sendType === "offline";
+    if (!answer) {
+      if (offline) return record;
+      throw new BizError("deviceOffline");
+    }
+    if ("record" in answer) return answer.record;
+    if (offline && answer.error === "deviceOffline") return record;
+    throw new BizError(answer.error);
+  }
+
+  /** Another instance's command for a device connected here. */
+  private async deliverHere(record: CommandRecord): Promise<CommandRecord> {
+    const conn = this.connections.get(record.imei);
+    if (!conn) throw new BizError("deviceOffline");
+    if (record.sendType === "offline") {
+      // Delivered at a login meanwhile, or replaced: not sent twice.
+      const pending = await this.store.pendingFor(record.imei);
+      if (pending?.id !== record.id) return (await this.store.get(record.id)) ?? record;
+    }
+    return await this.deliver(conn, record);
   }
 
   /**
@@ -170,7 +209,10 @@ export class CommandService implements CommandDesk {
 
   /** Writes a command to the device and waits for its reply (or the timeout). */
   private async deliver(conn: LiveConnection, record: CommandRecord): Promise<CommandRecord> {
-    const sending = advance(record, "sending", { sentAt: Date.now() });
+    const sending = advance(record, "sending", {
+      sentAt: Date.now(),
+      ...(this.route ? { sentBy: this.route.instanceId } : {}),
+    });
     await this.store.save(sending);
     if (record.sendType === "offline") await this.store.clearPending(record.imei);
     const refs = this.inFlight.get(record.imei) ?? new Map<number, string>();
@@ -247,8 +289,8 @@ export class CommandService implements CommandDesk {
   }
 
   /**
-   * Commands left "sending" by an earlier process (its timers and reply matching are gone)
-   * become "timeout" once their time is up. Run by the scheduled jobs.
+   * Commands left "sending" by an earlier process, or by an instance that is gone (its timers
+   * and reply matching are gone with it), become "timeout" once their time is up. Run by the scheduled jobs.
    */
   async sweep(now = Date.now()): Promise<number> {
     let n = 0;
@@ -256,6 +298,9 @@ export class CommandService implements CommandDesk {
       if (this.timers.has(id)) continue;
       const c = await this.store.get(id);
       if (!c || c.status !== "sending" || (c.sentAt ?? 0) > now - this.timeoutMs) continue;
+      // Cluster mode: a live instance that sent it times it out itself (or records the reply).
+      const sentElsewhere = c.sentBy && c.sentBy !== this.route?.instanceId;
+      if (sentElsewhere && this.route?.sessions.instanceLive(c.sentBy!)) continue;
       const done = advance(c, "timeout", { repliedAt: now });
       await this.store.save(done);
       await this.notify(done);
@@ -292,6 +337,8 @@ export class CommandService implements CommandDesk {
   }
 
   stop(): void {
+    this.unserve?.();
+    this.unserve = null;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }

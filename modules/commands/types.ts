@@ -36,6 +36,8 @@ export interface CommandRecord {
   repliedAt: number | null;
   reply: string | null;
   phases?: CommandPhase[];
+  /** Cluster mode: the instance that wrote it to the device (its timer times it out). */
+  sentBy?: string;
 }
 
 /** A batch of one command (or one work mode) sent to many devices. */

@@ -104,6 +104,7 @@ export async function startGateway(deps: GatewayDeps): Promise<GatewayHandle> {
     async close() {
       await tcp.close();
       deps.connections.closeAll();
+      await deps.connections.leave();
       await osmand.shutdown();
       await deps.ingestor.close();
     },

@@ -30,6 +30,19 @@ export interface Connections {
   get(imei: string): LiveConnection | undefined;
 }
 
+/**
+ * Where the devices' connections are across a cluster's instances (issue 23;
+ * modules/gateway/link/sessions.ts). Single mode has none: this process holds every
+ * connection there is.
+ */
+export interface DeviceSessions {
+  readonly instanceId: string;
+  /** The live instance other than this one that holds the device's connection, else null. */
+  holderElsewhere(imei: string): Promise<string | null>;
+  /** Whether the instance is alive (this one, or a heartbeat within the last 10 s). */
+  instanceLive(instanceId: string): boolean;
+}
+
 /** A device's answer to a command (a decoded "commandReply" message). */
 export interface CommandReply {
   text: string;

@@ -84,6 +84,20 @@ export class LinkTable {
       this.refuseSecondLogin(live, current, now);
       return "busy";
     }
+    // Cluster mode: held by another live instance, the same rule applies there.
+    const elsewhere = this.s.connections.admit(device.imei, this.s.identity.takeoverMs);
+    const heldBy = elsewhere && await elsewhere;
+    if (heldBy) {
+      this.s.log(
+        `[${protocol}] ${remote}: second login of ${device.imei} refused: its connection on ` +
+          `instance ${heldBy.instanceId} was heard ${
+            Math.round(heldBy.heardAgoMs / 1000)
+          } s ago; ` +
+          "closing",
+        "warn",
+      );
+      return "busy";
+    }
     this.links.set(id, link);
     this.attach(link);
     return linkDevice(device);
@@ -158,6 +172,9 @@ export class LinkTable {
       return null;
     }
     // The link may have closed while the code was read.
+    if (this.links.get(id) !== link) return null;
+    // Cluster mode: the credential wins over a connection on another instance too.
+    await this.s.connections.admit(link.device.imei, 0);
     if (this.links.get(id) !== link) return null;
     link.live.credentialed = true;
     link.live.heardAt = Date.now();
