@@ -146,6 +146,28 @@ export const configSchema = z.object({
   DEMO_TRIAL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /** Login of the account demo accounts are created under; unset: the approving administrator. */
   DEMO_PARENT_ACCOUNT: z.string().trim().min(1).max(50).optional(),
+  /**
+   * Cluster mode (issue 23), with NATS_URL: the PostgreSQL (≥ 15) database every instance
+   * shares, `postgres://user:pass@host:port/db` (`?sslmode=` honoured). The database must exist;
+   * the product creates its schemas. Unset: single mode on the KV file under DATA_DIR.
+   */
+  DATABASE_URL: z.string().trim().refine(
+    (u) => URL.canParse(u) && /^postgres(ql)?:$/.test(new URL(u).protocol) && !!new URL(u).host,
+    "must be a postgres:// or postgresql:// address with a host",
+  ).optional(),
+  /** Cluster mode, with DATABASE_URL: the NATS servers, comma-separated `nats://host:port`. */
+  NATS_URL: z.string().trim().refine(
+    (list) => list.split(",").map((u) => u.trim()).filter(Boolean).length > 0,
+    "must list at least one nats:// address",
+  ).refine(
+    (list) =>
+      list.split(",").map((u) => u.trim()).filter(Boolean).every((u) =>
+        URL.canParse(u) && /^(nats|tls):$/.test(new URL(u).protocol) && !!new URL(u).host
+      ),
+    "must be nats://host:port addresses separated by commas",
+  ).optional(),
+  /** Days of positions kept (older ones are dropped by day); unset: everything is kept. */
+  POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -158,10 +180,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     Object.keys(configSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
   );
   const parsed = configSchema.safeParse(known);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return checkClusterPair(parsed.data);
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0]);
     return `${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+}
+
+/** Cluster mode needs both the database and NATS: one without the other names the missing one. */
+function checkClusterPair(config: Config): Config {
+  if (!!config.DATABASE_URL === !!config.NATS_URL) return config;
+  const [given, missing] = config.DATABASE_URL
+    ? ["DATABASE_URL", "NATS_URL"]
+    : ["NATS_URL", "DATABASE_URL"];
+  throw new ConfigError(
+    `Invalid configuration:\n  ${missing} is not set: cluster mode needs it with ${given} ` +
+      `(set both, or neither for single mode)`,
+  );
 }

@@ -42,3 +42,44 @@ Deno.test("config: LOG_LEVEL and METRICS_TOKEN", () => {
   assert.equal(loadConfig({ METRICS_TOKEN: "x".repeat(16) }).METRICS_TOKEN, "x".repeat(16));
   assert.throws(() => loadConfig({ METRICS_TOKEN: "short" }), /METRICS_TOKEN/);
 });
+
+Deno.test("config: cluster mode needs DATABASE_URL and NATS_URL together", () => {
+  const single = loadConfig({});
+  assert.equal(single.DATABASE_URL, undefined);
+  assert.equal(single.NATS_URL, undefined);
+  const db = "postgres://tp:secret@db.example:5432/tracking?sslmode=require";
+  const nats = "nats://n1:4222, nats://n2:4222";
+  const both = loadConfig({ DATABASE_URL: db, NATS_URL: nats });
+  assert.equal(both.DATABASE_URL, db);
+  assert.equal(both.NATS_URL, nats);
+  assert.equal(
+    loadConfig({ DATABASE_URL: "postgresql://h/db", NATS_URL: "nats://h" }).NATS_URL,
+    "nats://h",
+  );
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: db }),
+    (e) => e instanceof ConfigError && /NATS_URL is not set/.test(e.message),
+  );
+  assert.throws(
+    () => loadConfig({ NATS_URL: nats }),
+    (e) => e instanceof ConfigError && /DATABASE_URL is not set/.test(e.message),
+  );
+  // Empty counts as unset (single mode).
+  assert.equal(loadConfig({ DATABASE_URL: "", NATS_URL: "" }).DATABASE_URL, undefined);
+  assert.throws(() => loadConfig({ DATABASE_URL: "mysql://h/db", NATS_URL: nats }), /DATABASE_URL/);
+  assert.throws(() => loadConfig({ DATABASE_URL: "not a url", NATS_URL: nats }), /DATABASE_URL/);
+  assert.throws(() => loadConfig({ DATABASE_URL: db, NATS_URL: "http://n1:4222" }), /NATS_URL/);
+  assert.throws(() => loadConfig({ DATABASE_URL: db, NATS_URL: "nats://a:1,b" }), /NATS_URL/);
+  assert.throws(() => loadConfig({ DATABASE_URL: db, NATS_URL: " , " }), /NATS_URL/);
+});
+
+Deno.test("config: POSITION_RETENTION_DAYS is a positive whole number, unset keeps everything", () => {
+  assert.equal(loadConfig({}).POSITION_RETENTION_DAYS, undefined);
+  assert.equal(loadConfig({ POSITION_RETENTION_DAYS: "90" }).POSITION_RETENTION_DAYS, 90);
+  assert.throws(() => loadConfig({ POSITION_RETENTION_DAYS: "0" }), /POSITION_RETENTION_DAYS/);
+  assert.throws(() => loadConfig({ POSITION_RETENTION_DAYS: "1.5" }), /POSITION_RETENTION_DAYS/);
+  assert.throws(
+    () => loadConfig({ POSITION_RETENTION_DAYS: "forever" }),
+    /POSITION_RETENTION_DAYS/,
+  );
+});
