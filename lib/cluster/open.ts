@@ -1,0 +1,33 @@
+/**
+ * Picks the process's Cluster from the configuration (issue 23): no DATABASE_URL is single mode
+ * (in-process link, always the leader); DATABASE_URL with NATS_URL is cluster mode (NatsLink
+ * and the PostgreSQL advisory-lock leadership). lib/config.ts already refused one without the
+ * other. A service unreachable at start-up is an UnreachableError (main.ts: one line, exit 2).
+ */
+import type { Config } from "../config.ts";
+import { newInstanceId, singleCluster } from "./local.ts";
+import { NatsLink } from "./nats_link.ts";
+import { PgLeadership } from "./pg_leader.ts";
+import type { Cluster } from "./types.ts";
+
+export async function openCluster(
+  config: Pick<Config, "DATABASE_URL" | "NATS_URL">,
+  instanceId: string = newInstanceId(),
+): Promise<Cluster> {
+  if (!config.DATABASE_URL || !config.NATS_URL) return { ...singleCluster(), instanceId };
+  const link = await NatsLink.connect(config.NATS_URL, { name: `tp ${instanceId}` });
+  let leader: PgLeadership;
+  try {
+    leader = await PgLeadership.start(config.DATABASE_URL, { instanceId });
+  } catch (e) {
+    await link.close();
+    throw e;
+  }
+  return { mode: "cluster", instanceId, link, leader };
+}
+
+/** Closes what openCluster opened (the leadership first, so another instance takes over). */
+export async function closeCluster(cluster: Cluster): Promise<void> {
+  await cluster.leader.close();
+  await cluster.link.close();
+}
