@@ -100,6 +100,8 @@ export class SessionRegistry implements DeviceSessions {
       (data) => Promise.resolve(encode(closer(decode<CloseRequest>(data)))),
     );
     this.beatTimer = setInterval(() => void this.beat(), this.times.heartbeatMs);
+    // Heartbeats alone never keep a process (a script that composed in cluster mode) running.
+    Deno.unrefTimer(this.beatTimer);
     void this.beat();
   }
 

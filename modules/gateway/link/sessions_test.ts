@@ -1,15 +1,17 @@
 /**
  * Device sessions and commands across two instances in one process (issue 23): two compose()
- * instances in cluster mode sharing one store (one Deno KV file opened twice) and one link (a
- * LocalLink each instance reaches through a link it can lose, as a killed instance does), each
- * with its gateway listening on real ports, and a GT06 device on real sockets.
+ * instances in cluster mode sharing one store (one Deno KV file opened twice) and a real
+ * nats-server (a NatsLink each, closed to kill an instance's messaging), each with its gateway
+ * listening on real ports, and a GT06 device on real sockets.
  * The multi-process version (PostgreSQL, NATS, SIGKILL) is tests/cluster/cluster_test.ts.
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../../../lib/config.ts";
 import { compose, type Services } from "../../../app/compose.ts";
-import { ALWAYS_LEADER, LocalLink } from "../../../lib/cluster/local.ts";
-import type { Cluster, ClusterLink, LinkHandler } from "../../../lib/cluster/types.ts";
+import { ALWAYS_LEADER } from "../../../lib/cluster/local.ts";
+import { NatsLink } from "../../../lib/cluster/nats_link.ts";
+import type { Cluster } from "../../../lib/cluster/types.ts";
+import { testNats } from "../../../tests/helpers/nats.ts";
 import { ensureAdministrator } from "../../accounts/bootstrap.ts";
 import { type GatewayHandle, startGateway } from "../gateway.ts";
 import { freePort } from "../../../tests/helpers/server.ts";
@@ -29,45 +31,11 @@ const IMEI = "359710049230011";
 const ADMIN_PASSWORD = "Admin12345";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An instance's view of the shared link; `cut()` drops it off, as a killed process's is. */
-class InstanceLink implements ClusterLink {
-  private offs = new Set<() => void>();
-  private cutOff = false;
-  constructor(private readonly shared: LocalLink) {}
-  publish(subject: string, data: Uint8Array) {
-    if (!this.cutOff) this.shared.publish(subject, data);
-  }
-  subscribe(subject: string, handler: LinkHandler) {
-    return this.keep(this.shared.subscribe(subject, handler));
-  }
-  request(subject: string, data: Uint8Array, timeoutMs: number) {
-    return this.shared.request(subject, data, timeoutMs);
-  }
-  reply(subject: string, handler: (data: Uint8Array) => Promise<Uint8Array>) {
-    return this.keep(this.shared.reply(subject, handler));
-  }
-  state() {
-    return this.cutOff ? "down" as const : "up" as const;
-  }
-  cut() {
-    this.cutOff = true;
-    for (const off of this.offs) off();
-  }
-  close() {
-    this.cut();
-    return Promise.resolve();
-  }
-  private keep(off: () => void) {
-    this.offs.add(off);
-    return () => (this.offs.delete(off), off());
-  }
-}
-
 interface Instance {
   id: string;
   s: Services;
   kv: Deno.Kv;
-  link: InstanceLink;
+  link: NatsLink;
   sessions: SessionRegistry;
   gateway: GatewayHandle;
 }
@@ -75,7 +43,7 @@ interface Instance {
 async function startInstance(
   id: string,
   dir: string,
-  shared: LocalLink,
+  natsUrl: string,
   takeoverSeconds: number,
 ): Promise<Instance> {
   const config = loadConfig({
@@ -89,7 +57,7 @@ async function startInstance(
     GATEWAY_WORKERS: "0",
     DEVICE_TAKEOVER_SECONDS: String(takeoverSeconds),
   });
-  const link = new InstanceLink(shared);
+  const link = await NatsLink.connect(natsUrl);
   const cluster: Cluster = { mode: "cluster", instanceId: id, link, leader: ALWAYS_LEADER };
   const kv = await Deno.openKv(`${dir}/tracking.kv`);
   const s = await compose(kv, config, cluster);
@@ -142,9 +110,12 @@ Deno.test({
   sanitizeResources: false,
   fn: async (t) => {
     const dir = await Deno.makeTempDir();
-    const shared = new LocalLink();
+    const nats = await testNats();
+    // Unique per run: the test task's nats-server is shared with other test files.
+    const run = crypto.randomUUID().slice(0, 8);
+    const A = `inst-a-${run}`, B = `inst-b-${run}`;
     // A: the second-login rule at 60 s; B: at 2 s, so a silent device may move to B quickly.
-    const a = await startInstance("inst-a", dir, shared, 60);
+    const a = await startInstance(A, dir, nats.url, 60);
     await ensureAdministrator(a.s.accountStore, ADMIN_PASSWORD);
     const adminId = (await a.s.accountStore.findIdByLogin("admin"))!;
     const device: Device = {
@@ -164,7 +135,7 @@ Deno.test({
       groupId: null,
     };
     await a.s.directory.insertMany([device]);
-    const b = await startInstance("inst-b", dir, shared, 2);
+    const b = await startInstance(B, dir, nats.url, 2);
     const sender = { id: adminId, account: "admin" };
     const both = [a, b];
     const devices: RawDevice<unknown>[] = [];
@@ -172,7 +143,7 @@ Deno.test({
       // Each sees the other's heartbeat.
       for (const i of both) await i.sessions.beat();
       for (const i of both) await i.sessions.beat();
-      assert.ok(a.sessions.instanceLive("inst-b") && b.sessions.instanceLive("inst-a"));
+      assert.ok(a.sessions.instanceLive(B) && b.sessions.instanceLive(A));
 
       const onA = await connect(a);
       devices.push(onA);
@@ -181,14 +152,14 @@ Deno.test({
         async () => {
           await waitFor(
             "B sees the device on A",
-            () => b.s.deviceSessions!.holderElsewhere(IMEI).then((h) => h === "inst-a"),
+            () => b.s.deviceSessions!.holderElsewhere(IMEI).then((h) => h === A),
           );
           const sent = await b.s.commands.send(
             { device, content: "WHERE#", sendType: "online", replace: false },
             sender,
           );
           assert.equal(sent.status, "sending");
-          assert.equal(sent.sentBy, "inst-a");
+          assert.equal(sent.sentBy, A);
           // B's sweep leaves it to A, which is alive and times it out itself.
           assert.equal(await b.s.commands.sweep(Date.now() + 61_000), 0);
           assert.equal(await answerCommand(onA, "Lat:22.5,Lon:114.0"), "WHERE#");
@@ -205,7 +176,7 @@ Deno.test({
           await refused.waitClosed();
           await refused.done();
           assert.equal(onA.closedByServer, false);
-          assert.equal(await b.s.deviceSessions!.holderElsewhere(IMEI), "inst-a");
+          assert.equal(await b.s.deviceSessions!.holderElsewhere(IMEI), A);
         },
       );
 
@@ -219,7 +190,7 @@ Deno.test({
           await b.sessions.flush();
           await waitFor(
             "A sees the device on B",
-            () => a.sessions.holderElsewhere(IMEI).then((h) => h === "inst-b"),
+            () => a.sessions.holderElsewhere(IMEI).then((h) => h === B),
           );
           assert.equal(a.s.connections.get(IMEI), undefined);
           assert.ok(b.s.connections.get(IMEI));
@@ -230,16 +201,16 @@ Deno.test({
         "B killed: its session blocks no reconnect on A once silent 10 s, though A's rule is 60 s",
         async () => {
           // B falls silent with the device's socket still open, as a frozen or killed host's.
-          b.link.cut();
+          await b.link.close();
           await b.sessions.stop(false);
           assert.equal(
             await a.sessions.holderElsewhere(IMEI),
-            "inst-b",
+            B,
             "B's heartbeat is still fresh",
           );
           await waitFor("B's heartbeat goes stale", async () => {
             await a.sessions.beat();
-            return !a.sessions.instanceLive("inst-b");
+            return !a.sessions.instanceLive(B);
           }, 15_000);
           assert.equal(await a.sessions.holderElsewhere(IMEI), null);
           // An offline command sent after the fail-over waits in the store…
@@ -255,7 +226,7 @@ Deno.test({
           const done = await settled(a, queued.id);
           assert.equal(done.status, "succeeded");
           assert.equal(done.reply, "Battery:90%");
-          assert.equal(done.sentBy, "inst-a");
+          assert.equal(done.sentBy, A);
         },
       );
     } finally {
@@ -267,6 +238,8 @@ Deno.test({
         await i.s.sensorRecorder.stop();
         i.kv.close();
       }
+      for (const i of both) await i.link.close();
+      await nats.stop();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
   },
