@@ -44,6 +44,16 @@ export class ConnectionRegistry implements Connections {
     return this.sessions ? this.sessions.admit(imei, takeoverMs) : null;
   }
 
+  /**
+   * Closes the device's connection wherever it is: here, or (cluster mode) on the live
+   * instance that holds it (e.g. a device just disabled).
+   */
+  async closeAnywhere(imei: string): Promise<void> {
+    const conn = this.live.get(imei);
+    if (conn) conn.close();
+    else await this.sessions?.admit(imei, 0);
+  }
+
   /** Another instance's login of a device connected here (the same rule as a login here). */
   private closeForElsewhere({ imei, takeoverMs }: CloseRequest): CloseAnswer {
     const conn = this.live.get(imei);
