@@ -16,9 +16,10 @@ export async function testNats(): Promise<TestNats> {
   return await startNats();
 }
 
-export async function startNats(): Promise<TestNats> {
+/** Starts a new server; `port` restarts one on the address of one stopped before. */
+export async function startNats(opts: { port?: number } = {}): Promise<TestNats> {
   const dir = await Deno.makeTempDir({ prefix: "tp-nats-" });
-  const port = freePort();
+  const port = opts.port ?? freePort();
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("nats-server", {
