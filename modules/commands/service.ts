@@ -290,7 +290,8 @@ export class CommandService implements CommandDesk {
 
   /**
    * Commands left "sending" by an earlier process, or by an instance that is gone (its timers
-   * and reply matching are gone with it), become "timeout" once their time is up. Run by the scheduled jobs.
+   * and reply matching are gone with it), become "timeout" once their time is up. Run by the
+   * scheduled jobs.
    */
   async sweep(now = Date.now()): Promise<number> {
     let n = 0;

@@ -11,6 +11,7 @@ import type { GatewayEvent } from "../events.ts";
 import type { ConnectionRegistry, LiveConnection } from "./connections.ts";
 import type { Ingestor } from "../ingest/ingest.ts";
 import type { DeviceIdentity } from "./device_identity.ts";
+import type { HeldElsewhere } from "./sessions.ts";
 import type { LinkDevice, LoginAnswer, ProtocolName } from "./link_messages.ts";
 import type { DeviceMessage } from "../protocols/types.ts";
 import type { LogLevel } from "../../../lib/log.ts";
@@ -88,14 +89,7 @@ export class LinkTable {
     const elsewhere = this.s.connections.admit(device.imei, this.s.identity.takeoverMs);
     const heldBy = elsewhere && await elsewhere;
     if (heldBy) {
-      this.s.log(
-        `[${protocol}] ${remote}: second login of ${device.imei} refused: its connection on ` +
-          `instance ${heldBy.instanceId} was heard ${
-            Math.round(heldBy.heardAgoMs / 1000)
-          } s ago; ` +
-          "closing",
-        "warn",
-      );
+      this.refuseHeldElsewhere(live, heldBy);
       return "busy";
     }
     this.links.set(id, link);
@@ -109,6 +103,16 @@ export class LinkTable {
       `[${live.protocol}] ${live.remote}: second login of ${live.imei} refused: its connection ` +
         `from ${current.remote} was heard ${Math.round((now - current.heardAt) / 1000)} s ago; ` +
         "closing",
+      "warn",
+    );
+  }
+
+  /** The same, when the active connection is on another instance (cluster mode). */
+  private refuseHeldElsewhere(live: LiveConnection, heldBy: HeldElsewhere) {
+    this.s.log(
+      `[${live.protocol}] ${live.remote}: second login of ${live.imei} refused: its connection ` +
+        `on instance ${heldBy.instanceId} was heard ${Math.round(heldBy.heardAgoMs / 1000)} s ` +
+        "ago; closing",
       "warn",
     );
   }
