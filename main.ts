@@ -7,7 +7,9 @@
  */
 import { createApp } from "./app/app.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
-import { openStore } from "./lib/kv/open.ts";
+import { openBackend } from "./lib/kv/open.ts";
+import { closeCluster, openCluster } from "./lib/cluster/open.ts";
+import { UnreachableError } from "./lib/net/unreachable.ts";
 import {
   defaultDeviceConnections,
   descriptorReserve,
@@ -39,8 +41,14 @@ export async function startServer(
   log: (line: string) => void = mainLog.info,
 ): Promise<RunningServer> {
   logger.setLevel(config.LOG_LEVEL);
-  const kv = await openStore(config.DATA_DIR);
-  const services = await compose(kv, config);
+  // Single mode: the KV file and the in-process link. Cluster mode (DATABASE_URL + NATS_URL):
+  // PostgreSQL and NATS, both reached before anything else starts (UnreachableError if not).
+  const backend = await openBackend(config);
+  const cluster = await openCluster(config).catch(async (e) => {
+    await backend.close();
+    throw e;
+  });
+  const services = await compose(backend.kv, config, cluster);
   const admin = await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   if (admin.generatedPassword) {
     // Warn, not info: shown once, it must not be lost to LOG_LEVEL=warn.
@@ -79,7 +87,7 @@ export async function startServer(
   }
   services.video.live.startIdleSweep();
   await services.video.downloads.recover();
-  const app = createApp(services, await mountPages(services));
+  const app = createApp(services, await mountPages(services), () => backend.health());
   warmUpPlaybackJson();
   let server: KeptServer;
   try {
@@ -122,7 +130,8 @@ export async function startServer(
       services.commands.stop();
       services.monitor.streams.closeAll();
       await server.shutdown();
-      kv.close();
+      await closeCluster(cluster);
+      await backend.close();
     },
   };
 }
@@ -173,8 +182,9 @@ if (import.meta.main) {
   try {
     server = await startServer(config);
   } catch (e) {
-    // A port held by another process (often a second instance): say which, without a trace.
-    if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    // A port held by another process (often a second instance), or PostgreSQL / NATS out of
+    // reach: say which, without a trace.
+    if (!(e instanceof Deno.errors.AddrInUse) && !(e instanceof UnreachableError)) throw e;
     mainLog.error(`Cannot start: ${e.message}.`);
     Deno.exit(2);
   }

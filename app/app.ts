@@ -10,6 +10,7 @@ import { refusal } from "../lib/http/respond.ts";
 import { LOCALE_COOKIE, normalizeLang, translator } from "../lib/i18n/i18n.ts";
 import type { Services } from "./compose.ts";
 import { metricsHandler } from "./metrics.ts";
+import { registerHealth, type StoreHealth } from "./health.ts";
 import { log } from "../lib/log.ts";
 import { registerAuthRoutes } from "../modules/auth/routes.ts";
 import { registerAccountRoutes } from "../modules/accounts/routes.ts";
@@ -82,8 +83,15 @@ export interface AppParts {
   requireSession: (c: Context<AppEnv>) => Promise<void>;
 }
 
-/** Builds the HTTP application: middleware, the API of every module, then pages. */
-export function createApp(s: Services, mountPages?: (parts: AppParts) => void): Hono<AppEnv> {
+/**
+ * Builds the HTTP application: middleware, the API of every module, then pages. `storeHealth`
+ * is the store backend's check for cluster mode's /health (app/health.ts).
+ */
+export function createApp(
+  s: Services,
+  mountPages?: (parts: AppParts) => void,
+  storeHealth?: StoreHealth,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = new ApiRegistry();
 
@@ -183,19 +191,7 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   registerVideoRoutes(api, s);
   app.route("/", domainImageRoutes(s));
 
-  app.get("/health", async (c) => {
-    const started = performance.now();
-    try {
-      await s.systemStore.ping();
-      return c.json({
-        status: "ok",
-        store: { state: "ok", latencyMs: +(performance.now() - started).toFixed(2) },
-        gateway: gatewayCounters(s),
-      });
-    } catch (e) {
-      return c.json({ status: "error", store: { state: "unavailable", error: String(e) } }, 503);
-    }
-  });
+  registerHealth(app, s, storeHealth);
   app.get("/metrics", metricsHandler(s.metrics.registry, s.config.METRICS_TOKEN));
   app.get(
     "/v3/new/openapi.json",
@@ -225,18 +221,6 @@ export function createApp(s: Services, mountPages?: (parts: AppParts) => void): 
   mountPages?.({ app, api, requireSession });
   app.all("/v3/*", (c) => refusal(c, new BizError("notFound", {}, null, 404)));
   return app;
-}
-
-/**
- * The gateway's counters for /health: numbers only (the endpoint answers without a session,
- * so it names no device). implausibleTimes counts fixes dated before 2000, acknowledged but
- * kept out of tracks: a rising count points at devices whose clock was never set.
- */
-function gatewayCounters(s: Services) {
-  return {
-    connections: s.connections.size,
-    implausibleTimes: s.ingestor.stats.implausibleTimes,
-  };
 }
 
 /**
