@@ -23,11 +23,20 @@ import {
   type Gt06StreamReader as Reader,
   parseGt06Command,
 } from "../../simulator/devices/gt06.ts";
+import {
+  JT,
+  jt808Auth,
+  jt808Register,
+  type Jt808ServerFrame,
+  Jt808StreamReader,
+} from "../../simulator/devices/jt808.ts";
+import { latin1Text } from "../../simulator/fix.ts";
 import type { Device } from "../../devices/model.ts";
 import type { CommandRecord } from "../../commands/types.ts";
 import type { SessionRegistry } from "./sessions.ts";
 
 const IMEI = "359710049230011";
+const JT_IMEI = "359710049230029";
 const ADMIN_PASSWORD = "Admin12345";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,6 +79,28 @@ async function connect(inst: Instance): Promise<RawDevice<ReturnType<Reader["pus
   const d = await RawDevice.open(inst.gateway.ports.gt06, new Gt06StreamReader());
   await d.send(gt06Login(IMEI, 1));
   return d;
+}
+
+/** A strict JT/T 808 terminal on an instance's port. */
+type Terminal = RawDevice<Jt808ServerFrame>;
+const openTerminal = (inst: Instance): Promise<Terminal> =>
+  RawDevice.open(inst.gateway.ports.jt808, new Jt808StreamReader());
+const phone = JT_IMEI.slice(-12);
+
+/** Registers (0x0100) and returns the auth code of the 0x8100. */
+async function register(d: Terminal): Promise<string> {
+  await d.send(jt808Register(phone, 1));
+  const f = await d.frame();
+  assert.equal(f.msgId, JT.REGISTER_REPLY);
+  return latin1Text(f.body.subarray(3));
+}
+
+/** Authenticates (0x0102); the result byte of the platform's general reply (0: accepted). */
+async function authenticate(d: Terminal, code: string, serial: number): Promise<number> {
+  await d.send(jt808Auth(phone, serial, code));
+  const f = await d.frame();
+  assert.equal(f.msgId, JT.PLATFORM_REPLY);
+  return f.body[4];
 }
 
 async function waitFor<T>(
@@ -134,7 +165,7 @@ Deno.test({
       activationAllowed: false,
       groupId: null,
     };
-    await a.s.directory.insertMany([device]);
+    await a.s.directory.insertMany([device, { ...device, imei: JT_IMEI, mcType: "JT808" }]);
     const b = await startInstance(B, dir, nats.url, 2);
     const sender = { id: adminId, account: "admin" };
     const both = [a, b];
@@ -194,6 +225,27 @@ Deno.test({
           );
           assert.equal(a.s.connections.get(IMEI), undefined);
           assert.ok(b.s.connections.get(IMEI));
+        },
+      );
+
+      await t.step(
+        "JT/T 808: an authentication on A closes the terminal's connection on B at once",
+        async () => {
+          const onB = await openTerminal(b);
+          devices.push(onB);
+          const code = await register(onB);
+          assert.equal(await authenticate(onB, code, 2), 0);
+          await b.sessions.flush();
+          await waitFor(
+            "A sees the terminal on B",
+            () => a.sessions.holderElsewhere(JT_IMEI).then((h) => h === B),
+          );
+          // Heard just now, but the auth code proves the new connection (A's rule is 60 s).
+          const onA = await openTerminal(a);
+          devices.push(onA);
+          assert.equal(await authenticate(onA, code, 1), 0);
+          await onB.waitClosed();
+          assert.ok(a.s.connections.get(JT_IMEI));
         },
       );
 
