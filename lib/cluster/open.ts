@@ -6,17 +6,20 @@
  */
 import type { Config } from "../config.ts";
 import { newInstanceId, singleCluster } from "./local.ts";
-import { NatsLink } from "./nats_link.ts";
-import { PgLeadership } from "./pg_leader.ts";
-import type { Cluster } from "./types.ts";
+import type { Cluster, Leadership } from "./types.ts";
 
 export async function openCluster(
   config: Pick<Config, "DATABASE_URL" | "NATS_URL">,
   instanceId: string = newInstanceId(),
 ): Promise<Cluster> {
   if (!config.DATABASE_URL || !config.NATS_URL) return { ...singleCluster(), instanceId };
+  // Loaded only here: single mode starts without the NATS and pg clients (~50 ms).
+  const [{ NatsLink }, { PgLeadership }] = await Promise.all([
+    import("./nats_link.ts"),
+    import("./pg_leader.ts"),
+  ]);
   const link = await NatsLink.connect(config.NATS_URL, { name: `tp ${instanceId}` });
-  let leader: PgLeadership;
+  let leader: Leadership;
   try {
     leader = await PgLeadership.start(config.DATABASE_URL, { instanceId });
   } catch (e) {
