@@ -23,6 +23,8 @@ export interface DeviceSession {
 /** Deno KV reads at most 10 keys per getMany; an atomic operation takes at most 1,000 mutations. */
 const GET_MANY = 10;
 const MUTATIONS = 500;
+/** Release chunks read at once. */
+const PARALLEL = 8;
 
 export class SessionStore {
   constructor(private readonly kv: Deno.Kv) {}
@@ -72,20 +74,24 @@ export class SessionStore {
 
   /**
    * Deletes the devices' sessions that `instanceId` still holds: one another instance claimed
-   * meanwhile (even between the read and the delete) stays.
+   * meanwhile (even between the read and the delete) stays. A few chunks at a time.
    */
   async release(imeis: readonly string[], instanceId: string): Promise<void> {
-    for (let i = 0; i < imeis.length; i += GET_MANY) {
-      const entries = await this.kv.getMany<DeviceSession[]>(
-        imeis.slice(i, i + GET_MANY).map(K.session),
-      );
-      const ours = entries.filter((e) => e.value?.instanceId === instanceId);
-      if (!ours.length) continue;
-      const op = this.kv.atomic();
-      for (const e of ours) op.check(e).delete(e.key);
-      if ((await op.commit()).ok) continue;
-      // Another instance claimed one of them: delete the others one by one.
-      for (const e of ours) await this.kv.atomic().check(e).delete(e.key).commit();
+    const chunks: string[][] = [];
+    for (let i = 0; i < imeis.length; i += GET_MANY) chunks.push(imeis.slice(i, i + GET_MANY));
+    for (let i = 0; i < chunks.length; i += PARALLEL) {
+      await Promise.all(chunks.slice(i, i + PARALLEL).map((c) => this.releaseChunk(c, instanceId)));
     }
+  }
+
+  private async releaseChunk(imeis: string[], instanceId: string): Promise<void> {
+    const entries = await this.kv.getMany<DeviceSession[]>(imeis.map(K.session));
+    const ours = entries.filter((e) => e.value?.instanceId === instanceId);
+    if (!ours.length) return;
+    const op = this.kv.atomic();
+    for (const e of ours) op.check(e).delete(e.key);
+    if ((await op.commit()).ok) return;
+    // Another instance claimed one of them: delete the others one by one.
+    for (const e of ours) await this.kv.atomic().check(e).delete(e.key).commit();
   }
 }
