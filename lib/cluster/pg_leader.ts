@@ -32,6 +32,7 @@ export class PgLeadership implements Leadership {
   private client?: pg.Client;
   private leading = false;
   private closed = false;
+  private failing = false;
   private timer?: ReturnType<typeof setTimeout>;
   private running?: Promise<void>;
   private readonly listeners = new Set<(leader: boolean) => void>();
@@ -87,16 +88,28 @@ export class PgLeadership implements Leadership {
       const client = this.client ?? await this.connect();
       if (this.leading) {
         await client.query("SELECT 1");
-        return;
+        return this.reachable(true);
       }
       const res = await client.query<{ locked: boolean }>(
         "SELECT pg_try_advisory_lock($1::bigint) AS locked",
         [LOCK_KEY],
       );
       if (res.rows[0]?.locked && client === this.client && !this.closed) this.setLeader(true);
+      this.reachable(true);
     } catch (e) {
-      leaderLog.warn("leadership: database connection lost", e);
+      this.reachable(false, e);
       await this.drop();
+    }
+  }
+
+  /** Logs the database going away and coming back once each, not at every try. */
+  private reachable(ok: boolean, error?: unknown): void {
+    if (ok === !this.failing) return;
+    this.failing = !ok;
+    if (ok) leaderLog.info("leadership: database reachable again");
+    else {
+      const why = error instanceof Error ? error.message : String(error);
+      leaderLog.warn(`leadership: database connection lost (${why}); retrying every tick`);
     }
   }
 
@@ -110,8 +123,10 @@ export class PgLeadership implements Leadership {
     });
     // A connection that ends (server restart, pg_terminate_backend) ends the leadership now,
     // not at the next tick: the lock is already free for others.
-    const lost = () => {
-      if (this.client === client) void this.drop();
+    const lost = (error?: unknown) => {
+      if (this.client !== client) return;
+      if (!this.closed) this.reachable(false, error ?? "connection ended");
+      void this.drop();
     };
     client.on("error", lost);
     client.on("end", lost);
