@@ -21,3 +21,30 @@ function reason(cause: unknown): string {
   const message = cause.message || cause.name;
   return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }
+
+/** Socket errors that mean "not there" (refused, no such host, no route, timed out). */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/**
+ * Whether a PostgreSQL client's error means the database cannot be used at all: the network,
+ * SQLSTATE classes 08 (connection) and 28 (authentication), 3D000 (no such database), 57P03
+ * (starting up), or pg's own connection timeout. Other errors (a failed migration) keep their
+ * stack: they are bugs, not addresses.
+ */
+export function isConnectionFailure(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (NETWORK_CODES.has(code) || code.startsWith("08") || code.startsWith("28")) return true;
+    if (code === "3D000" || code === "57P03") return true;
+  }
+  return /connection timeout|timeout expired|Connection terminated/i.test(e.message);
+}
