@@ -102,15 +102,17 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
   try {
     nats = own ? await startNats() : await testNats();
     const databaseUrl = await pg.createDatabase("tp_cluster");
+    const ports = publicPorts(opts.publicPorts);
+    // Video terminals are told the balancer's media port, not the instance's.
+    const shared = { MEDIA_PUBLIC_PORT: String(ports.jt1078), ...opts.env };
     const env = opts.store === "separate"
-      ? { ...opts.env }
-      : { ...opts.env, DATABASE_URL: databaseUrl, NATS_URL: nats.url };
+      ? shared
+      : { ...shared, DATABASE_URL: databaseUrl, NATS_URL: nats.url };
     // The first instance alone: it applies the migrations and creates the administrator.
     instances.push(await startInstance(0, env));
     instances.push(
       ...await Promise.all(Array.from({ length: count - 1 }, (_, i) => startInstance(i + 1, env))),
     );
-    const ports = publicPorts(opts.publicPorts);
     const host = opts.bindHost ?? "127.0.0.1";
     const haproxyConfig = haproxyConfigText(host, ports, instances.map((i) => i.ports));
     haproxy = await startHaproxy(haproxyConfig, host, ports.http);
