@@ -1,0 +1,300 @@
+/**
+ * Cluster mode, multi-process (issue 23, "Done when"): a real PostgreSQL and nats-server, two
+ * instances of the product and HAProxy in front (tests/helpers/cluster.ts), on loopback.
+ * - a GT06 device connected to instance A is seen live by an SSE client on instance B (≤ 2 s);
+ * - a command sent through B reaches a JT/T 808 terminal on A and its answer is recorded;
+ * - an automatic report due while both instances tick runs once (one run, one mail);
+ * - A is killed with SIGKILL, the device reconnects through the balancer and lands on B, and
+ *   every fix the platform acknowledged is stored exactly once (playback through the API);
+ * - the isolation matrix passes with the stores on PostgreSQL.
+ *
+ * Runs in the test task's second pass (TP_TEST_BACKEND=postgres, with the run's PostgreSQL
+ * and NATS); the first pass skips it. Alone: `TP_TEST_BACKEND=postgres deno test -A
+ * tests/cluster/` starts its own PostgreSQL and nats-server.
+ */
+import assert from "node:assert/strict";
+import { PlatformApi } from "../../modules/simulator/api.ts";
+import { Simulator } from "../../modules/simulator/simulator.ts";
+import { startCluster } from "../helpers/cluster.ts";
+import { smtpEnv, startSmtp } from "../helpers/smtp.ts";
+import { AckedGt06, type SentFix } from "./gt06_acked.ts";
+
+const ADMIN_PASSWORD = "Admin12345";
+const GT06_IMEI = "359710049230018";
+const JT808_PREFIX = "86423000";
+const CLUSTER_PASS = Deno.env.get("TP_TEST_BACKEND") !== "postgres";
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `fn` until it gives a truthy value. */
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => null);
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function login(base: string): Promise<string> {
+  const res = await fetch(`${base}/v3/new/account/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ account: "admin", password: ADMIN_PASSWORD }),
+  });
+  const json = await res.json();
+  assert.equal(json.code, 10000, JSON.stringify(json));
+  return json.data.token;
+}
+
+/** An SSE client of /v3/new/monitor/stream: resolves when a `pos` row of `imei` arrives. */
+function liveStream(base: string, token: string) {
+  const abort = new AbortController();
+  const seen: { imei: string; lat: number; at: number }[] = [];
+  const ready = fetch(`${base}/v3/new/monitor/stream`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: abort.signal,
+  }).then((res) => {
+    assert.equal(res.status, 200);
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let text = "";
+      try {
+        for await (const chunk of res.body!) {
+          text += decoder.decode(chunk, { stream: true });
+          let end;
+          while ((end = text.indexOf("\n\n")) >= 0) {
+            const block = text.slice(0, end);
+            text = text.slice(end + 2);
+            const event = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (event !== "pos" || !data) continue;
+            for (const row of JSON.parse(data) as [string, number][]) {
+              seen.push({ imei: row[0], lat: row[1], at: performance.now() });
+            }
+          }
+        }
+      } catch { /* aborted */ }
+    })();
+    return reading;
+  });
+  return {
+    ready,
+    /** The arrival time of a position of `imei` at `lat`. */
+    waitPosition: (imei: string, lat: number, timeoutMs: number) =>
+      waitFor(
+        `a live position of ${imei} on the other instance`,
+        () =>
+          Promise.resolve(
+            seen.find((s) => s.imei === imei && Math.abs(s.lat - lat) < 1e-6)?.at,
+          ),
+        timeoutMs,
+      ),
+    close: () => abort.abort(),
+  };
+}
+
+/** The minute (UTC, "HH:MM") an automatic report should be due: at least 25 s ahead. */
+function nextSlot(): { time: string; at: number } {
+  const at = Math.ceil((Date.now() + 25_000) / 60_000) * 60_000;
+  return { time: new Date(at).toISOString().slice(11, 16), at };
+}
+
+async function gatewayConnections(base: string): Promise<number> {
+  const health = await fetch(`${base}/health`).then((r) => r.json());
+  return health.gateway?.connections ?? -1;
+}
+
+/** The platform's stored track of the GT06 device (through the balancer). */
+async function storedFixes(api: PlatformApi, fixes: SentFix[]) {
+  const times = fixes.map((f) => f.time);
+  const { points } = await api.playback(
+    GT06_IMEI,
+    new Date(Math.min(...times) - 1000),
+    new Date(Math.max(...times) + 1000),
+  );
+  return points;
+}
+
+Deno.test({
+  name: "cluster: live events, commands, cron once and fail-over across instances",
+  ignore: CLUSTER_PASS,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const smtp = await startSmtp();
+    const cluster = await startCluster({
+      instances: 2,
+      env: { ADMIN_PASSWORD, ...smtpEnv(smtp) },
+    });
+    const [a, b] = cluster.instances;
+    let sim: Simulator | null = null;
+    const device = new AckedGt06(GT06_IMEI, Math.floor(Date.now() / 1000) * 1000 - 600_000);
+    try {
+      // A token issued through A works on B and through the balancer.
+      const tokenA = await login(a.url);
+      const apiA = new PlatformApi(a.url, tokenA);
+      const api = new PlatformApi(cluster.url, tokenA);
+      const userId = await apiA.currentUserId();
+      await apiA.importDevices(userId, "GT06N", [GT06_IMEI]);
+      const slot = await scheduleReport(apiA);
+
+      await t.step("a device on A is seen live by an SSE client on B within 2 s", async () => {
+        const stream = liveStream(b.url, tokenA);
+        await sleep(300); // the stream's subscription is in place
+        assert.ok(await device.connect(a.ports.gt06), "login on A acknowledged");
+        const sentAt = performance.now();
+        const fix = await device.sendAcked();
+        const arrived = await stream.waitPosition(GT06_IMEI, fix.lat, 5000);
+        stream.close();
+        const ms = arrived - sentAt;
+        assert.ok(ms <= 2000, `the live position reached B after ${ms.toFixed(0)} ms`);
+      });
+
+      await t.step(
+        "a command sent through B reaches the terminal on A; its answer is recorded",
+        async () => {
+          const heard: string[] = [];
+          sim = new Simulator({
+            protocol: "jt808",
+            devices: 1,
+            port: a.ports.jt808,
+            imeiPrefix: JT808_PREFIX,
+            intervalSeconds: 3600,
+            alarmScale: 0,
+            reconnectsPerHour: 0,
+            onCommand: (_imei, text) => heard.push(text),
+          });
+          const [imei] = sim.imeis;
+          await apiA.importDevices(userId, "JT808", [imei]);
+          sim.start();
+          const apiB = new PlatformApi(b.url, tokenA);
+          await waitFor("the terminal's first report, listed by B", async () => {
+            const { list } = await apiB.listDevices({});
+            return list.find((d) => d.imei === imei)?.gpsTime;
+          });
+          const sent = await apiB.call<{ id: string; status: string }>(
+            "/v3/new/command/sendInstruction",
+            { imei, code: "locate", sendType: "online", params: {} },
+          );
+          assert.equal(sent.status, "sending");
+          const row = await waitFor("the command to settle", async () => {
+            const { list } = await apiB.call<
+              { list: { id: string; status: string; reply: string | null }[] }
+            >("/v3/new/command/status", { imei, pageNum: 1, pageSize: 10 });
+            const c = list.find((c) => c.id === sent.id);
+            return c && c.status !== "sending" && c;
+          });
+          assert.equal(row.status, "succeeded", JSON.stringify(row));
+          assert.match(row.reply ?? "", /^Lat:/);
+          assert.deepEqual(heard, ["position query"]);
+        },
+      );
+
+      await t.step("an automatic report due while both instances tick runs once", async () => {
+        await sleep(Math.max(0, slot.at + 20_000 - Date.now()));
+        const history = await api.call<{ list: { trigger: string; status: string }[] }>(
+          "/v3/new/autoReport/history",
+          { id: slot.id },
+        );
+        const runs = history.list.filter((r) => r.trigger === "schedule");
+        assert.equal(runs.length, 1, JSON.stringify(history.list));
+        await smtp.waitFor(1);
+        await sleep(1000);
+        assert.equal(smtp.mails.length, 1, "one mail for the slot");
+      });
+
+      await t.step(
+        "A is killed; the device reconnects through the balancer to B and no acknowledged fix is lost",
+        async () => {
+          for (let i = 0; i < 20; i++) await device.sendAcked();
+          // Fixes in flight when A dies: sent, perhaps stored, never acknowledged.
+          for (let i = 0; i < 5; i++) await device.send();
+          cluster.kill(0);
+          await waitFor(
+            "the device to see A go",
+            () => Promise.resolve(device.closedByServer),
+            5000,
+          );
+          await waitFor(
+            "a login through the balancer",
+            () => device.connect(cluster.ports.gt06, 2000),
+            20_000,
+          );
+          assert.equal(await gatewayConnections(b.url), 1, "the device is on B");
+          for (let i = 0; i < 20; i++) await device.sendAcked();
+          const stored = await waitFor("the acknowledged fixes in playback", async () => {
+            const points = await storedFixes(api, device.acked);
+            return points.length >= device.acked.length && points;
+          });
+          const count = new Map<number, number>();
+          for (const p of stored) {
+            const time = Date.parse(p.gpsTime);
+            count.set(time, (count.get(time) ?? 0) + 1);
+          }
+          const missing = device.acked.filter((f) => !count.has(f.time));
+          assert.deepEqual(missing, [], `${missing.length} acknowledged fixes lost`);
+          const twice = [...count].filter(([, n]) => n > 1);
+          assert.deepEqual(twice, [], "each fix stored once");
+          assert.ok(stored.length <= device.sent.length);
+        },
+      );
+    } finally {
+      await device.close();
+      await (sim as Simulator | null)?.stop();
+      await cluster.stop();
+      await smtp.close();
+    }
+  },
+});
+
+/** An automatic daily report of the admin's, due at the next whole minute (UTC) ≥ 25 s away. */
+async function scheduleReport(api: PlatformApi) {
+  await api.call("/v3/new/account/updateProfile", { timeZones: "UTC" });
+  const slot = nextSlot();
+  const added = await api.call<{ id: string }>("/v3/new/autoReport/add", {
+    name: "Cluster once",
+    reportType: "trackDetails",
+    frequency: "day",
+    executionTime: slot.time,
+    imeis: [GT06_IMEI],
+    emails: ["ops@example.com"],
+    includeSubAccounts: false,
+  });
+  return { ...slot, id: added.id };
+}
+
+Deno.test({
+  name: "cluster: the isolation matrix passes with the stores on PostgreSQL",
+  ignore: CLUSTER_PASS,
+  fn: async () => {
+    const harness = await Deno.readTextFile(`${ROOT}tests/helpers/harness.ts`);
+    assert.match(
+      harness,
+      /test_kv|TP_TEST_BACKEND/,
+      "tests/helpers/harness.ts does not open its store through the test backend yet",
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "test",
+        "-A",
+        "--no-check",
+        "modules/accounts/isolation_test.ts",
+        "modules/accounts/isolation_areas_test.ts",
+        "modules/accounts/permission_matrix_test.ts",
+      ],
+      cwd: ROOT,
+      env: { TP_TEST_BACKEND: "postgres" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, text.slice(-4000));
+  },
+});
