@@ -31,6 +31,10 @@ import { WorkModeService } from "../modules/workmodes/service.ts";
 import { WorkModeStore } from "../modules/workmodes/store.ts";
 import type { DeviceDetail } from "../modules/devices/detail.ts";
 import { DeviceDirectory } from "../modules/devices/directory.ts";
+import { syncDirectory } from "../modules/devices/directory_sync.ts";
+import { CacheSync } from "../lib/cluster/cache_sync.ts";
+import { LiveRelay } from "../modules/monitor/live_relay.ts";
+import { syncLiveRoutes } from "../modules/monitor/live_sync.ts";
 import { DeviceService } from "../modules/devices/service.ts";
 import { DeviceStore } from "../modules/devices/store.ts";
 import { GroupService } from "../modules/devices/groups.ts";
@@ -629,12 +633,14 @@ function buildSignIn({ kv, config }: Core): SignInArea {
 
 /** Devices, the wallet, and the account service whose deletions they guard. */
 async function buildDevices(
-  { kv, bus, offlineMs }: Core,
+  { kv, bus, offlineMs, cluster }: Core,
   { accountStore, access, passwordChecks, auth }: SignInArea,
 ): Promise<DevicesArea> {
   const deviceStore = new DeviceStore(kv);
   const directory = new DeviceDirectory(deviceStore);
   await directory.load();
+  // Cluster mode: device writes and state flushes re-read on the other instances.
+  syncDirectory(directory, new CacheSync(cluster));
   const devices = new DeviceService(directory, deviceStore, accountStore, access, offlineMs, bus);
   const wallet = new WalletService(new WalletStore(kv), accountStore, access, bus);
   const accounts = new AccountService(accountStore, access, passwordChecks, {
@@ -947,10 +953,11 @@ async function buildFleetPaths(
 
 /** The monitor pages' service, and the gauge of their live-stream clients. */
 function buildMonitor(
-  { kv, metrics, offlineMs }: Core,
+  { kv, metrics, offlineMs, cluster, bus }: Core,
   { access, accountStore }: SignInArea,
   { directory, devices }: DevicesArea,
 ): MonitorService {
+  const clustered = cluster.mode === "cluster";
   const monitor = new MonitorService(
     new MonitorStore(kv),
     access,
@@ -958,7 +965,9 @@ function buildMonitor(
     directory,
     devices,
     offlineMs,
+    clustered ? new LiveRelay(cluster, accountStore, directory) : null,
   );
+  if (clustered) syncLiveRoutes(bus, monitor, new CacheSync(cluster));
   metrics.registry.gaugeFn(
     "tp_live_stream_clients",
     "Open live-stream (SSE) clients of the map pages",

@@ -148,7 +148,12 @@ export function registerMonitorRoutes(api: ApiRegistry, s: MonitorRouteDeps) {
     handler: async ({ query, c }) => {
       const link = await s.monitor.shares.open(query.token);
       const allow = (ev: { imei: string }) => ev.imei === link.imei && Date.now() < link.expiresAt;
-      return sseResponse(s.monitor.streams.stream(allow, { signal: c.req.raw.signal }));
+      return sseResponse(
+        s.monitor.streams.stream(allow, {
+          signal: c.req.raw.signal,
+          scope: s.monitor.deviceScope(link.imei),
+        }),
+      );
     },
   });
 }

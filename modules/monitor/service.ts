@@ -8,6 +8,7 @@ import { collectObjects, devicesOf } from "./objects.ts";
 import { ShareService } from "./share.ts";
 import type { MonitorStore } from "./store.ts";
 import { LiveStreams } from "./stream.ts";
+import type { LiveRelay, LiveScope } from "./live_relay.ts";
 import { VisibleAccounts } from "./visibility.ts";
 import { isExpired } from "../auth/service.ts";
 
@@ -19,14 +20,16 @@ export class MonitorService {
 
   constructor(
     store: MonitorStore,
-    access: AccessGuard,
+    private readonly access: AccessGuard,
     accounts: AccountLookup,
     private readonly directory: DeviceDirectory,
     private readonly devices: DeviceService,
     private readonly offlineMs: number,
+    /** Cluster mode's live events between instances (null in single mode). */
+    private readonly relay: LiveRelay | null = null,
   ) {
     this.visible = new VisibleAccounts(access, accounts);
-    this.streams = new LiveStreams(directory, offlineMs);
+    this.streams = new LiveStreams(directory, offlineMs, {}, relay);
     this.shares = new ShareService(store, devices, async (imei) => {
       const owner = directory.get(imei)?.userId;
       const account = owner ? await accounts.get(owner) : null;
@@ -70,12 +73,30 @@ export class MonitorService {
   async stream(session: Session, signal: AbortSignal, imei?: string) {
     if (imei) {
       await this.devices.visibleDevice(session, imei);
-      return this.streams.stream((ev) => ev.imei === imei, { signal });
+      return this.streams.stream((ev) => ev.imei === imei, {
+        signal,
+        scope: this.deviceScope(imei),
+      });
     }
     const filterOf = (owners: Set<string>) => (ev: { userId: string }) => owners.has(ev.userId);
-    return this.streams.stream(filterOf(await this.visible.of(session)), {
+    const { owner } = await this.access.caller(session);
+    return this.streams.stream(filterOf(await this.visible.below(owner.id)), {
       signal,
       refresh: async () => filterOf(await this.visible.of(session)),
+      scope: { kind: "subtree", accountId: owner.id },
     });
+  }
+
+  /** Whose events one device's stream needs from other instances: its owner's own. */
+  deviceScope(imei: string): LiveScope | undefined {
+    const owner = this.directory.get(imei)?.userId;
+    return owner ? { kind: "account", accountId: owner } : undefined;
+  }
+
+  /** Accounts moved (here or elsewhere): subtrees are re-read and live routes follow. */
+  async accountsChanged(): Promise<void> {
+    this.visible.clear();
+    await this.relay?.accountsChanged();
+    this.streams.refreshFilters();
   }
 }

@@ -3,6 +3,7 @@ import { deriveStatus } from "../devices/model.ts";
 import type { GatewayEvent } from "../gateway/events.ts";
 import { STATUS_INDEX } from "./objects.ts";
 import { log } from "../../lib/log.ts";
+import type { LiveRelay, LiveScope } from "./live_relay.ts";
 
 const monitorLog = log.area("monitor");
 
@@ -40,15 +41,36 @@ export class LiveStreams {
   private stopping = new AbortController();
   /** Each open client's event sink. */
   private readonly clients = new Set<(ev: GatewayEvent) => void>();
+  /** Each open client's filter renewal (run early when accounts move). */
+  private readonly refreshers = new Set<() => void>();
 
+  /**
+   * `relay` (cluster mode only) carries events between instances: this instance's events are
+   * published for the others' clients, and each stream with a scope hears the others' events.
+   */
   constructor(
     private readonly directory: DeviceDirectory,
     private readonly offlineMs: number,
     opts: StreamOptions = {},
+    private readonly relay: LiveRelay | null = null,
   ) {
     this.flushMs = opts.flushMs ?? 250;
     this.heartbeatMs = opts.heartbeatMs ?? 15_000;
     this.maxAlerts = opts.maxAlerts ?? 100;
+    if (relay) {
+      const local = this.handle;
+      this.handle = (ev) => {
+        local(ev);
+        if (ev.type === "position" || ev.type === "status" || ev.type === "alert") {
+          relay.publish(ev);
+        }
+      };
+    }
+  }
+
+  /** Renews every stream's filter now (accounts moved: subtrees changed). */
+  refreshFilters(): void {
+    for (const refresh of this.refreshers) refresh();
   }
 
   /** The live stream's handler in the position pipeline: every client hears the event. */
@@ -67,10 +89,18 @@ export class LiveStreams {
     this.stopping = new AbortController();
   }
 
-  /** A text/event-stream body; `refresh` is called every `refreshMs` to renew the filter. */
+  /**
+   * A text/event-stream body; `refresh` is called every `refreshMs` to renew the filter.
+   * `scope` says whose events other instances must send (cluster mode; the filter still decides).
+   */
   stream(
     filter: EventFilter,
-    opts: { refresh?: () => Promise<EventFilter>; refreshMs?: number; signal?: AbortSignal } = {},
+    opts: {
+      refresh?: () => Promise<EventFilter>;
+      refreshMs?: number;
+      signal?: AbortSignal;
+      scope?: LiveScope;
+    } = {},
   ): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
     const positions = new Map<string, (string | number)[]>();
@@ -104,7 +134,15 @@ export class LiveStreams {
           }
         };
         this.clients.add(client);
-        unsubscribe = () => this.clients.delete(client);
+        const detach = this.relay && opts.scope ? this.relay.attach(opts.scope, client) : null;
+        const renew = () =>
+          void opts.refresh?.().then((f) => allow = f).catch(() => allow = () => false);
+        if (opts.refresh) this.refreshers.add(renew);
+        unsubscribe = () => {
+          this.clients.delete(client);
+          this.refreshers.delete(renew);
+          detach?.();
+        };
         const send = (text: string) => {
           ctrl.enqueue(encoder.encode(text));
           lastWrite = Date.now();
@@ -140,11 +178,7 @@ export class LiveStreams {
             close(); // the client went away between the check and the write
           }
         }, this.flushMs));
-        if (opts.refresh) {
-          timers.push(setInterval(() => {
-            opts.refresh!().then((f) => allow = f).catch(() => allow = () => false);
-          }, opts.refreshMs ?? 15_000));
-        }
+        if (opts.refresh) timers.push(setInterval(renew, opts.refreshMs ?? 15_000));
         const end = () => {
           close();
           try {

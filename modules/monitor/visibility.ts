@@ -21,6 +21,11 @@ export class VisibleAccounts {
     return await this.below(owner.id);
   }
 
+  /** Forgets every listing (accounts moved: subtrees changed). */
+  clear(): void {
+    this.cache.clear();
+  }
+
   async below(rootId: string): Promise<Set<string>> {
     const hit = this.cache.get(rootId);
     if (hit && Date.now() - hit.at < VISIBLE_TTL_MS) return hit.ids;
