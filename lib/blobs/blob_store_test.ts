@@ -109,6 +109,16 @@ for (const subject of SUBJECTS) {
     assert.deepEqual(await readAll(blob!.stream), pattern(size));
   });
 
+  test("putNew writes once: racing creators agree on one winner", async (store) => {
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((seed) => store.putNew("openapi/secret.key", pattern(32, seed))),
+    );
+    assert.equal(results.filter(Boolean).length, 1);
+    const winner = [1, 2, 3, 4][results.indexOf(true)];
+    assert.deepEqual(await store.bytes("openapi/secret.key"), pattern(32, winner));
+    assert.equal(await store.putNew("openapi/secret.key", pattern(32, 9)), false);
+  });
+
   test("putFile moves a local file in", async (store) => {
     const dir = await Deno.makeTempDir({ prefix: "tp-blob-src-" });
     try {

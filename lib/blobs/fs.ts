@@ -37,6 +37,18 @@ export class FsBlobStore implements BlobStore {
     return (await Deno.stat(path)).size;
   }
 
+  async putNew(key: string, bytes: Uint8Array): Promise<boolean> {
+    const path = this.path(key);
+    await Deno.mkdir(dirname(path), { recursive: true });
+    try {
+      await Deno.writeFile(path, bytes, { createNew: true, mode: 0o600 });
+      return true;
+    } catch (e) {
+      if (e instanceof Deno.errors.AlreadyExists) return false;
+      throw e;
+    }
+  }
+
   async putFile(key: string, source: string): Promise<number> {
     const path = this.path(key);
     if (source !== path) {

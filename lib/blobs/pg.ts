@@ -119,6 +119,35 @@ export class PgBlobStore implements BlobStore {
     }
   }
 
+  async putNew(key: string, bytes: Uint8Array, meta: { type?: string } = {}): Promise<boolean> {
+    checkKey(key);
+    if (bytes.length > CHUNK_BYTES) throw new Error("putNew takes at most one chunk");
+    await this.migrate();
+    const client = await this.pool.connect();
+    const version = crypto.randomUUID();
+    try {
+      await client.query("BEGIN");
+      const won = await client.query(
+        `INSERT INTO blobs.objects (key, version, size, type, chunks) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (key) DO NOTHING`,
+        [key, version, bytes.length, meta.type ?? typeOfKey(key), bytes.length ? 1 : 0],
+      );
+      if (won.rowCount && bytes.length) {
+        await client.query("INSERT INTO blobs.chunks (version, seq, data) VALUES ($1, 0, $2)", [
+          version,
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        ]);
+      }
+      await client.query("COMMIT");
+      return Boolean(won.rowCount);
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
   async putFile(key: string, path: string, meta?: { type?: string }): Promise<number> {
     const file = await Deno.open(path);
     const size = await this.put(key, file.readable, meta);

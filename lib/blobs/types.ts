@@ -30,6 +30,11 @@ export interface BlobStore {
     meta?: { type?: string },
   ): Promise<number>;
   /**
+   * Stores `bytes` under `key` only when there is no blob there yet: true when this call wrote
+   * it. Two instances racing to create the same key (a server key) agree on one winner.
+   */
+  putNew(key: string, bytes: Uint8Array, meta?: { type?: string }): Promise<boolean>;
+  /**
    * Moves a finished local file into the store under `key` (the file is gone afterwards): a
    * rename for the files store, a streamed copy for PostgreSQL. For bytes written with seeks
    * (the MP4 recorder rewrites its header) that must exist as a file first.
