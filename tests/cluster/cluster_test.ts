@@ -18,6 +18,7 @@ import { Simulator } from "../../modules/simulator/simulator.ts";
 import { startCluster } from "../helpers/cluster.ts";
 import { smtpEnv, startSmtp } from "../helpers/smtp.ts";
 import { AckedGt06, type SentFix } from "./gt06_acked.ts";
+import { liveStream, loginToken } from "./live_stream.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_IMEI = "359710049230018";
@@ -40,64 +41,6 @@ async function waitFor<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
   }
-}
-
-async function login(base: string): Promise<string> {
-  const res = await fetch(`${base}/v3/new/account/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ account: "admin", password: ADMIN_PASSWORD }),
-  });
-  const json = await res.json();
-  assert.equal(json.code, 10000, JSON.stringify(json));
-  return json.data.token;
-}
-
-/** An SSE client of /v3/new/monitor/stream: resolves when a `pos` row of `imei` arrives. */
-function liveStream(base: string, token: string) {
-  const abort = new AbortController();
-  const seen: { imei: string; lat: number; at: number }[] = [];
-  const ready = fetch(`${base}/v3/new/monitor/stream`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: abort.signal,
-  }).then((res) => {
-    assert.equal(res.status, 200);
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      let text = "";
-      try {
-        for await (const chunk of res.body!) {
-          text += decoder.decode(chunk, { stream: true });
-          let end;
-          while ((end = text.indexOf("\n\n")) >= 0) {
-            const block = text.slice(0, end);
-            text = text.slice(end + 2);
-            const event = /^event: (.*)$/m.exec(block)?.[1];
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (event !== "pos" || !data) continue;
-            for (const row of JSON.parse(data) as [string, number][]) {
-              seen.push({ imei: row[0], lat: row[1], at: performance.now() });
-            }
-          }
-        }
-      } catch { /* aborted */ }
-    })();
-    return reading;
-  });
-  return {
-    ready,
-    /** The arrival time of a position of `imei` at `lat`. */
-    waitPosition: (imei: string, lat: number, timeoutMs: number) =>
-      waitFor(
-        `a live position of ${imei} on the other instance`,
-        () =>
-          Promise.resolve(
-            seen.find((s) => s.imei === imei && Math.abs(s.lat - lat) < 1e-6)?.at,
-          ),
-        timeoutMs,
-      ),
-    close: () => abort.abort(),
-  };
 }
 
 /** The minute (UTC, "HH:MM") an automatic report should be due: at least 25 s ahead. */
@@ -138,7 +81,7 @@ Deno.test({
     const device = new AckedGt06(GT06_IMEI, Math.floor(Date.now() / 1000) * 1000 - 600_000);
     try {
       // A token issued through A works on B and through the balancer.
-      const tokenA = await login(a.url);
+      const tokenA = await loginToken(a.url, "admin", ADMIN_PASSWORD);
       const apiA = new PlatformApi(a.url, tokenA);
       const api = new PlatformApi(cluster.url, tokenA);
       const userId = await apiA.currentUserId();

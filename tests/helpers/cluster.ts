@@ -59,6 +59,8 @@ export interface ClusterOptions {
    * checking the balancer itself (default "cluster").
    */
   store?: "cluster" | "separate";
+  /** Runs on the new database before any instance starts (a bench seeding its data). */
+  prepare?: (databaseUrl: string) => Promise<void>;
 }
 
 export interface TestCluster {
@@ -102,6 +104,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
   try {
     nats = own ? await startNats() : await testNats();
     const databaseUrl = await pg.createDatabase("tp_cluster");
+    await opts.prepare?.(databaseUrl);
     const ports = publicPorts(opts.publicPorts);
     // Video terminals are told the balancer's media port, not the instance's.
     const shared = { MEDIA_PUBLIC_PORT: String(ports.jt1078), ...opts.env };
