@@ -130,6 +130,7 @@ export async function startServer(
       services.commands.stop();
       services.monitor.streams.closeAll();
       await server.shutdown();
+      await services.blobs.close();
       await closeCluster(cluster);
       await backend.close();
     },

@@ -7,6 +7,8 @@
 import type { Config } from "../lib/config.ts";
 import type { Cluster } from "../lib/cluster/types.ts";
 import { singleCluster } from "../lib/cluster/local.ts";
+import type { BlobStore } from "../lib/blobs/types.ts";
+import { openBlobStore } from "../lib/blobs/open.ts";
 import { AccessGuard } from "../modules/accounts/access.ts";
 import { AccountService } from "../modules/accounts/service.ts";
 import { AccountStore } from "../modules/accounts/store.ts";
@@ -166,6 +168,8 @@ export interface Services extends AlertingServices {
   config: Config;
   /** How this process runs with others (single mode: alone; lib/cluster/types.ts). */
   cluster: Cluster;
+  /** File bytes (photos, images, media, downloads): DATA_DIR, or PostgreSQL in cluster mode. */
+  blobs: BlobStore;
   /** What GET /health reads. */
   systemStore: SystemStore;
   /** The domain event bus (app/events.ts lists its events). */
@@ -316,6 +320,8 @@ interface Core {
   config: Config;
   /** Single mode's in-process link, or cluster mode's NATS link and leadership (issue 23). */
   cluster: Cluster;
+  /** File bytes, each module under its own key prefix (lib/blobs). */
+  blobs: BlobStore;
   bus: AppBus;
   metrics: AppMetrics;
   /** How long a silent device stays online (OFFLINE_MINUTES). */
@@ -362,6 +368,7 @@ export async function compose(
     kv,
     config,
     cluster,
+    blobs: await openBlobStore(config),
     bus: createBus(),
     metrics: createMetrics(),
     offlineMs: config.OFFLINE_MINUTES * 60_000,
@@ -466,6 +473,7 @@ export async function compose(
     kv,
     config,
     cluster,
+    blobs: core.blobs,
     systemStore: new SystemStore(kv),
     bus: core.bus,
     metrics: core.metrics,
@@ -475,7 +483,7 @@ export async function compose(
     domainService: new DomainService(
       domains,
       signIn.access,
-      new DomainImages(config.DATA_DIR, domains),
+      new DomainImages(core.blobs, domains),
     ),
     ...deviceRequests,
     credits,
@@ -555,7 +563,7 @@ export async function compose(
  * 1078 half); terminals are told this server's media and attachment addresses.
  */
 function buildVideo(
-  { kv, config, metrics }: Core,
+  { kv, config, metrics, blobs }: Core,
   { devices, directory }: DevicesArea,
   { connections, alerts }: GatewayArea,
   fleetStore: FleetStore,
@@ -581,6 +589,7 @@ function buildVideo(
   const video = createVideo({
     store: new VideoStore(kv),
     dataDir: config.DATA_DIR,
+    blobs,
     hub: mediaHub,
     connections,
     alerts,
@@ -838,7 +847,7 @@ function buildAddresses(
  * not turn into swipes are recorded now) and the data board (modules/fleet).
  */
 async function buildFleet(
-  { config }: Core,
+  { blobs }: Core,
   signIn: SignInArea,
   { devices, directory }: DevicesArea,
   motion: MotionServices,
@@ -876,7 +885,7 @@ async function buildFleet(
       store,
       boardSlots,
     ),
-    fleetAvatars: new DriverAvatars(config.DATA_DIR, fleetDrivers),
+    fleetAvatars: new DriverAvatars(blobs, fleetDrivers),
     fleetDriverSheets: new DriverSheets(fleetDrivers),
   };
 }
@@ -1147,12 +1156,12 @@ function connectAreas(
 
 /** Open API app keys (secrets sealed with the key file under DATA_DIR), tokens, limits. */
 function buildOpenFrame(
-  { kv, config }: Core,
+  { kv, config, blobs }: Core,
   { access, accountStore, auth }: SignInArea,
   { accounts }: DevicesArea,
 ): Pick<Services, "openKeys" | "openTokens" | "openLimits" | "openFrameMethods"> {
   const store = new OpenKeyStore(kv);
-  const box = new SecretBox(`${config.DATA_DIR}/openapi/secret.key`);
+  const box = new SecretBox(blobs);
   const openKeys = new OpenKeys(store, box, access);
   const openTokens = new OpenTokens(store, openKeys, accountStore, (a) => auth.loginRefusal(a));
   return {
@@ -1186,7 +1195,7 @@ async function buildOpenPush(
 
 /** The devices API's services (groups, operations, transfer, files, renewal, playback). */
 function buildDeviceRequests(
-  { config, bus }: Core,
+  { blobs, bus }: Core,
   { accountStore, access }: SignInArea,
   { directory, deviceStore, devices, wallet }: DevicesArea,
   { connections, positions }: GatewayArea,
@@ -1202,7 +1211,7 @@ function buildDeviceRequests(
       connections,
     ),
     deviceTransfer: new DeviceTransfer(accountStore, access, devices, bus),
-    deviceFiles: new DeviceFiles(config.DATA_DIR, devices, deviceStore),
+    deviceFiles: new DeviceFiles(blobs, devices, deviceStore),
     deviceRenewal: new DeviceRenewal(
       directory,
       accountStore,

@@ -79,7 +79,7 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async bytes(key: string): Promise<Uint8Array | null> {
+  async bytes(key: string): Promise<Uint8Array<ArrayBuffer> | null> {
     try {
       return await Deno.readFile(this.path(key));
     } catch (e) {

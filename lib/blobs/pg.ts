@@ -180,7 +180,7 @@ export class PgBlobStore implements BlobStore {
     return { size: Number(row.size), type: row.type, stream };
   }
 
-  async bytes(key: string): Promise<Uint8Array | null> {
+  async bytes(key: string): Promise<Uint8Array<ArrayBuffer> | null> {
     const blob = await this.get(key);
     if (!blob) return null;
     return new Uint8Array(await new Response(blob.stream).arrayBuffer());

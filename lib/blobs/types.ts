@@ -43,7 +43,7 @@ export interface BlobStore {
   /** The blob, or null when there is none. */
   get(key: string): Promise<StoredBlob | null>;
   /** The whole blob in memory (small files: images, keys), or null. */
-  bytes(key: string): Promise<Uint8Array | null>;
+  bytes(key: string): Promise<Uint8Array<ArrayBuffer> | null>;
   /** Removes `key`; no error when it is missing. */
   delete(key: string): Promise<void>;
   /** The blobs whose key starts with `prefix` (a folder: end it with `/`), by key. */

@@ -1,3 +1,4 @@
+import type { BlobStore } from "../../lib/blobs/types.ts";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { findModel } from "./models.ts";
@@ -36,12 +37,12 @@ export interface ImageResult {
 }
 
 /**
- * Install images and ringtones, stored as files under DATA_DIR/devices (one folder per
- * device for images). The device record lists the stored image names.
+ * Install images and ringtones, stored as blobs under `devices/` (one folder per device for
+ * images; DATA_DIR files, or PostgreSQL in a cluster). The device record lists the image names.
  */
 export class DeviceFiles {
   constructor(
-    private readonly dataDir: string,
+    private readonly blobs: BlobStore,
     private readonly devices: DeviceService,
     /** Keeps each uploaded file as a task of the uploading user (the task list). */
     private readonly store?: DeviceStore,
@@ -52,8 +53,8 @@ export class DeviceFiles {
     return this.store!.imageTasks(session.accountId, (pageNum - 1) * pageSize, pageSize);
   }
 
-  private imageDir(imei: string) {
-    return `${this.dataDir}/devices/images/${imei}`;
+  private imageKey(imei: string, name: string) {
+    return `devices/images/${imei}/${name}`;
   }
 
   /** One upload operation: each file is checked on its own and gets its own result. */
@@ -98,11 +99,10 @@ export class DeviceFiles {
         fail("tooManyImages");
         continue;
       }
-      await Deno.mkdir(this.imageDir(device.imei), { recursive: true });
       for (const old of current.filter((n) => !others.includes(n))) {
-        await Deno.remove(`${this.imageDir(device.imei)}/${old}`).catch(() => {});
+        await this.blobs.delete(this.imageKey(device.imei, old)).catch(() => {});
       }
-      await Deno.writeFile(`${this.imageDir(device.imei)}/${name}`, bytes);
+      await this.blobs.put(this.imageKey(device.imei, name), bytes);
       await this.devices.save([{
         before: device,
         after: { ...device, installImages: [...others, name].sort(byNumber) },
@@ -126,7 +126,8 @@ export class DeviceFiles {
   async readImage(session: Session, imei: string, name: string): Promise<Response> {
     const d = await this.devices.visibleDevice(session, imei);
     if (!(d.installImages ?? []).includes(name)) throw new BizError("dataNotExists");
-    const bytes = await Deno.readFile(`${this.imageDir(imei)}/${name}`);
+    const bytes = await this.blobs.bytes(this.imageKey(imei, name));
+    if (!bytes) throw new BizError("dataNotExists");
     return new Response(bytes, {
       headers: {
         "content-type": name.endsWith(".png") ? "image/png" : "image/jpeg",
@@ -140,7 +141,7 @@ export class DeviceFiles {
     const d = await this.devices.visibleDevice(session, imei);
     const current = d.installImages ?? [];
     if (!current.includes(name)) throw new BizError("dataNotExists");
-    await Deno.remove(`${this.imageDir(imei)}/${name}`).catch(() => {});
+    await this.blobs.delete(this.imageKey(imei, name)).catch(() => {});
     await this.devices.save([{
       before: d,
       after: { ...d, installImages: current.filter((n) => n !== name) },
@@ -158,13 +159,11 @@ export class DeviceFiles {
     if (kind !== "mp3" && kind !== "wav") {
       throw new BizError("fileTypeInvalid", { types: "mp3, wav" });
     }
-    const dir = `${this.dataDir}/devices/ringtones`;
-    await Deno.mkdir(dir, { recursive: true });
     const name = `${imei}.${kind}`;
     if (d.ringtone && d.ringtone !== name) {
-      await Deno.remove(`${dir}/${d.ringtone}`).catch(() => {});
+      await this.blobs.delete(`devices/ringtones/${d.ringtone}`).catch(() => {});
     }
-    await Deno.writeFile(`${dir}/${name}`, bytes);
+    await this.blobs.put(`devices/ringtones/${name}`, bytes);
     await this.devices.save([{ before: d, after: { ...d, ringtone: name } }]);
     return { ringtone: name, size: bytes.length };
   }

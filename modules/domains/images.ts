@@ -1,9 +1,10 @@
 /**
  * White-label images uploaded by the administrator: checked by content (the first bytes and
- * the header's dimensions, never the file name or the browser's type), kept as files under
- * DATA_DIR/domains/images with their facts in the domains store, and served back with their
- * real type.
+ * the header's dimensions, never the file name or the browser's type), kept as blobs under
+ * domains/images (files under DATA_DIR, or PostgreSQL in a cluster) with their facts in the
+ * domains store, and served back with their real type.
  */
+import type { BlobStore } from "../../lib/blobs/types.ts";
 import { BizError } from "../../lib/errors.ts";
 import {
   DOMAIN_IMAGE_EXT,
@@ -124,18 +125,18 @@ export function checkImage(bytes: Uint8Array): ImageFacts {
 export const PRUNE_GRACE_MS = 24 * 3600_000;
 
 export class DomainImages {
-  constructor(private readonly dataDir: string, private readonly store: DomainStore) {}
+  /** The bytes are blobs under `domains/images/` (DATA_DIR files, or PostgreSQL in a cluster). */
+  constructor(private readonly blobs: BlobStore, private readonly store: DomainStore) {}
 
-  private get dir() {
-    return `${this.dataDir}/domains/images`;
+  private key(name: string) {
+    return `domains/images/${name}`;
   }
 
   /** Checks and keeps one image under a new random name; answers its stored facts. */
   async add(bytes: Uint8Array, originalName: string, uploadedBy: string): Promise<DomainImage> {
     const facts = checkImage(bytes);
     const name = `${crypto.randomUUID().replaceAll("-", "")}.${DOMAIN_IMAGE_EXT[facts.type]}`;
-    await Deno.mkdir(this.dir, { recursive: true });
-    await Deno.writeFile(`${this.dir}/${name}`, bytes);
+    await this.blobs.put(this.key(name), bytes);
     const image: DomainImage = {
       name,
       ...facts,
@@ -160,7 +161,7 @@ export class DomainImages {
     const removed: string[] = [];
     for (const image of await this.store.images()) {
       if (used.has(image.name) || now - Date.parse(image.uploadedAt) < graceMs) continue;
-      await Deno.remove(`${this.dir}/${image.name}`).catch(() => {});
+      await this.blobs.delete(this.key(image.name)).catch(() => {});
       await this.store.removeImage(image.name);
       removed.push(image.name);
     }
@@ -175,7 +176,7 @@ export class DomainImages {
     if (!UPLOADED_NAME.test(name)) return null;
     const image = await this.store.image(name);
     if (!image) return null;
-    const bytes = await Deno.readFile(`${this.dir}/${name}`).catch(() => null);
+    const bytes = await this.blobs.bytes(this.key(name)).catch(() => null);
     if (!bytes) return null;
     return new Response(bytes, {
       headers: {

@@ -1,3 +1,4 @@
+import type { BlobStore } from "../../lib/blobs/types.ts";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { sniff } from "../devices/files.ts";
@@ -11,12 +12,13 @@ const TYPES = { jpg: "image/jpeg", png: "image/png" } as const;
 /**
  * Driver photos (spec §5 Fleet: jpg or png under 2 MB, 2048 kb): the type is read from the
  * bytes, not the name; each upload gets a new random name and replaces the driver's previous.
+ * The bytes are blobs under `fleet/avatars/` (files under DATA_DIR, or PostgreSQL in a cluster).
  */
 export class DriverAvatars {
-  constructor(private readonly dataDir: string, private readonly drivers: DriverService) {}
+  constructor(private readonly blobs: BlobStore, private readonly drivers: DriverService) {}
 
-  private get dir() {
-    return `${this.dataDir}/fleet/avatars`;
+  private key(name: string) {
+    return `fleet/avatars/${name}`;
   }
 
   async upload(session: Session, driverId: string, bytes: Uint8Array): Promise<{ avatar: string }> {
@@ -29,11 +31,10 @@ export class DriverAvatars {
       throw new BizError("fileTypeInvalid", { types: "JPG, PNG" });
     }
     const name = `${crypto.randomUUID().replaceAll("-", "")}.${kind === "jpeg" ? "jpg" : "png"}`;
-    await Deno.mkdir(this.dir, { recursive: true });
-    await Deno.writeFile(`${this.dir}/${name}`, bytes);
+    await this.blobs.put(this.key(name), bytes);
     await this.drivers.setAvatar(driver, name);
     if (driver.avatar && AVATAR_NAME.test(driver.avatar)) {
-      await Deno.remove(`${this.dir}/${driver.avatar}`).catch(() => {});
+      await this.blobs.delete(this.key(driver.avatar)).catch(() => {});
     }
     return { avatar: name };
   }
@@ -42,7 +43,7 @@ export class DriverAvatars {
   async serve(session: Session, driverId: string): Promise<Response | null> {
     const driver = await this.drivers.visible(session, driverId).catch(() => null);
     if (!driver || !AVATAR_NAME.test(driver.avatar)) return null;
-    const bytes = await Deno.readFile(`${this.dir}/${driver.avatar}`).catch(() => null);
+    const bytes = await this.blobs.bytes(this.key(driver.avatar)).catch(() => null);
     if (!bytes) return null;
     const ext = driver.avatar.endsWith(".png") ? "png" : "jpg";
     return new Response(bytes, {

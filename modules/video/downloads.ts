@@ -4,6 +4,7 @@
  * own stream and recorded by the media hub to an MP4 under DATA_DIR; a device's tasks run one
  * after another. A task is offered for DOWNLOAD_VALID_HOURS; files go after HISTORY_KEEP_DAYS.
  */
+import type { BlobStore, StoredBlob } from "../../lib/blobs/types.ts";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { log } from "../../lib/log.ts";
@@ -14,7 +15,7 @@ import {
   type HistoryDownloadRequest,
   type VideoDownloadRow,
 } from "./model.ts";
-import { downloadsDir, keyOf } from "./paths.ts";
+import { downloadKey, downloadsDir, keyOf } from "./paths.ts";
 import { type LiveVideo, range } from "./live.ts";
 import type { VisibleDevice } from "./settings.ts";
 import type { VideoLink } from "./signalling.ts";
@@ -33,7 +34,10 @@ export interface DownloadDeps {
   live: LiveVideo;
   link: VideoLink;
   devices: VisibleDevice;
+  /** The recorder writes here first (it seeks to finish the MP4 header). */
   dataDir: string;
+  /** Finished MP4s (`video/downloads/<id>.mp4`): in place under DATA_DIR, or PostgreSQL. */
+  blobs: BlobStore;
 }
 
 export class VideoDownloads {
@@ -97,7 +101,10 @@ export class VideoDownloads {
       await Deno.mkdir(downloadsDir(this.d.dataDir), { recursive: true });
       await this.d.live.playStream(r.imei, r.channel, r.startTime, r.endTime, purpose);
       const maxMs = Math.min(r.endTime - r.startTime + RECORD_SLACK_MS, RECORD_MAX_MS);
-      size = await this.d.hub.record(key, `${downloadsDir(this.d.dataDir)}/${file}`, maxMs);
+      const local = `${downloadsDir(this.d.dataDir)}/${file}`;
+      size = await this.d.hub.record(key, local, maxMs);
+      // Single mode: a rename onto itself; cluster mode: streamed into PostgreSQL.
+      if (size) await this.d.blobs.putFile(downloadKey(file), local, { type: "video/mp4" });
     } catch (e) {
       if (!(e instanceof BizError)) videoLog.warn(`download ${r.id} failed`, e);
     } finally {
@@ -125,7 +132,7 @@ export class VideoDownloads {
   }
 
   /** The MP4 of the caller's successful, still valid task. */
-  async file(session: Session, id: string): Promise<{ path: string; name: string }> {
+  async file(session: Session, id: string): Promise<{ blob: StoredBlob; name: string }> {
     const r = /^[0-9a-f]{32}$/.test(id) ? await this.d.store.download(id) : null;
     const valid = Date.now() - DOWNLOAD_VALID_HOURS * HOUR;
     if (!r || r.accountId !== session.accountId) throw new BizError("videoFileNotFound");
@@ -133,10 +140,9 @@ export class VideoDownloads {
     if (r.state !== "success" || !r.file) throw new BizError("videoFileNotFound");
     if (r.createdAt <= valid) throw new BizError("videoFileNotFound");
     const stamp = new Date(r.startTime).toISOString().replace(/[-:]/g, "").slice(0, 15);
-    return {
-      path: `${downloadsDir(this.d.dataDir)}/${r.file}`,
-      name: `${r.imei}_ch${r.channel}_${stamp}.mp4`,
-    };
+    const blob = await this.d.blobs.get(downloadKey(r.file));
+    if (!blob) throw new BizError("videoFileNotFound");
+    return { blob, name: `${r.imei}_ch${r.channel}_${stamp}.mp4` };
   }
 
   /** The daily clean-up: tasks and files older than HISTORY_KEEP_DAYS go. */
@@ -145,7 +151,7 @@ export class VideoDownloads {
     let removed = 0;
     for (const r of await this.d.store.allDownloads()) {
       if (r.createdAt > cutoff) continue;
-      if (r.file) await Deno.remove(`${downloadsDir(this.d.dataDir)}/${r.file}`).catch(() => {});
+      if (r.file) await this.d.blobs.delete(downloadKey(r.file)).catch(() => {});
       await this.d.store.deleteDownload(r);
       removed++;
     }

@@ -8,6 +8,7 @@
  * link (0x0801) is a record of its own, linked to the alert of that moment if there is one.
  * A GT06-family dash cam's event names its files (onCameraFiles; see camera_files.ts).
  */
+import type { BlobStore, StoredBlob } from "../../lib/blobs/types.ts";
 import { BizError } from "../../lib/errors.ts";
 import type { Session } from "../../lib/http/env.ts";
 import { log } from "../../lib/log.ts";
@@ -15,7 +16,7 @@ import type { AlertHistory } from "../alerts/types.ts";
 import type { LiveConnection } from "../gateway/types.ts";
 import type { VideoEvent } from "../gateway/protocols/types.ts";
 import type { EventMediaRow, EventMediaState } from "./model.ts";
-import { eventDir, safeName } from "./paths.ts";
+import { eventFileKey, safeName } from "./paths.ts";
 import type { VideoLink } from "./signalling.ts";
 import type { EventMediaRecord, VideoStore } from "./store.ts";
 
@@ -38,7 +39,8 @@ export interface EventMediaDeps {
   store: VideoStore;
   link: VideoLink;
   alerts: AlertHistory;
-  dataDir: string;
+  /** Where the files go (`video/events/<id>/<name>`): DATA_DIR, or PostgreSQL in a cluster. */
+  blobs: BlobStore;
   /** Where terminals upload attachments (JT_ATTACHMENT_PORT on this server's public host). */
   attachmentAddress: (conn: LiveConnection) => { host: string; port: number };
   /** The device's owner and name (the directory). */
@@ -160,14 +162,12 @@ export class EventMedia {
     return r;
   }
 
-  /** A complete attachment file: written under DATA_DIR, the record's state follows. */
+  /** A complete attachment file: stored as a blob, the record's state follows. */
   async addFile(id: string, name: string, kind: MediaKind, bytes: Uint8Array): Promise<void> {
     const r = await this.d.store.event(id);
     if (!r || kind === "other") return;
-    const dir = eventDir(this.d.dataDir, id);
-    await Deno.mkdir(dir, { recursive: true });
     const file = safeName(name);
-    await Deno.writeFile(`${dir}/${file}`, bytes);
+    await this.d.blobs.put(eventFileKey(id, file), bytes);
     const pictures = kind === "picture" ? unique([...r.pictures, file]) : r.pictures;
     const videos = kind === "video" ? unique([...r.videos, file]) : r.videos;
     const state: EventMediaState = pictures.length && videos.length
@@ -243,14 +243,16 @@ export class EventMedia {
   }
 
   /** A stored file of a record the caller sees. */
-  async file(session: Session, id: string, name: string): Promise<{ path: string; type: string }> {
+  async file(session: Session, id: string, name: string): Promise<StoredBlob> {
     const r = /^[0-9a-f]{32}$/.test(id) ? await this.d.store.event(id) : null;
     if (!r || (!r.pictures.includes(name) && !r.videos.includes(name))) {
       throw new BizError("videoFileNotFound");
     }
     const visible = await this.d.visibleImeis(session, [r.imei]).catch((): string[] => []);
     if (!visible.includes(r.imei)) throw new BizError("videoFileNotFound");
-    return { path: `${eventDir(this.d.dataDir, id)}/${name}`, type: contentType(name) };
+    const blob = await this.d.blobs.get(eventFileKey(id, name));
+    if (!blob) throw new BizError("videoFileNotFound");
+    return { ...blob, type: contentType(name) };
   }
 }
 

@@ -39,9 +39,14 @@ export function downloadsDir(dataDir: string): string {
   return `${dataDir}/video/downloads`;
 }
 
-/** DATA_DIR/video/events/<id>: the pictures and videos of one event media record. */
-export function eventDir(dataDir: string, id: string): string {
-  return `${dataDir}/video/events/${id}`;
+/** Blob key of a recorded download (DATA_DIR/video/downloads/<file> in single mode). */
+export function downloadKey(file: string): string {
+  return `video/downloads/${file}`;
+}
+
+/** Blob key of one event media file (DATA_DIR/video/events/<id>/<name> in single mode). */
+export function eventFileKey(id: string, name: string): string {
+  return `video/events/${id}/${name}`;
 }
 
 /** A stored file name: letters, digits, dot, dash and underscore only, at most 100. */

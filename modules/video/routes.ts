@@ -5,6 +5,7 @@
  * nicknames are edits of the caller's own view or devices; public links carry a token.
  */
 import { z } from "zod";
+import type { StoredBlob } from "../../lib/blobs/types.ts";
 import type { ApiRegistry } from "../../lib/http/api.ts";
 import { BizError } from "../../lib/errors.ts";
 import { contentDisposition } from "../tasks/routes.ts";
@@ -199,7 +200,7 @@ function registerHistoryRoutes(api: ApiRegistry, s: VideoServices) {
     produces: "video/mp4",
     handler: async ({ c }) => {
       const f = await s.downloads.file(c.var.session, c.req.param("id") ?? "");
-      return await fileResponse(f.path, "video/mp4", contentDisposition(f.name));
+      return blobResponse(f.blob, "video/mp4", contentDisposition(f.name));
     },
   });
 }
@@ -234,7 +235,7 @@ function registerMediaRoutes(api: ApiRegistry, s: VideoServices) {
         c.req.param("id") ?? "",
         c.req.param("name") ?? "",
       );
-      return await fileResponse(f.path, f.type, "inline");
+      return blobResponse(f, f.type, "inline");
     },
   });
 }
@@ -346,18 +347,12 @@ function hlsResponse(f: HlsFile): Response {
   });
 }
 
-async function fileResponse(path: string, type: string, disposition: string): Promise<Response> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path);
-  } catch {
-    throw new BizError("videoFileNotFound");
-  }
-  const { size } = await file.stat();
-  return new Response(file.readable, {
+/** A stored file streamed out (a download's MP4 is never read whole). */
+function blobResponse(blob: StoredBlob, type: string, disposition: string): Response {
+  return new Response(blob.stream, {
     headers: {
       "content-type": type,
-      "content-length": String(size),
+      "content-length": String(blob.size),
       "content-disposition": disposition,
       "cache-control": "private, no-store",
     },

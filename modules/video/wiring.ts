@@ -3,6 +3,8 @@
  * JT/T 1078 half, modules/video/media), the gateway's live connections, the alert history, the
  * device directory and access. Answers the API's services and the gateway's VideoDesk.
  */
+import { FsBlobStore } from "../../lib/blobs/fs.ts";
+import type { BlobStore } from "../../lib/blobs/types.ts";
 import type { Session } from "../../lib/http/env.ts";
 import type { AlertHistory } from "../alerts/types.ts";
 import type { Connections, LiveConnection } from "../gateway/types.ts";
@@ -21,7 +23,10 @@ import type { MediaHub } from "./types.ts";
 
 export interface VideoDeps {
   store: VideoStore;
+  /** Local working files (the MP4 recorder); finished files go to `blobs`. */
   dataDir: string;
+  /** Downloads and event media (app/compose.ts's store; files under dataDir when not given). */
+  blobs?: BlobStore;
   hub: MediaHub;
   connections: Connections;
   alerts: AlertHistory;
@@ -43,6 +48,7 @@ export interface VideoArea {
 
 export function createVideo(d: VideoDeps): VideoArea {
   const store = d.store;
+  const blobs = d.blobs ?? new FsBlobStore(d.dataDir);
   const link = new VideoLink(d.connections);
   const settings = new VideoSettingsService(store, d.devices);
   const shares = new VideoShares(store, d.devices);
@@ -58,7 +64,7 @@ export function createVideo(d: VideoDeps): VideoArea {
     store,
     link,
     alerts: d.alerts,
-    dataDir: d.dataDir,
+    blobs,
     attachmentAddress: d.attachmentAddress,
     device: d.device,
     visibleImeis: d.visibleImeis,
@@ -71,6 +77,7 @@ export function createVideo(d: VideoDeps): VideoArea {
     link,
     devices: d.devices,
     dataDir: d.dataDir,
+    blobs,
   });
   return {
     services: {
