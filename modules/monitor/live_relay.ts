@@ -110,6 +110,9 @@ export class LiveRelay {
     for (const viewer of this.viewers.values()) await this.subscribe(viewer);
   }
 
+  /** Other instances' events handed to this instance's streams (per viewer), since start. */
+  delivered = 0;
+
   /** Subscriptions open on this instance (viewers), for tests and gauges. */
   get viewerCount(): number {
     return this.viewers.size;
@@ -176,6 +179,7 @@ export class LiveRelay {
     }
     if (wire.o === this.cluster.instanceId) return; // shown already through the local bus
     const ev = this.decode(wire);
+    this.delivered++;
     for (const sink of viewer.sinks) sink(ev);
   }
 

@@ -93,6 +93,12 @@ export class MonitorService {
     return owner ? { kind: "account", accountId: owner } : undefined;
   }
 
+  /** Viewers whose events this instance hears from others, and the events it heard so (cluster
+   *  mode; zeros in single mode). */
+  relayStats(): { viewers: number; delivered: number } {
+    return { viewers: this.relay?.viewerCount ?? 0, delivered: this.relay?.delivered ?? 0 };
+  }
+
   /** Accounts moved (here or elsewhere): subtrees are re-read and live routes follow. */
   async accountsChanged(): Promise<void> {
     this.visible.clear();

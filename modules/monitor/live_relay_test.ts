@@ -1,0 +1,299 @@
+/**
+ * Live events and device records across two instances in one process (issue 23): two
+ * compose() instances in cluster mode on one store (one Deno KV file opened twice) and a real
+ * nats-server (a NatsLink each), each with its HTTP app and gateway on real ports. A GT06
+ * device on instance 1's port; browsers' streams (GET /v3/new/monitor/stream) on instance 2.
+ * The multi-process version (PostgreSQL, HAProxy) is tests/cluster/cluster_test.ts.
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../app/app.ts";
+import { compose, type Services } from "../../app/compose.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { ALWAYS_LEADER } from "../../lib/cluster/local.ts";
+import { NatsLink } from "../../lib/cluster/nats_link.ts";
+import type { Cluster } from "../../lib/cluster/types.ts";
+import { testNats } from "../../tests/helpers/nats.ts";
+import { RawDevice } from "../../tests/helpers/raw_device.ts";
+import { freePort } from "../../tests/helpers/server.ts";
+import { ensureAdministrator } from "../accounts/bootstrap.ts";
+import { type GatewayHandle, startGateway } from "../gateway/gateway.ts";
+import { gt06Location, gt06Login, Gt06StreamReader } from "../simulator/devices/gt06.ts";
+import { sampleFix } from "../simulator/fix.ts";
+import { STATUS_INDEX } from "./objects.ts";
+
+const ADMIN_PASSWORD = "Admin12345";
+const PASSWORD = "Passw0rd11";
+const IMEI = "359710049230102";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An API answer; its JSON as Response.json() gives it. */
+type Answer = { status: number; json: Awaited<ReturnType<Response["json"]>> };
+
+interface Instance {
+  s: Services;
+  kv: Deno.Kv;
+  link: NatsLink;
+  gateway: GatewayHandle;
+  call(path: string, body?: unknown, token?: string): Promise<Answer>;
+  stream(token: string, query?: string): Promise<SseReader>;
+}
+
+async function startInstance(id: string, dir: string, natsUrl: string): Promise<Instance> {
+  const config = loadConfig({
+    DATA_DIR: dir,
+    ADMIN_PASSWORD,
+    CAPTCHA: "off",
+    HOSTNAME: "127.0.0.1",
+    GT06_PORT: String(freePort()),
+    JT808_PORT: String(freePort()),
+    H02_PORT: String(freePort()),
+    OSMAND_PORT: String(freePort()),
+    GATEWAY_WORKERS: "0",
+  });
+  const link = await NatsLink.connect(natsUrl);
+  const cluster: Cluster = { mode: "cluster", instanceId: id, link, leader: ALWAYS_LEADER };
+  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const s = await compose(kv, config, cluster);
+  await ensureAdministrator(s.accountStore, ADMIN_PASSWORD);
+  const app = createApp(s);
+  const gateway = await startGateway({ ...s, config, maxConnections: 100 });
+  const call = async (path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await app.request(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: await res.json() };
+  };
+  const stream = async (token: string, query = "") => {
+    const res = await app.request(`/v3/new/monitor/stream${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(res.status, 200);
+    return new SseReader(res);
+  };
+  return { s, kv, link, gateway, call, stream };
+}
+
+async function stopInstance(i: Instance): Promise<void> {
+  await i.gateway.close();
+  i.s.monitor.streams.closeAll();
+  i.s.commands.stop();
+  await i.s.motion.close();
+  await i.s.sensorRecorder.stop();
+  await i.s.alertAddresses.idle();
+  i.kv.close();
+  await i.link.close();
+}
+
+/** Reads a stream's `pos` rows in the background, each with the time it arrived. */
+class SseReader {
+  rows: { imei: string; lat: number; status: number; at: number }[] = [];
+  private reader: ReadableStreamDefaultReader<string>;
+  private done: Promise<void>;
+
+  constructor(res: Response) {
+    this.reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    this.done = this.pump();
+  }
+
+  private async pump() {
+    let buf = "";
+    for (;;) {
+      const r = await this.reader.read().catch(() => null);
+      if (!r || r.done) return;
+      buf += r.value;
+      let i;
+      while ((i = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (/^event: pos$/m.test(block)) {
+          const data = /^data: (.*)$/m.exec(block)![1];
+          for (const row of JSON.parse(data)) {
+            this.rows.push({ imei: row[0], lat: row[1], status: row[6], at: Date.now() });
+          }
+        }
+      }
+    }
+  }
+
+  /** The first row at `lat` (a fix sent once), waiting up to `ms`. */
+  async row(lat: number, ms: number) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const hit = this.rows.find((r) => r.lat === lat);
+      if (hit) return hit;
+      await sleep(10);
+    }
+    return null;
+  }
+
+  async close() {
+    await this.reader.cancel().catch(() => {});
+    await this.done;
+  }
+}
+
+async function waitFor<T>(
+  what: string,
+  fn: () => T | null | undefined | Promise<T | null>,
+  ms: number,
+) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const ok = (r: Answer) => {
+  assert.equal(r.json?.code, 10000, JSON.stringify(r.json));
+  return r.json.data;
+};
+
+Deno.test({
+  name: "cluster: device records and live events reach the other instance (issue 23)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const nats = await testNats();
+    const dir = await Deno.makeTempDir({ prefix: "tp-live-" });
+    const one = await startInstance("one", dir, nats.url);
+    const two = await startInstance("two", dir, nats.url);
+    const streams: SseReader[] = [];
+    let device: RawDevice<unknown> | null = null;
+    try {
+      const admin = ok(
+        await one.call("/v3/new/account/login", { account: "admin", password: ADMIN_PASSWORD }),
+      ).token;
+      const adminId = (await one.s.accountStore.findIdByLogin("admin"))!;
+      const add = async (account: string, parentId: string, type: number) =>
+        ok(
+          await one.call("/v3/new/account/add", {
+            account,
+            nickName: account,
+            password: PASSWORD,
+            accountType: type,
+            parentId,
+          }, admin),
+        ).id as string;
+      const distA = await add("lr_dist_a", adminId, 8);
+      const distB = await add("lr_dist_b", adminId, 8);
+      const owner = await add("lr_owner", distA, 9);
+      // Sessions issued by instance 2 (the shared store's signing secret and session records).
+      const loginOnTwo = async (account: string) =>
+        ok(await two.call("/v3/new/account/login", { account, password: PASSWORD })).token;
+      const [tokenA, tokenB] = [await loginOnTwo("lr_dist_a"), await loginOnTwo("lr_dist_b")];
+
+      await t.step(
+        "a device imported through instance 1 is known to instance 2 within 5 s",
+        async () => {
+          const started = Date.now();
+          const r = ok(
+            await one.call("/v3/new/newEquipment/importEquipment", {
+              userId: owner,
+              mcType: "GT06N",
+              imeis: [IMEI],
+            }, admin),
+          );
+          assert.equal(r.succeeded, 1);
+          await waitFor("instance 2's directory", () => two.s.directory.get(IMEI), 5000);
+          assert.ok(Date.now() - started < 5000);
+          assert.equal(two.s.directory.get(IMEI)!.userId, owner);
+        },
+      );
+
+      await t.step(
+        "a live fix on instance 1 reaches a subtree's stream on instance 2 within 2 s, not a sibling's",
+        async () => {
+          const [onA, onB] = [await two.stream(tokenA), await two.stream(tokenB)];
+          streams.push(onA, onB);
+          // Each viewer's subscription is shared by its streams; wait until they are routed.
+          await waitFor("viewers routed", () => two.s.monitor.streams.open === 2, 2000);
+          await sleep(200);
+          device = await RawDevice.open(one.gateway.ports.gt06, new Gt06StreamReader());
+          await device.send(gt06Login(IMEI, 1));
+          await device.frame();
+          const sentAt = Date.now();
+          await device.send(gt06Location(sampleFix({ time: new Date(), latitude: 22.5431 }), 2));
+          const row = await onA.row(22.5431, 2000);
+          assert.ok(row, "the fix reached distributor A's stream on instance 2");
+          assert.equal(row.imei, IMEI);
+          assert.ok(row.at - sentAt < 2000, `${row.at - sentAt} ms`);
+          // The state came with the event: the stream says "moving"/"stopped", not offline.
+          assert.notEqual(row.status, STATUS_INDEX.get("offline"), "status from the relayed state");
+          await sleep(500);
+          assert.equal(onB.rows.length, 0, "a sibling subtree's viewer got nothing");
+          // Instance 2's map objects follow the device held by instance 1 as well.
+          assert.equal(two.s.directory.state(IMEI)?.position?.lat, 22.5431);
+        },
+      );
+
+      await t.step(
+        "a stream on the instance that took the fix gets it from its bus only",
+        async () => {
+          const token = ok(
+            await one.call("/v3/new/account/login", { account: "lr_dist_a", password: PASSWORD }),
+          ).token;
+          const local = await one.stream(token);
+          streams.push(local);
+          await waitFor("viewer routed on 1", () => one.s.monitor.relayStats().viewers === 1, 2000);
+          await sleep(200);
+          const before = [
+            one.s.monitor.relayStats().delivered,
+            two.s.monitor.relayStats().delivered,
+          ];
+          await device!.send(gt06Location(sampleFix({ time: new Date(), latitude: 22.5432 }), 3));
+          assert.ok(await local.row(22.5432, 2000));
+          assert.ok(await streams[0].row(22.5432, 2000));
+          await sleep(300);
+          assert.equal(local.rows.filter((r) => r.lat === 22.5432).length, 1);
+          // Instance 1 published it and skipped its own message; instance 2 relayed it.
+          assert.equal(one.s.monitor.relayStats().delivered, before[0]);
+          assert.equal(two.s.monitor.relayStats().delivered, before[1] + 1);
+        },
+      );
+
+      await t.step("moving the owner's account re-routes its live events", async () => {
+        const [onA, onB] = [streams[0], streams[1]];
+        ok(await one.call("/v3/new/account/move", { ids: [owner], targetId: distB }, admin));
+        await sleep(500); // the move's sync: instance 2 re-reads paths and renews filters
+        await device!.send(gt06Location(sampleFix({ time: new Date(), latitude: 22.5433 }), 4));
+        assert.ok(await onB.row(22.5433, 2000), "the new parent's viewer sees the device");
+        await sleep(300);
+        assert.equal(onA.rows.filter((r) => r.lat === 22.5433).length, 0, "the old parent's not");
+      });
+
+      await t.step("transfers and edits reach instance 2's directory", async () => {
+        ok(
+          await one.call("/v3/new/newEquipment/transferEquipment", {
+            imeis: [IMEI],
+            targetUserId: distA,
+          }, admin),
+        );
+        await waitFor(
+          "the new owner on instance 2",
+          () => two.s.directory.get(IMEI)?.userId === distA,
+          5000,
+        );
+      });
+
+      await t.step("the last stream of a viewer drops its subscription", async () => {
+        for (const s of streams) await s.close();
+        await waitFor("streams closed", () => two.s.monitor.streams.open === 0, 2000);
+        assert.equal(two.s.monitor.relayStats().viewers, 0);
+      });
+    } finally {
+      for (const s of streams) await s.close();
+      await (device as RawDevice<unknown> | null)?.done().catch(() => {});
+      await stopInstance(one);
+      await stopInstance(two);
+      await nats.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
