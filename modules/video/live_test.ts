@@ -15,6 +15,7 @@ import { createVideo } from "./wiring.ts";
 import { VideoStore } from "./store.ts";
 import type { MediaHub, StreamInfo, StreamKey } from "./types.ts";
 import { simOf } from "./paths.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "865000000000017";
 const SESSION: Session = {
@@ -105,7 +106,7 @@ interface Rig {
 }
 
 async function rig(): Promise<Rig> {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const dataDir = await Deno.makeTempDir({ prefix: "tp-video-" });
   const hub = new TestHub();
   const sent: VideoRequest[] = [];
@@ -342,7 +343,11 @@ Deno.test("downloads: batch ≤ 10, downloading → success with the MP4, failur
     assert.equal(ok.size, 2048);
     assert.equal(ok.url, `/v3/new/video/download/${ok.id}`);
     const f = await downloads.file(SESSION, ok.id);
-    assert.equal((await Deno.stat(f.path)).size, 2048);
+    // The MP4 is a blob; in single mode it is the file it always was.
+    assert.equal(f.blob.size, 2048);
+    assert.equal((await new Response(f.blob.stream).arrayBuffer()).byteLength, 2048);
+    const path = `${r.dataDir}/video/downloads/${ok.id}.mp4`;
+    assert.equal((await Deno.stat(path)).size, 2048);
     assert.match(f.name, /^865000000000017_ch1_20261125T000100\.mp4$/);
     // Another account's task is not found.
     assert.equal(
@@ -359,7 +364,7 @@ Deno.test("downloads: batch ≤ 10, downloading → success with the MP4, failur
     assert.equal(await refusal(downloads.file(SESSION, failed.id)), "videoDownloadFailed");
     assert.equal(await downloads.cleanUp(Date.now()), 0);
     assert.equal(await downloads.cleanUp(Date.now() + 8 * 86_400_000), 2);
-    await assert.rejects(Deno.stat(f.path));
+    await assert.rejects(Deno.stat(path));
   } finally {
     await done(r);
   }
