@@ -34,7 +34,7 @@ import { WorkModeStore } from "../modules/workmodes/store.ts";
 import type { DeviceDetail } from "../modules/devices/detail.ts";
 import { DeviceDirectory } from "../modules/devices/directory.ts";
 import { syncDirectory } from "../modules/devices/directory_sync.ts";
-import { CacheSync } from "../lib/cluster/cache_sync.ts";
+import { CacheSync, syncCache } from "../lib/cluster/cache_sync.ts";
 import { LiveRelay } from "../modules/monitor/live_relay.ts";
 import { syncLiveRoutes } from "../modules/monitor/live_sync.ts";
 import { DeviceService } from "../modules/devices/service.ts";
@@ -778,7 +778,7 @@ function buildCommands(
 
 /** Geofences and alert settings (the message center reads them too), both loaded. */
 async function buildGeofences(
-  { kv }: Core,
+  { kv, cluster }: Core,
   { access }: SignInArea,
   { directory, deviceStore }: DevicesArea,
   { ruleCommands }: CommandsArea,
@@ -791,6 +791,11 @@ async function buildGeofences(
     (imei) => deviceStore.getDetail<DeviceDetail>(imei),
   );
   await alertSettings.load();
+  // Cluster mode: zones and alert settings written elsewhere are re-read here (the alert
+  // engine of the instance holding a device must apply them).
+  const sync = new CacheSync(cluster);
+  syncCache(sync, "zones", geofences);
+  syncCache(sync, "alertSettings", alertSettings);
   return { geofenceStore, geofences, alertSettings };
 }
 
@@ -892,7 +897,7 @@ async function buildFleet(
 
 /** Ingest (steps 1-2 of the position pipeline, recovered), then the alerts area (steps 3-5). */
 async function buildAlerting(
-  { kv, config, bus, metrics, offlineMs }: Core,
+  { kv, config, bus, metrics, offlineMs, cluster }: Core,
   a:
     & SignInArea
     & DevicesArea
@@ -939,6 +944,7 @@ async function buildAlerting(
     metrics: metrics.alerts,
     drivers: new DriverTimelineService(a.fleetStore),
   });
+  syncCache(new CacheSync(cluster), "broadcastRules", alerting.autoBroadcast);
   return { ...alerting, ingestor };
 }
 

@@ -61,3 +61,19 @@ export class CacheSync {
     });
   }
 }
+
+/**
+ * A write-through cache of stored data: it tells `onChanged` the ids it wrote, and `reload`
+ * re-reads ids (another instance's writes) from the store into memory.
+ */
+export interface SyncedCache {
+  onChanged: (ids: string[]) => void;
+  reload(ids: string[]): Promise<void>;
+}
+
+/** Cluster mode: `cache`'s writes are announced on tp.sync.<area>, others' re-read. */
+export function syncCache(sync: CacheSync, area: string, cache: SyncedCache): () => void {
+  if (!sync.active) return () => {};
+  cache.onChanged = (ids) => sync.publish(area, ids);
+  return sync.on(area, (ids) => cache.reload(ids));
+}

@@ -46,6 +46,8 @@ export class AutoBroadcast {
   private rules = new Map<string, BroadcastRule[]>();
   /** "ruleId|imei" → alert times inside the current unit. */
   private hits = new Map<string, number[]>();
+  /** Told the accounts whose rules were written here (cluster mode's sync). */
+  onChanged: (userIds: string[]) => void = () => {};
 
   constructor(
     private readonly records: BroadcastRecords,
@@ -72,7 +74,13 @@ export class AutoBroadcast {
     if (!existing.some((x) => x.id === r.id) && existing.length >= MAX_RULES) return false;
     await this.records.save(r);
     this.cache(r);
+    this.onChanged([r.userId]);
     return true;
+  }
+
+  /** Re-reads the rules of accounts another instance wrote. */
+  async reload(userIds: string[]): Promise<void> {
+    for (const userId of userIds) this.rules.set(userId, await this.records.ofUser(userId));
   }
 
   get(userId: string, id: string): BroadcastRule | undefined {
@@ -82,6 +90,7 @@ export class AutoBroadcast {
   async remove(r: BroadcastRule): Promise<void> {
     await this.records.remove(r);
     this.rules.set(r.userId, (this.rules.get(r.userId) ?? []).filter((x) => x.id !== r.id));
+    this.onChanged([r.userId]);
   }
 
   /** Called for every stored alert. */

@@ -49,6 +49,11 @@ export class AlertSettingsStore {
   private devices = new Map<string, DeviceAlertSettings>();
   private details = new Map<string, { at: number; value: DeviceAlertSettings | null }>();
   private merged = new Map<string, DeviceAlertSettings | undefined>();
+  /**
+   * Told what was saved here, as `account:<userId>` / `device:<imei>` (cluster mode's sync
+   * re-reads them on the other instances, `reload`).
+   */
+  onChanged: (ids: string[]) => void = () => {};
 
   constructor(
     private readonly records: AlertSettingsRecords,
@@ -114,11 +119,30 @@ export class AlertSettingsStore {
   async saveAccount(userId: string, s: AccountAlertSettings): Promise<void> {
     await this.records.saveAccount(userId, s);
     this.accounts.set(userId, s);
+    this.onChanged([`account:${userId}`]);
   }
 
   async saveDevice(s: DeviceAlertSettings): Promise<void> {
     await this.records.saveDevice(s);
     this.devices.set(s.imei, s);
     this.merged.delete(s.imei);
+    this.onChanged([`device:${s.imei}`]);
+  }
+
+  /** Re-reads settings another instance saved (ids as told to `onChanged`). */
+  async reload(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const [kind, key] = [id.slice(0, id.indexOf(":")), id.slice(id.indexOf(":") + 1)];
+      if (kind === "account") {
+        const saved = await this.records.account(key);
+        if (saved) this.accounts.set(key, saved);
+        else this.accounts.delete(key);
+      } else if (kind === "device") {
+        const saved = await this.records.device(key);
+        if (saved) this.devices.set(key, saved);
+        else this.devices.delete(key);
+        this.merged.delete(key);
+      }
+    }
   }
 }

@@ -19,6 +19,14 @@ export class AlertSettingsRecords {
     for await (const e of iter) yield [String(e.key[2]), e.value];
   }
 
+  async account(userId: string): Promise<AccountAlertSettings | null> {
+    return (await this.kv.get<AccountAlertSettings>(["alertSettings", "account", userId])).value;
+  }
+
+  async device(imei: string): Promise<DeviceAlertSettings | null> {
+    return (await this.kv.get<DeviceAlertSettings>(["alertSettings", "device", imei])).value;
+  }
+
   async saveAccount(userId: string, s: AccountAlertSettings): Promise<void> {
     await this.kv.set(["alertSettings", "account", userId], s);
   }
@@ -36,6 +44,14 @@ export class BroadcastRecords {
     for await (const e of this.kv.list<BroadcastRule>({ prefix: ["alertBroadcast"] })) {
       yield e.value;
     }
+  }
+
+  async ofUser(userId: string): Promise<BroadcastRule[]> {
+    const out: BroadcastRule[] = [];
+    for await (const e of this.kv.list<BroadcastRule>({ prefix: ["alertBroadcast", userId] })) {
+      out.push(e.value);
+    }
+    return out;
   }
 
   async save(r: BroadcastRule): Promise<void> {

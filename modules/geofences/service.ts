@@ -28,6 +28,8 @@ export interface IndexedZone {
 export class GeofenceService {
   private byUser = new Map<string, IndexedZone[]>();
   private landmarks = new Map<string, Zone[]>();
+  /** Told the ids of zones written here (cluster mode's sync, geofences/zone_sync.ts). */
+  onChanged: (ids: string[]) => void = () => {};
 
   constructor(
     private readonly store: GeofenceStore,
@@ -63,6 +65,23 @@ export class GeofenceService {
     const list = this.byUser.get(z.userId) ?? [];
     list.push({ zone: z, box: bbox(z.shape) });
     this.byUser.set(z.userId, list);
+  }
+
+  /** After a write here: into memory, and other instances told. */
+  private indexChanged(z: Zone): void {
+    this.index(z);
+    this.onChanged([z.id]);
+  }
+
+  /** Re-reads zones another instance wrote (or removed) into memory. */
+  async reload(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const z = await this.store.get(id);
+      for (const userId of new Set([...this.byUser.keys(), ...this.landmarks.keys()])) {
+        if (userId !== z?.userId) this.unindex(id, userId);
+      }
+      if (z) this.index(z);
+    }
   }
 
   private unindex(id: string, userId: string): void {
@@ -153,7 +172,7 @@ export class GeofenceService {
     if (!await this.store.save(zone, ZONE_LIMITS[zone.kind])) {
       throw new BizError(LIMIT_ERRORS[zone.kind], { max: ZONE_LIMITS[zone.kind] });
     }
-    this.index(zone);
+    this.indexChanged(zone);
     return zone;
   }
 
@@ -161,6 +180,7 @@ export class GeofenceService {
     const z = await this.visibleZone(session, id);
     await this.store.remove(z);
     this.unindex(z.id, z.userId);
+    this.onChanged([z.id]);
   }
 
   async bind(session: Session, id: string, imeis: string[]): Promise<Zone> {
@@ -169,7 +189,7 @@ export class GeofenceService {
     await this.assertBindable(session, z.userId, imeis);
     const updated = { ...z, imeis: [...new Set(imeis)], updatedAt: new Date().toISOString() };
     await this.store.save(updated, Infinity);
-    this.index(updated);
+    this.indexChanged(updated);
     return updated;
   }
 
@@ -181,7 +201,7 @@ export class GeofenceService {
     if (!z || z.kind !== "blackCar") throw new BizError("dataNotExists");
     const updated = { ...z, review, updatedAt: new Date().toISOString() };
     await this.store.save(updated, Infinity);
-    this.index(updated);
+    this.indexChanged(updated);
     return updated;
   }
 
@@ -310,7 +330,7 @@ export class GeofenceService {
     for (const z of zones) {
       const moved = { ...z, groupId: g.id, updatedAt: new Date().toISOString() };
       await this.store.save(moved, Infinity);
-      this.index(moved);
+      this.indexChanged(moved);
     }
   }
 
