@@ -1,10 +1,24 @@
 /**
- * `deno task test`: checks for a browser, builds the client bundles, then runs every test.
+ * `deno task test`: checks for a browser, builds the client bundles, starts one PostgreSQL and
+ * one nats-server for the run, then runs every test on Deno KV (pass 1) and the store-level
+ * tests again on PostgreSQL (pass 2, scripts/test_passes.ts says which).
  * (Not named test.ts: `deno test` would pick that name up as a test module and recurse.)
- * Extra arguments go to `deno test` (e.g. a file or --filter).
+ * `--backend=kv|postgres|both` (default both) picks the passes; other arguments go to
+ * `deno test` (e.g. files or --filter).
  */
 import { chromiumPath } from "../tests/helpers/browser.ts";
 import { SYSTEM_FONTS } from "../modules/reports/export/font.ts";
+import { startPostgres } from "../tests/helpers/postgres.ts";
+import { startNats } from "../tests/helpers/nats.ts";
+import {
+  formatDuration,
+  parseBackend,
+  postgresPassArgs,
+  postgresPassFiles,
+  runPass,
+} from "./test_passes.ts";
+
+const { backend, rest: testArgs } = parseBackend(Deno.args);
 
 const INSTALL = "apt-get install -y chromium";
 const browser = chromiumPath() ?? await installChromium();
@@ -33,6 +47,24 @@ if (!onPath("ffprobe") && !await aptInstall("ffmpeg")) {
     `\n*** No ffmpeg/ffprobe for the video tests. Install it with:\n\n    ${FFMPEG_INSTALL}\n`,
   );
   Deno.exit(1);
+}
+
+// Cluster mode's tests (issue 23) run on a throwaway PostgreSQL and nats-server, and the cluster
+// test puts HAProxy in front of the instances.
+for (
+  const [pkg, present] of [
+    ["postgresql", () => isFile("/usr/lib/postgresql/15/bin/initdb")],
+    ["nats-server", () => onPath("nats-server")],
+    ["haproxy", () => onPath("haproxy")],
+  ] as const
+) {
+  if (!present() && !await aptInstall(pkg)) {
+    console.error(
+      `\n*** No ${pkg} for the cluster-mode tests. Install it with:\n\n` +
+        `    apt-get install -y ${pkg}\n`,
+    );
+    Deno.exit(1);
+  }
 }
 
 function onPath(command: string): boolean {
@@ -78,4 +110,30 @@ async function run(
 
 const buildCode = await run(["run", "-A", "scripts/build.ts"], { TP_TEST_ISLANDS: "1" });
 if (buildCode !== 0) Deno.exit(buildCode);
-Deno.exit(await run(["test", "-A", "--no-check=remote", ...Deno.args], { CHROMIUM_PATH: browser }));
+
+// One PostgreSQL and one NATS for the whole run (each test takes its own database).
+const postgres = await startPostgres();
+const nats = await startNats();
+const runEnv = {
+  CHROMIUM_PATH: browser,
+  TP_TEST_DATABASE_URL: postgres.adminUrl,
+  TP_TEST_NATS_URL: nats.url,
+};
+const passes: { name: string; code: number; ms: number }[] = [];
+try {
+  if (backend !== "postgres") passes.push(await runPass("pass 1: Deno KV", testArgs, runEnv));
+  const pass2 = backend === "kv"
+    ? null
+    : postgresPassArgs(testArgs, backend, await postgresPassFiles());
+  if (pass2) {
+    const env = { ...runEnv, TP_TEST_BACKEND: "postgres" };
+    passes.push(await runPass("pass 2: PostgreSQL", pass2, env));
+  }
+} finally {
+  await nats.stop();
+  await postgres.stop();
+}
+for (const p of passes) {
+  console.error(`${p.name}: ${p.code === 0 ? "ok" : "FAILED"} in ${formatDuration(p.ms)}`);
+}
+Deno.exit(passes.find((p) => p.code !== 0)?.code ?? 0);

@@ -9,6 +9,7 @@ import { assertCode, assertOk, request } from "../accounts/test_support.ts";
 import { CaptchaService, renderCaptchaSvg } from "./captcha.ts";
 import { CaptchaStore } from "./captcha_store.ts";
 import { CAPTCHAS_PER_MINUTE } from "./routes.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const LOGIN = "/v3/new/account/login";
 const ALPHABET = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
@@ -121,7 +122,7 @@ Deno.test("captcha at login (CAPTCHA=on)", async (s) => {
 
 Deno.test("CaptchaService: single use, expiry on an injected clock", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tp-captcha-" });
-  const kv = await Deno.openKv(`${dir}/c.kv`);
+  const kv = await openTestKv(`${dir}/c.kv`);
   try {
     let now = 1_000_000;
     const svc = new CaptchaService(new CaptchaStore(kv), () => now);

@@ -16,6 +16,7 @@ import {
   whoAmI,
 } from "../accounts/test_support.ts";
 import { DEFAULT_DOMAIN, type DomainConfig, DomainStore, imageUrl } from "./store.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const CONFIG = "/v3/new/domain/config";
 
@@ -201,7 +202,7 @@ Deno.test("imageUrl joins the resource domain and the folder", () => {
 
 Deno.test("DomainStore.forHost: own entry, then '*', then defaults", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tp-domains-" });
-  const kv = await Deno.openKv(`${dir}/d.kv`);
+  const kv = await openTestKv(`${dir}/d.kv`);
   try {
     const store = new DomainStore(kv);
     assert.equal((await store.forHost("a.example.com")).domainTitle, "Tracking Platform");

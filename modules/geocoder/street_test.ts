@@ -4,6 +4,7 @@ import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { GeocoderStore } from "./store.ts";
 import { StreetGeocoder } from "./street.ts";
 import type { Address } from "./types.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const FUTIAN = { lat: 22.52192, lng: 114.05617 };
 
@@ -42,7 +43,7 @@ function fakeNominatim() {
 Deno.test("street geocoder: cached by rounded point, one request a second, failures fall back", async (t) => {
   const fake = fakeNominatim();
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/kv`);
+  const kv = await openTestKv(`${dir}/kv`);
   const store = new GeocoderStore(kv);
   try {
     await t.step("asks /reverse in jsonv2 with a user agent and the language", async () => {

@@ -16,6 +16,7 @@ import { Track } from "./test_tracks.ts";
 import { FLUSH_MS } from "./engine.ts";
 import { MotionStore } from "./store.ts";
 import { addDays, dayOf, dayStart } from "./days.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 /** A UTC day well in the past (the analysis does not care about the wall clock). */
 const D = addDays(dayOf(Date.now()), -5);
@@ -248,7 +249,7 @@ Deno.test("motion engine: a restart continues from the checkpoint and replays la
   // Cut in the middle of the second drive's park (after the first trip closed).
   const cut = track.findIndex((p) => p.time > T0 + (600 + 1200 + 300) * 1000);
   try {
-    let kv = await Deno.openKv(`${dir}/tracking.kv`);
+    let kv = await openTestKv(`${dir}/tracking.kv`);
     let s = await compose(kv, config);
     const { ensureAdministrator } = await import("../accounts/bootstrap.ts");
     await ensureAdministrator(s.accountStore, config.ADMIN_PASSWORD);
@@ -277,7 +278,7 @@ Deno.test("motion engine: a restart continues from the checkpoint and replays la
     await s.ingestor.close();
     kv.close();
 
-    kv = await Deno.openKv(`${dir}/tracking.kv`);
+    kv = await openTestKv(`${dir}/tracking.kv`);
     s = await compose(kv, config);
     assert.equal(s.motion.engine!.stats.replayed, 10, "the commits after the checkpoint replayed");
     await feed(s, imei, track.slice(cut + 10));

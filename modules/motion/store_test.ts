@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DAY_END_KEEP_DAYS, MotionStore } from "./store.ts";
 import type { OverspeedSegment } from "./types.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "359710049400001";
 const DAY = "2026-10-05";
@@ -21,7 +22,7 @@ function streaks(n: number, from = T): OverspeedSegment[] {
 
 Deno.test("motion store: a large device-day spills into more values, each under the KV limit; a smaller rewrite removes the extra ones", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tp-motion-store-" });
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   try {
     const store = new MotionStore(kv);
     // ~2,000 streaks (~250 KB as JSON) would not fit one 64 KiB value.
@@ -70,7 +71,7 @@ Deno.test("motion store: a large device-day spills into more values, each under 
 
 Deno.test("motion store: recent days kept in memory merge like stored ones and follow a replace", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tp-motion-store-" });
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   try {
     const store = new MotionStore(kv);
     store.keepRecent(DAY);
@@ -103,7 +104,7 @@ Deno.test("motion store: recent days kept in memory merge like stored ones and f
 });
 
 Deno.test("day-end states are written to expire after DAY_END_KEEP_DAYS (KV expireIn)", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   try {
     const store = new MotionStore(kv);
     const seen: { key: Deno.KvKey; expireIn?: number }[] = [];

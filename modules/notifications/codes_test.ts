@@ -7,12 +7,13 @@ import { testApp } from "../../tests/helpers/harness.ts";
 import { addAccount, assertCode, assertOk, PASSWORD, request } from "../accounts/test_support.ts";
 import { CodeStore } from "./codes.ts";
 import { CodeRecords } from "./store.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
 
 async function withStore(fn: (codes: CodeStore) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "tp-codes-" });
-  const kv = await Deno.openKv(`${dir}/codes.kv`);
+  const kv = await openTestKv(`${dir}/codes.kv`);
   try {
     await fn(new CodeStore(new CodeRecords(kv)));
   } finally {

@@ -10,6 +10,7 @@ import { addressClass } from "../../lib/net/public_address.ts";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { WebhookSender } from "./webhook.ts";
 import { WebhookLogStore } from "./webhook_store.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 /** One address of every refused class, as a URL would carry it. */
 const REFUSED: [string, string][] = [
@@ -117,7 +118,7 @@ Deno.test("delivery to an internal address is refused unless allowed, and never 
     },
   );
   const dir = await Deno.makeTempDir({ prefix: "tp-webhook-" });
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   try {
     const url = `http://127.0.0.1:${receiver.addr.port}/hook`;
     const named = `http://localhost:${receiver.addr.port}/hook`;

@@ -10,6 +10,7 @@ import { startServer } from "../../tests/helpers/server.ts";
 import { md5, OpenClient } from "../../tests/helpers/open_client.ts";
 import { ApiClient } from "../../tests/helpers/api_client.ts";
 import { CATALOGUE } from "../../lib/errors.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd11";
@@ -360,7 +361,7 @@ Deno.test({
     }
 
     await t.step("the secret is sealed at rest (not in the store)", async () => {
-      const kv = await Deno.openKv(`${server.dataDir}/tracking.kv`);
+      const kv = await openTestKv(`${server.dataDir}/tracking.kv`);
       try {
         let keys = 0;
         for await (const e of kv.list({ prefix: ["openapi", "key"] })) {

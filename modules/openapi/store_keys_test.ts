@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type KeyRecord, OpenKeyStore } from "./store_keys.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const record = (accountId: string, i: number): KeyRecord => ({
   appKey: `KEY${accountId}${String(i).padStart(4, "0")}`,
@@ -15,7 +16,7 @@ const record = (accountId: string, i: number): KeyRecord => ({
 });
 
 Deno.test("key limit: keys created at once never pass the account's limit together", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   try {
     const store = new OpenKeyStore(kv);
     const made = await Promise.all(

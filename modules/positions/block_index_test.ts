@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import type { StoredPosition } from "../devices/model.ts";
 import { PositionStore } from "./store.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "359710049095222";
 const T0 = Date.UTC(2026, 9, 1);
@@ -32,7 +33,7 @@ const times = (json: string) => [...json.matchAll(/"gpsTime":"([^"]+)"/g)].map((
 
 Deno.test("track JSON reads: remembered blocks, and every later block change seen", async () => {
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/t.kv`);
+  const kv = await openTestKv(`${dir}/t.kv`);
   try {
     const s = new PositionStore(kv);
     await s.importHistory(IMEI, Array.from({ length: 8000 }, (_, i) => point(i)));

@@ -10,6 +10,7 @@ import {
 } from "./codec.ts";
 import { pointsJson } from "./json.ts";
 import { packJournal, summarizeJournal, unpackJournal } from "./journal.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "359710049095095";
 const T0 = Date.UTC(2026, 10, 1);
@@ -36,7 +37,7 @@ function point(i: number, extra: Partial<StoredPosition> = {}): StoredPosition {
 
 async function withStore(fn: (s: PositionStore, kv: Deno.Kv) => Promise<void>) {
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/t.kv`);
+  const kv = await openTestKv(`${dir}/t.kv`);
   try {
     await fn(new PositionStore(kv), kv);
   } finally {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import type { StoredPosition } from "../devices/model.ts";
 import { PositionStore } from "./store.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "359710049095111";
 const T0 = Date.UTC(2026, 10, 1);
@@ -31,7 +32,7 @@ function point(i: number, extra: Partial<StoredPosition> = {}): StoredPosition {
 
 Deno.test("TrackReader: fixTimes and validFixes agree with range over blocks and journal", async () => {
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/t.kv`);
+  const kv = await openTestKv(`${dir}/t.kv`);
   try {
     const s = new PositionStore(kv);
     // A month-long history in blocks, then recent points in the journal: one late point

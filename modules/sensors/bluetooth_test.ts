@@ -14,6 +14,7 @@ import { SensorReadings } from "./reader.ts";
 import { SensorRecorder } from "./recorder.ts";
 import { SensorStore } from "./store.ts";
 import { fixAt } from "./test_support.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "864000000000022";
 const T0 = Date.UTC(2026, 10, 3, 7, 0, 0);
@@ -34,7 +35,7 @@ const point = (time: number, attributes: StoredPosition["attributes"]) =>
 
 Deno.test("bluetooth clock-in: a badge in range clocks in, gone for 5 minutes clocks out", async () => {
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
+  const kv = await openTestKv(`${dir}/kv.sqlite3`);
   try {
     const store = new SensorStore(kv);
     const recorder = new SensorRecorder({ store, tanks: () => Promise.resolve([]) });

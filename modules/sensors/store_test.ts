@@ -3,6 +3,7 @@ import { SensorReadings } from "./reader.ts";
 import { type FuelTank, SensorRecorder } from "./recorder.ts";
 import { SensorStore } from "./store.ts";
 import { fixAt } from "./test_support.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "864000000000011";
 const DAY1 = Date.UTC(2026, 10, 2, 6, 0, 0);
@@ -25,7 +26,7 @@ const fix = fixAt;
 
 async function withStore(fn: (kv: Deno.Kv, store: SensorStore) => Promise<void>) {
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
+  const kv = await openTestKv(`${dir}/kv.sqlite3`);
   try {
     await fn(kv, new SensorStore(kv));
   } finally {

@@ -3,6 +3,7 @@ import { BizError } from "../../lib/errors.ts";
 import { TaskService } from "./service.ts";
 import { CHUNK_BYTES, TaskStore } from "./store.ts";
 import { contentDisposition } from "./routes.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 /** A real KV file in a temp folder; reopened to act as a restarted process. */
 async function kvFile() {
@@ -10,7 +11,7 @@ async function kvFile() {
   const path = `${dir}/tracking.kv`;
   return {
     path,
-    open: () => Deno.openKv(path),
+    open: () => openTestKv(path),
     remove: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
   };
 }

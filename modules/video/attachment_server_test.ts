@@ -16,6 +16,7 @@ import { startAttachmentServer } from "./attachment_server.ts";
 import { createMediaHub } from "./media/mod.ts";
 import { VideoStore } from "./store.ts";
 import { createVideo } from "./wiring.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const IMEI = "865000000000017";
 const TO = { version: null, terminal: Uint8Array.from([0x00, 0x00, 0x00, 0x00, 0x00, 0x17]) };
@@ -23,7 +24,7 @@ const LABEL = "30313233343536261126120000010100";
 const PICTURE = crypto.getRandomValues(new Uint8Array(5000));
 
 async function setup() {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const dataDir = await Deno.makeTempDir({ prefix: "tp-attach-" });
   const sent: VideoRequest[] = [];
   const conn: LiveConnection = {

@@ -9,6 +9,7 @@ import type { LiveConnection } from "../gateway/types.ts";
 import { createMediaHub } from "./media/mod.ts";
 import { VideoStore } from "./store.ts";
 import { createVideo } from "./wiring.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const MINE = "865000000000017";
 const OTHER = "865000000000025";
@@ -22,7 +23,7 @@ const SESSION = {
 const T = Date.UTC(2026, 10, 26, 4);
 
 async function setup(visible: string[], answer: boolean) {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const conn = (imei: string): LiveConnection => ({
     imei,
     protocol: "jt808",

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { WalletStore } from "./store.ts";
 import type { LedgerEntry } from "./model.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 
 const entry = (accountId: string, coinCents: number): LedgerEntry => ({
   id: crypto.randomUUID(),
@@ -14,7 +15,7 @@ const entry = (accountId: string, coinCents: number): LedgerEntry => ({
 
 Deno.test("wallet store: concurrent debits never overdraw, refusals write nothing", async () => {
   const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(`${dir}/w.kv`);
+  const kv = await openTestKv(`${dir}/w.kv`);
   try {
     const store = new WalletStore(kv);
     assert.ok(

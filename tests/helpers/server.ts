@@ -1,10 +1,13 @@
 /** Starts the product as a real process on a free loopback port, for integration and e2e tests. */
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { serverBackendEnv } from "./test_kv.ts";
 
 export interface ServerProcess {
   url: string;
   port: number;
   dataDir: string;
+  /** Its PostgreSQL database in the test task's PostgreSQL pass (TP_TEST_BACKEND=postgres). */
+  databaseUrl?: string;
   output(): string;
   /** SIGKILL: no shutdown, no flush. */
   kill(): void;
@@ -31,6 +34,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /**
  * Runs `main.ts` (or a compiled binary) with the given environment and waits until it
  * answers /health. The build in build/ must exist (the test task builds it first).
+ * With TP_TEST_BACKEND=postgres it runs in cluster mode on its data folder's database and the
+ * run's NATS, unless `env` sets DATABASE_URL or NATS_URL itself (several instances, one store).
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -38,6 +43,7 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const port = freePort();
   const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "tp-e2e-" });
+  const backendEnv = await serverBackendEnv(dataDir, env);
   const [cmd, ...args] = opts.command ??
     [Deno.execPath(), "run", "-A", SERVER_V8_ARG, "main.ts"];
   const child = new Deno.Command(cmd, {
@@ -54,6 +60,7 @@ export async function startServer(
       OSMAND_PORT: String(freePort()),
       JT1078_PORT: String(freePort()),
       JT_ATTACHMENT_PORT: String(freePort()),
+      ...backendEnv,
       ...env,
     },
     stdout: "piped",
@@ -91,6 +98,7 @@ export async function startServer(
     url,
     port,
     dataDir,
+    databaseUrl: backendEnv.DATABASE_URL ?? env.DATABASE_URL,
     output: () => log,
     kill() {
       try {

@@ -30,6 +30,7 @@ import {
   locationBlock,
 } from "../../modules/simulator/devices/jt808.ts";
 import { latin1Text, sampleFix } from "../../modules/simulator/fix.ts";
+import { openTestKv } from "../helpers/test_kv.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_A = "359710049000033";
@@ -51,7 +52,7 @@ const STALE_CODE = "EARLIERLIFECODE2";
 /** A data folder whose store already holds `code` for `imei`, as if the IMEI had been here. */
 async function storeWithStaleCode(imei: string, code: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "tp-stale-code-" });
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   await kv.set(["gateway", "jt808Code", imei], {
     code,
     issuedAt: Date.now() - 86_400_000,

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { testApp } from "../../../tests/helpers/harness.ts";
 import { DeviceIdentity } from "./device_identity.ts";
 import { type AuthCode, GatewayStore } from "./store.ts";
+import { openTestKv } from "../../../tests/helpers/test_kv.ts";
 
 const STALE_IMEI = "359710049000201";
 const LIVE_IMEI = "359710049000202";
@@ -14,7 +15,7 @@ const codeKey = (imei: string) => ["gateway", "jt808Code", imei];
 
 Deno.test("DeviceIdentity.verify: only a code issued since the device record was created", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tp-identity-" });
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   try {
     const identity = new DeviceIdentity(new GatewayStore(kv), "strict", 60_000);
     const imported = { imei: STALE_IMEI, createdAt: new Date(Date.now() - 60_000).toISOString() };

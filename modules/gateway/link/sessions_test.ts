@@ -34,6 +34,7 @@ import { latin1Text } from "../../simulator/fix.ts";
 import type { Device } from "../../devices/model.ts";
 import type { CommandRecord } from "../../commands/types.ts";
 import type { SessionRegistry } from "./sessions.ts";
+import { openTestKv } from "../../../tests/helpers/test_kv.ts";
 
 const IMEI = "359710049230011";
 const JT_IMEI = "359710049230029";
@@ -68,7 +69,7 @@ async function startInstance(
   });
   const link = await NatsLink.connect(natsUrl);
   const cluster: Cluster = { mode: "cluster", instanceId: id, link, leader: ALWAYS_LEADER };
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   const s = await compose(kv, config, cluster);
   const gateway = await startGateway({ ...s, config, maxConnections: 100 });
   return { id, s, kv, link, sessions: s.deviceSessions!, gateway };

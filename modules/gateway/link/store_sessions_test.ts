@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { SessionStore } from "./store_sessions.ts";
+import { openTestKv } from "../../../tests/helpers/test_kv.ts";
 
 Deno.test("session store: the newest claim wins; an instance deletes only the sessions it holds", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   try {
     const store = new SessionStore(kv);
     const imeis = Array.from({ length: 25 }, (_, i) => String(359710049240000 + i));
@@ -23,7 +24,7 @@ Deno.test("session store: the newest claim wins; an instance deletes only the se
 });
 
 Deno.test("session store: heartbeats are listed per instance and a clean stop forgets its own", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   try {
     const store = new SessionStore(kv);
     await store.beat("a", 1000, 30_000);

@@ -24,6 +24,7 @@ import {
   parseGt06Command,
 } from "../../simulator/devices/gt06.ts";
 import { sampleFix } from "../../simulator/fix.ts";
+import { openTestKv } from "../../../tests/helpers/test_kv.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd11";
@@ -34,7 +35,7 @@ const point = trackPoint;
 
 /** Seven days at 10 s for DEV1, written before the server starts. */
 async function seedTrack(dir: string, end: number) {
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   const s = await compose(kv, loadConfig({ DATA_DIR: dir, ADMIN_PASSWORD }));
   await ensureAdministrator(s.accountStore, ADMIN_PASSWORD);
   const begin = end - 60_479 * 10_000;

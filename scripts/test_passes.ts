@@ -1,0 +1,127 @@
+/**
+ * The test task's two passes (issue 23): pass 1 runs every test on the default store (Deno KV),
+ * pass 2 runs the store-level tests again with TP_TEST_BACKEND=postgres (each store on a PgKv,
+ * each server in cluster mode on its own database and the run's NATS).
+ *
+ * Pass 2's rule: every test file that opens its store through tests/helpers/test_kv.ts (the
+ * stores' tests, found by their `openTestKv(` call), every file under tests/integration/, and
+ * the module tests in SERVER_MODULE_TESTS (they start a real server), minus KV_ONLY. Browser
+ * e2e tests (tests/e2e/), the cluster test (tests/cluster/, on PostgreSQL in pass 1 already)
+ * and benches stay out, so the whole run stays well under CI's 30 minutes.
+ */
+import { join, relative } from "node:path";
+
+export type Backend = "kv" | "postgres" | "both";
+
+/** Module tests that start the product as a process: their flows cross several stores. */
+export const SERVER_MODULE_TESTS: readonly string[] = [
+  "modules/openapi/frame_test.ts",
+  "modules/openapi/methods/rest_test.ts",
+];
+
+/** Tests that check the Deno KV file itself, with the reason (pass 2 skips them). */
+export const KV_ONLY: Readonly<Record<string, string>> = {
+  "app/kv_boundary_test.ts": "checks the sources, opens no store",
+  "tests/integration/compile_test.ts":
+    "checks the compiled binary on its KV file (the binary is built once, in pass 1)",
+};
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const SKIPPED_DIRS = new Set(["node_modules", "build", "dist", "data", ".git", "e2e", "bench"]);
+
+/** Splits `--backend=…` off the arguments; the rest go to `deno test`. */
+export function parseBackend(args: string[]): { backend: Backend; rest: string[] } {
+  let backend: Backend = "both";
+  const rest: string[] = [];
+  for (const arg of args) {
+    const m = /^--backend=(.*)$/.exec(arg);
+    if (!m) {
+      rest.push(arg);
+    } else if (m[1] === "kv" || m[1] === "postgres" || m[1] === "both") {
+      backend = m[1];
+    } else {
+      throw new Error(`--backend must be kv, postgres or both (got "${m[1]}")`);
+    }
+  }
+  return { backend, rest };
+}
+
+/** Pass 2's test files (relative to the repository root), sorted. */
+export async function postgresPassFiles(): Promise<string[]> {
+  const files: string[] = [];
+  for await (const path of testFiles(ROOT)) {
+    const rel = relative(ROOT, path);
+    if (rel in KV_ONLY || rel.startsWith("tests/cluster/")) continue;
+    if (rel.startsWith("tests/integration/") || SERVER_MODULE_TESTS.includes(rel)) {
+      files.push(rel);
+    } else if ((await Deno.readTextFile(path)).includes("openTestKv(")) {
+      files.push(rel);
+    }
+  }
+  return files.sort();
+}
+
+async function* testFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory && !SKIPPED_DIRS.has(entry.name)) yield* testFiles(path);
+    else if (entry.isFile && entry.name.endsWith("_test.ts")) yield path;
+  }
+}
+
+/**
+ * The arguments of pass 2. Without paths: its whole set. With paths (files or folders) and
+ * `--backend=both`, the given paths' files that are in its set (none: pass 2 is skipped); with
+ * `--backend=postgres`, exactly the paths given. Other arguments (--filter …) go to both.
+ */
+export function postgresPassArgs(
+  args: string[],
+  backend: Backend,
+  passFiles: string[],
+): string[] | null {
+  const paths = args.filter(isPath);
+  if (paths.length === 0) return [...args, ...passFiles];
+  if (backend === "postgres") return args;
+  const wanted = passFiles.filter((f) => paths.some((p) => covers(p, f)));
+  if (wanted.length === 0) return null;
+  return [...args.filter((a) => !isPath(a)), ...wanted];
+}
+
+function isPath(arg: string): boolean {
+  if (arg.startsWith("-")) return false;
+  try {
+    Deno.statSync(arg);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the given path (a file or a folder) takes in the file. */
+function covers(given: string, file: string): boolean {
+  const rel = relative(ROOT, join(Deno.cwd(), given));
+  return rel === file || rel === "" || file.startsWith(`${rel}/`);
+}
+
+/** Runs `deno test` with the arguments and environment; its exit code and how long it took. */
+export async function runPass(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ name: string; code: number; ms: number }> {
+  console.error(`\n=== ${name} ===\n`);
+  const started = Date.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["test", "-A", "--no-check=remote", ...args],
+    stdout: "inherit",
+    stderr: "inherit",
+    env,
+  }).spawn();
+  const { code } = await child.status;
+  return { name, code, ms: Date.now() - started };
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
