@@ -2,6 +2,7 @@ import { createApp } from "../../app/app.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { compose } from "../../app/compose.ts";
 import { ensureAdministrator } from "../../modules/accounts/bootstrap.ts";
+import { openTestKv } from "./test_kv.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
 
@@ -12,7 +13,8 @@ export const ADMIN_PASSWORD = "Admin12345";
 export async function testApp(env: Record<string, string> = {}) {
   const dir = await Deno.makeTempDir({ prefix: "tp-test-" });
   const config = loadConfig({ DATA_DIR: dir, CAPTCHA: "off", ADMIN_PASSWORD, ...env });
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  // Deno KV; a PgKv with TP_TEST_BACKEND=postgres (the cluster test runs the isolation matrix so).
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   const services = await compose(kv, config);
   await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   const app = createApp(services);
