@@ -147,6 +147,8 @@ import { createVideo } from "../modules/video/wiring.ts";
 import { SensorStore } from "../modules/sensors/store.ts";
 import { type FuelTank, SensorRecorder } from "../modules/sensors/recorder.ts";
 import { SensorReadings } from "../modules/sensors/reader.ts";
+import { ClusterMediaHub } from "../modules/video/cluster_media.ts";
+import { MediaHolderStore } from "../modules/video/media_holder_store.ts";
 import { VideoStore } from "../modules/video/store.ts";
 import type { VideoServices } from "../modules/video/routes.ts";
 import type { VideoDesk } from "../modules/gateway/types.ts";
@@ -377,6 +379,7 @@ export async function compose(
   const devices = await buildDevices(core, signIn);
   const credits = buildCredits(core, signIn, devices);
   const domains = new DomainStore(kv);
+  syncCache(new CacheSync(cluster), "domains", domains);
   const gateway = buildGateway(core);
   const commands = buildCommands(core, signIn, devices, gateway);
   const geofences = await buildGeofences(core, signIn, devices, commands);
@@ -563,7 +566,7 @@ export async function compose(
  * 1078 half); terminals are told this server's media and attachment addresses.
  */
 function buildVideo(
-  { kv, config, metrics, blobs }: Core,
+  { kv, config, metrics, blobs, cluster }: Core,
   { devices, directory }: DevicesArea,
   { connections, alerts }: GatewayArea,
   fleetStore: FleetStore,
@@ -586,11 +589,22 @@ function buildVideo(
     },
   );
   const mediaPort = config.MEDIA_PUBLIC_PORT ?? config.JT1078_PORT;
+  // Cluster mode: a camera's stream lands on any instance; HLS is asked of its holder.
+  const clusterHub = cluster.mode === "cluster"
+    ? new ClusterMediaHub({
+      local: mediaHub,
+      cluster,
+      holders: new MediaHolderStore(kv),
+      blobs,
+      workDir: `${config.DATA_DIR}/video/work`,
+    })
+    : undefined;
   const video = createVideo({
     store: new VideoStore(kv),
     dataDir: config.DATA_DIR,
     blobs,
-    hub: mediaHub,
+    hub: clusterHub ?? mediaHub,
+    remoteHls: clusterHub,
     connections,
     alerts,
     devices,
@@ -950,7 +964,7 @@ async function buildAlerting(
 
 /** Fleet route planning: routes (loaded into the corridor watch), the optional road router. */
 async function buildFleetPaths(
-  { kv, config }: Core,
+  { kv, config, cluster }: Core,
   signIn: SignInArea,
   devices: DevicesArea,
   watch: CorridorWatch,
@@ -963,6 +977,7 @@ async function buildFleetPaths(
     config.ROUTING_URL ? new OsrmRouter(config.ROUTING_URL) : null,
   );
   await fleetPaths.load();
+  syncCache(new CacheSync(cluster), "routes", fleetPaths);
   return { fleetPaths };
 }
 
@@ -997,7 +1012,7 @@ function buildMonitor(
  * the fixes committed since); MOTION_ANALYSIS=off leaves the live engine out.
  */
 async function buildMotion(
-  { kv, config, metrics }: Core,
+  { kv, config, metrics, cluster }: Core,
   { access }: SignInArea,
   { directory }: DevicesArea,
   { positions }: GatewayArea,
@@ -1023,6 +1038,7 @@ async function buildMotion(
     account: async (session, userId) =>
       userId === null ? session.cAccountId : (await access.visibleAccount(session, userId)).id,
   });
+  syncCache(new CacheSync(cluster), "motionRules", motion.book);
   const { engine, recompute } = motion;
   if (engine && recompute) {
     metrics.registry.gaugeFn(
@@ -1183,13 +1199,14 @@ function buildOpenFrame(
 
 /** Open API push endpoints (loaded) and their delivery through the alert webhooks' sender. */
 async function buildOpenPush(
-  { kv }: Core,
+  { kv, cluster }: Core,
   { access, accountStore }: SignInArea,
   { directory }: DevicesArea,
   { webhooks }: NotificationsArea,
 ): Promise<Pick<Services, "pushEndpoints" | "pushDelivery">> {
   const pushEndpoints = new PushEndpoints(new PushStore(kv), access, webhooks);
   await pushEndpoints.load();
+  syncCache(new CacheSync(cluster), "pushEndpoints", pushEndpoints);
   const pushDelivery = new PushDelivery({
     endpoints: pushEndpoints,
     accounts: accountStore,

@@ -30,6 +30,8 @@ const CACHE_LIMIT = 500;
 
 export class DomainStore {
   private cache = new Map<string, DomainConfig>();
+  /** Told the hosts saved or removed here (cluster mode's sync clears the others' caches). */
+  onChanged: (hosts: string[]) => void = () => {};
 
   constructor(private readonly kv: Deno.Kv) {}
 
@@ -49,11 +51,19 @@ export class DomainStore {
   async save(config: DomainConfig): Promise<void> {
     await this.kv.set(key(config.host), config);
     this.cache.clear();
+    this.onChanged([config.host]);
   }
 
   async remove(host: string): Promise<void> {
     await this.kv.delete(key(host));
     this.cache.clear();
+    this.onChanged([host]);
+  }
+
+  /** Another instance changed a domain: configurations are read again when next asked. */
+  reload(_hosts: string[]): Promise<void> {
+    this.cache.clear();
+    return Promise.resolve();
   }
 
   async list(): Promise<DomainConfig[]> {

@@ -21,6 +21,8 @@ import type { z } from "zod";
 export class PathService {
   /** Every route, by id (small: routes are rules, not data). */
   private routes = new Map<string, PlannedRoute>();
+  /** Told the ids of routes written here (cluster mode's sync re-reads them elsewhere). */
+  onChanged: (ids: string[]) => void = () => {};
 
   constructor(
     private readonly store: PathStore,
@@ -113,6 +115,7 @@ export class PathService {
       this.routes.delete(r.id);
       this.watch.remove(r.id);
     }
+    this.onChanged(found.map((r) => r!.id));
     return { deleted: found.length };
   }
 
@@ -176,6 +179,21 @@ export class PathService {
     await this.store.save(route);
     this.routes.set(route.id, route);
     this.watch.set(route);
+    this.onChanged([route.id]);
+  }
+
+  /** Re-reads routes another instance wrote or removed (and their corridor watch). */
+  async reload(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const route = await this.store.get(id);
+      if (route) {
+        this.routes.set(id, route);
+        this.watch.set(route);
+      } else {
+        this.routes.delete(id);
+        this.watch.remove(id);
+      }
+    }
   }
 }
 

@@ -18,17 +18,32 @@ const DEFAULTS: RulesRecord = { rules: DEFAULT_MOTION_RULES, changedAt: 0 };
 /** The rules in force, by account (synchronous: the analysis reads them per new device). */
 export class RulesBook {
   private byAccount = new Map<string, RulesRecord>();
+  private store: MotionStore | null = null;
+  /** Told the accounts whose rules changed here (cluster mode's sync re-reads them elsewhere). */
+  onChanged: (userIds: string[]) => void = () => {};
 
   async load(store: MotionStore): Promise<void> {
+    this.store = store;
     this.byAccount = await store.loadRules();
+  }
+
+  /** Re-reads the rules of accounts another instance changed. */
+  async reload(userIds: string[]): Promise<void> {
+    for (const userId of userIds) {
+      const record = await this.store?.rulesOf(userId);
+      if (record) this.byAccount.set(userId, record);
+      else this.byAccount.delete(userId);
+    }
   }
 
   of(userId: string): RulesRecord {
     return this.byAccount.get(userId) ?? DEFAULTS;
   }
 
+  /** After the rules were saved here. */
   put(userId: string, record: RulesRecord): void {
     this.byAccount.set(userId, record);
+    this.onChanged([userId]);
   }
 }
 

@@ -18,6 +18,8 @@ export interface MotionServices {
   reader: MotionReader;
   /** Per-account rules and the progress of their recompute (the rules API). */
   rules: MotionRulesService;
+  /** The rules in force by account (cluster mode keeps it in step across instances). */
+  book: RulesBook;
   /** The live analysis (the pipeline's "motion analysis" stage); null when off. */
   engine: MotionEngine | null;
   recompute: Recomputer | null;
@@ -51,6 +53,7 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
     return {
       reader: new MotionReads(store, null),
       rules,
+      book,
       engine: null,
       recompute: null,
       idle: () => Promise.resolve(),
@@ -73,6 +76,7 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
   return {
     reader: new MotionReads(store, engine),
     rules,
+    book,
     engine,
     recompute,
     async idle() {

@@ -273,6 +273,10 @@ export class MotionStore {
     return null;
   }
 
+  async rulesOf(userId: string): Promise<RulesRecord | null> {
+    return (await this.kv.get<RulesRecord>(K.rules(userId))).value;
+  }
+
   async loadRules(): Promise<Map<string, RulesRecord>> {
     const out = new Map<string, RulesRecord>();
     for await (const e of this.kv.list<RulesRecord>({ prefix: K.rulesPrefix })) {

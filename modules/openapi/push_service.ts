@@ -20,6 +20,8 @@ export const PUSH_EVENT_PREFIX = "openapi.";
 
 export class PushEndpoints {
   private byUser = new Map<string, PushEndpoint[]>();
+  /** Told the accounts whose endpoints were written here (cluster mode's sync). */
+  onChanged: (userIds: string[]) => void = () => {};
 
   constructor(
     private readonly store: PushStore,
@@ -74,6 +76,7 @@ export class PushEndpoints {
     };
     await this.store.save(endpoint);
     this.index(endpoint);
+    this.onChanged([owner.id]);
     return endpoint;
   }
 
@@ -89,6 +92,16 @@ export class PushEndpoints {
     if (!found) throw new BizError("pushEndpointNotFound");
     await this.store.remove(found);
     this.byUser.set(owner.id, mine.filter((e) => e !== found));
+    this.onChanged([owner.id]);
+  }
+
+  /** Re-reads the endpoints of accounts another instance changed. */
+  async reload(userIds: string[]): Promise<void> {
+    for (const userId of userIds) {
+      const list = await this.store.ofUser(userId);
+      if (list.length) this.byUser.set(userId, list);
+      else this.byUser.delete(userId);
+    }
   }
 
   /** The account's recent push deliveries (the webhook delivery log, pushes only). */

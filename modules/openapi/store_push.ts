@@ -18,6 +18,14 @@ export class PushStore {
     return out;
   }
 
+  async ofUser(userId: string): Promise<PushEndpoint[]> {
+    const out: PushEndpoint[] = [];
+    for await (const e of this.kv.list<PushEndpoint>({ prefix: [...K.all, userId] })) {
+      out.push(e.value);
+    }
+    return out;
+  }
+
   async save(e: PushEndpoint): Promise<void> {
     await this.kv.set(K.one(e.userId, e.id), e);
   }
