@@ -19,11 +19,17 @@ export interface HlsFile {
   type: string;
 }
 
+/** Cluster mode: a stream held by another instance (modules/video/cluster_media.ts). */
+export interface RemoteHls {
+  remoteFile(key: StreamKey, name: string): Promise<HlsFile | null>;
+}
+
 export class HlsServing {
   constructor(
     private readonly hub: MediaHub,
     private readonly devices: VisibleDevice,
     private readonly shares: VideoShares,
+    private readonly remote?: RemoteHls,
   ) {}
 
   async forViewer(
@@ -43,15 +49,23 @@ export class HlsServing {
     return this.file(shareKey(share), name);
   }
 
-  private file(key: StreamKey, name: string): HlsFile {
+  private async file(key: StreamKey, name: string): Promise<HlsFile> {
     if (!NAME.test(name)) throw notFound();
+    const here = this.localFile(key, name);
+    if (here) return here;
+    const there = await this.remote?.remoteFile(key, name);
+    if (!there) throw notFound();
+    return there;
+  }
+
+  private localFile(key: StreamKey, name: string): HlsFile | null {
     if (name === PLAYLIST) {
       const text = this.hub.playlist(key);
-      if (text === null) throw notFound();
+      if (text === null) return null;
       return { body: text, type: "application/vnd.apple.mpegurl" };
     }
     const bytes = this.hub.segment(key, name);
-    if (!bytes) throw notFound();
+    if (!bytes) return null;
     return { body: bytes, type: name.endsWith(".ts") ? "video/mp2t" : "video/mp4" };
   }
 }

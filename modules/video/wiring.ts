@@ -11,7 +11,7 @@ import type { Connections, LiveConnection } from "../gateway/types.ts";
 import { VideoGatewayDesk } from "./desk.ts";
 import { VideoDownloads } from "./downloads.ts";
 import { EventMedia } from "./event_media.ts";
-import { HlsServing } from "./hls.ts";
+import { HlsServing, type RemoteHls } from "./hls.ts";
 import { LiveVideo } from "./live.ts";
 import { OpenVideo } from "./open.ts";
 import type { VideoServices } from "./routes.ts";
@@ -39,6 +39,8 @@ export interface VideoDeps {
   attachmentAddress: (conn: LiveConnection) => { host: string; port: number };
   driverOf?: (imei: string, time: number) => Promise<{ name: string; photo?: string } | null>;
   startTimeoutMs?: number;
+  /** Cluster mode: HLS of streams other instances hold (the ClusterMediaHub). */
+  remoteHls?: RemoteHls;
 }
 
 export interface VideoArea {
@@ -86,7 +88,7 @@ export function createVideo(d: VideoDeps): VideoArea {
       events,
       settings,
       shares,
-      hls: new HlsServing(d.hub, d.devices, shares),
+      hls: new HlsServing(d.hub, d.devices, shares, d.remoteHls),
       open: new OpenVideo(shares, live),
       deviceName: (imei) => d.device(imei)?.deviceName ?? imei,
     },
