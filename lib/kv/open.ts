@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { StoreBackend } from "./backend.ts";
+import { isConnectionFailure, UnreachableError, withoutPassword } from "../net/unreachable.ts";
 
 /** Opens the embedded store file under dataDir (created when missing). */
 export async function openStore(dataDir: string): Promise<Deno.Kv> {
@@ -26,9 +27,15 @@ export async function openBackend(
   };
 }
 
-function openPostgresBackend(_url: string): Promise<StoreBackend> {
-  // Wired to lib/kv/pg's openPostgresStore when it lands (helper A).
-  return Promise.reject(new Error("the PostgreSQL store is not built yet"));
+async function openPostgresBackend(url: string): Promise<StoreBackend> {
+  // Loaded only here: single mode starts without the pg client.
+  const { openPostgresStore } = await import("./pg/store.ts");
+  try {
+    return await openPostgresStore(url);
+  } catch (e) {
+    if (isConnectionFailure(e)) throw new UnreachableError("PostgreSQL", withoutPassword(url), e);
+    throw e;
+  }
 }
 
 /** Allocates the next number of a named sequence; safe under concurrent callers. */
