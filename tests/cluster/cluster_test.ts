@@ -8,14 +8,17 @@
  *   every fix the platform acknowledged is stored exactly once (playback through the API);
  * - the isolation matrix passes with the stores on PostgreSQL.
  *
- * Runs in the test task's second pass (TP_TEST_BACKEND=postgres, with the run's PostgreSQL
- * and NATS); the first pass skips it. Alone: `TP_TEST_BACKEND=postgres deno test -A
- * tests/cluster/` starts its own PostgreSQL and nats-server.
+ * Runs in the test task's first pass on the run's PostgreSQL and NATS (TP_TEST_DATABASE_URL,
+ * TP_TEST_NATS_URL; pass 2 leaves tests/cluster/ out); alone (`deno test -A tests/cluster/`)
+ * it starts its own. Needs build/ (the test task builds it) and Debian's postgresql,
+ * nats-server and haproxy.
  */
 import assert from "node:assert/strict";
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
 import { startCluster } from "../helpers/cluster.ts";
+import { testNats } from "../helpers/nats.ts";
+import { testPostgres } from "../helpers/postgres.ts";
 import { smtpEnv, startSmtp } from "../helpers/smtp.ts";
 import { AckedGt06, type SentFix } from "./gt06_acked.ts";
 import { liveStream, loginToken } from "./live_stream.ts";
@@ -23,7 +26,12 @@ import { liveStream, loginToken } from "./live_stream.ts";
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_IMEI = "359710049230018";
 const JT808_PREFIX = "86423000";
-const CLUSTER_PASS = Deno.env.get("TP_TEST_BACKEND") !== "postgres";
+/** The isolation matrix: testApp (tests/helpers/harness.ts) opens its store by TP_TEST_BACKEND. */
+const ISOLATION_TESTS = [
+  "modules/accounts/isolation_test.ts",
+  "modules/accounts/isolation_areas_test.ts",
+  "modules/accounts/permission_matrix_test.ts",
+];
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,7 +75,6 @@ async function storedFixes(api: PlatformApi, fixes: SentFix[]) {
 
 Deno.test({
   name: "cluster: live events, commands, cron once and fail-over across instances",
-  ignore: CLUSTER_PASS,
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async (t) => {
@@ -215,29 +222,27 @@ async function scheduleReport(api: PlatformApi) {
 
 Deno.test({
   name: "cluster: the isolation matrix passes with the stores on PostgreSQL",
-  ignore: CLUSTER_PASS,
   fn: async () => {
-    const harness = await Deno.readTextFile(`${ROOT}tests/helpers/harness.ts`);
-    assert.match(
-      harness,
-      /test_kv|TP_TEST_BACKEND/,
-      "tests/helpers/harness.ts does not open its store through the test backend yet",
-    );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "test",
-        "-A",
-        "--no-check",
-        "modules/accounts/isolation_test.ts",
-        "modules/accounts/isolation_areas_test.ts",
-        "modules/accounts/permission_matrix_test.ts",
-      ],
-      cwd: ROOT,
-      env: { TP_TEST_BACKEND: "postgres" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-    assert.ok(out.success, text.slice(-4000));
+    const pg = await testPostgres();
+    const nats = await testNats();
+    try {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["test", "-A", "--no-check=remote", ...ISOLATION_TESTS],
+        cwd: ROOT,
+        env: {
+          TP_TEST_BACKEND: "postgres",
+          TP_TEST_DATABASE_URL: pg.adminUrl,
+          TP_TEST_NATS_URL: nats.url,
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assert.ok(out.success, text.slice(-4000));
+      assert.match(text, /ok \| \d+ passed/, text.slice(-2000));
+    } finally {
+      await nats.stop();
+      await pg.stop();
+    }
   },
 });
