@@ -35,6 +35,7 @@ import type { DeviceDetail } from "../modules/devices/detail.ts";
 import { DeviceDirectory } from "../modules/devices/directory.ts";
 import { syncDirectory } from "../modules/devices/directory_sync.ts";
 import { CacheSync, syncCache } from "../lib/cluster/cache_sync.ts";
+import { syncPositions } from "../modules/positions/store_sync.ts";
 import { LiveRelay } from "../modules/monitor/live_relay.ts";
 import { syncLiveRoutes } from "../modules/monitor/live_sync.ts";
 import { DeviceService } from "../modules/devices/service.ts";
@@ -511,7 +512,7 @@ export async function compose(
     driverTimeline: new DriverTimelineService(fleetStore),
     ...buildHelp(core, signIn),
     ...push,
-    ...buildOpenFrame(core, signIn, devices),
+    ...buildOpenFrame(core, signIn, devices, gateway),
     openMethods: openMethods({
       access: signIn.access,
       accounts: signIn.accountStore,
@@ -726,8 +727,11 @@ function buildGateway({ kv, cluster }: Core): GatewayArea {
   const deviceSessions = cluster.mode === "cluster"
     ? new SessionRegistry(new SessionStore(kv), cluster)
     : null;
+  const positions = new PositionStore(kv);
+  // Cluster mode: journal writes and block writes announced, so reads anywhere find them.
+  syncPositions(positions, new CacheSync(cluster));
   return {
-    positions: new PositionStore(kv),
+    positions,
     alerts: new AlertStore(kv),
     connections: new ConnectionRegistry(deviceSessions),
     gatewayStore: new GatewayStore(kv),
@@ -1181,6 +1185,7 @@ function buildOpenFrame(
   { kv, config, blobs }: Core,
   { access, accountStore, auth }: SignInArea,
   { accounts }: DevicesArea,
+  { deviceSessions }: GatewayArea,
 ): Pick<Services, "openKeys" | "openTokens" | "openLimits" | "openFrameMethods"> {
   const store = new OpenKeyStore(kv);
   const box = new SecretBox(blobs);
@@ -1189,7 +1194,10 @@ function buildOpenFrame(
   return {
     openKeys,
     openTokens,
-    openLimits: new OpenRateLimits(config),
+    // Cluster mode: each instance enforces its share (the limit / live instances).
+    openLimits: new OpenRateLimits(config, {
+      instances: deviceSessions ? () => deviceSessions.liveInstances() : undefined,
+    }),
     openFrameMethods: [
       ...oauthMethods({ auth, tokens: openTokens, access, accounts: accountStore }),
       ...userChildMethods({ access, accounts: accountStore, accountService: accounts }),

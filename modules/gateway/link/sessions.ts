@@ -121,6 +121,15 @@ export class SessionRegistry implements DeviceSessions {
     return at !== undefined && Date.now() - at < this.times.staleMs;
   }
 
+  /** How many instances are alive, this one included (per-process limits share by it). */
+  liveInstances(): number {
+    let n = 1;
+    for (const id of this.heartbeats.keys()) {
+      if (id !== this.instanceId && this.instanceLive(id)) n++;
+    }
+    return n;
+  }
+
   /** Whether any instance but this one is alive (else nothing needs to be looked up). */
   private othersLive(): boolean {
     for (const id of this.heartbeats.keys()) {
