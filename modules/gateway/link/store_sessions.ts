@@ -20,13 +20,21 @@ export interface DeviceSession {
   since: number;
 }
 
-/** Deno KV reads at most 10 keys per getMany; an atomic operation takes at most 1,000 mutations. */
-const GET_MANY = 10;
+/** Deno KV reads at most 10 keys per getMany and checks at most 100 per atomic operation. */
+const KV_GET_MANY = 10;
+/** PgKv takes any number: session reads start this wide (one query each). */
+const WIDE_READ = 200;
+/** Mutations per atomic operation (Deno KV takes at most 1,000). */
 const MUTATIONS = 500;
-/** Release chunks read at once. */
+/** Reads under way at once. */
 const PARALLEL = 8;
 
+type Entry = Deno.KvEntryMaybe<DeviceSession>;
+
 export class SessionStore {
+  /** Keys per read: wide until the store refuses (Deno KV), then Deno KV's limit. */
+  private readLimit = WIDE_READ;
+
   constructor(private readonly kv: Deno.Kv) {}
 
   /** Writes this instance's heartbeat; the key disappears by itself `expireMs` after the last one. */
@@ -54,11 +62,7 @@ export class SessionStore {
 
   /** The sessions of many devices at once (null where none is recorded). */
   async sessions(imeis: readonly string[]): Promise<(DeviceSession | null)[]> {
-    const chunks: Promise<Deno.KvEntryMaybe<DeviceSession>[]>[] = [];
-    for (let i = 0; i < imeis.length; i += GET_MANY) {
-      chunks.push(this.kv.getMany<DeviceSession[]>(imeis.slice(i, i + GET_MANY).map(K.session)));
-    }
-    return (await Promise.all(chunks)).flat().map((e) => e.value);
+    return (await this.read(imeis)).map((e) => e.value);
   }
 
   /** Records the devices (imei, login time) as held by `instanceId`: the newest login wins. */
@@ -74,24 +78,46 @@ export class SessionStore {
 
   /**
    * Deletes the devices' sessions that `instanceId` still holds: one another instance claimed
-   * meanwhile (even between the read and the delete) stays. A few chunks at a time.
+   * meanwhile (even between the read and the delete) stays.
    */
   async release(imeis: readonly string[], instanceId: string): Promise<void> {
-    const chunks: string[][] = [];
-    for (let i = 0; i < imeis.length; i += GET_MANY) chunks.push(imeis.slice(i, i + GET_MANY));
-    for (let i = 0; i < chunks.length; i += PARALLEL) {
-      await Promise.all(chunks.slice(i, i + PARALLEL).map((c) => this.releaseChunk(c, instanceId)));
+    const ours = (await this.read(imeis)).filter((e) => e.value?.instanceId === instanceId);
+    const width = Math.min(this.readLimit, 100);
+    const groups: Entry[][] = [];
+    for (let i = 0; i < ours.length; i += width) groups.push(ours.slice(i, i + width));
+    for (let i = 0; i < groups.length; i += PARALLEL) {
+      await Promise.all(groups.slice(i, i + PARALLEL).map((g) => this.deleteHeld(g)));
     }
   }
 
-  private async releaseChunk(imeis: string[], instanceId: string): Promise<void> {
-    const entries = await this.kv.getMany<DeviceSession[]>(imeis.map(K.session));
-    const ours = entries.filter((e) => e.value?.instanceId === instanceId);
-    if (!ours.length) return;
+  /** Deletes the entries unless changed since they were read. */
+  private async deleteHeld(group: Entry[]): Promise<void> {
     const op = this.kv.atomic();
-    for (const e of ours) op.check(e).delete(e.key);
+    for (const e of group) op.check(e).delete(e.key);
     if ((await op.commit()).ok) return;
     // Another instance claimed one of them: delete the others one by one.
-    for (const e of ours) await this.kv.atomic().check(e).delete(e.key).commit();
+    for (const e of group) await this.kv.atomic().check(e).delete(e.key).commit();
+  }
+
+  /** Reads the devices' session entries, in order, a few wide reads at a time. */
+  private async read(imeis: readonly string[]): Promise<Entry[]> {
+    const width = this.readLimit;
+    const chunks: Deno.KvKey[][] = [];
+    for (let i = 0; i < imeis.length; i += width) {
+      chunks.push(imeis.slice(i, i + width).map(K.session));
+    }
+    try {
+      const out: Entry[] = [];
+      for (let i = 0; i < chunks.length; i += PARALLEL) {
+        const wave = chunks.slice(i, i + PARALLEL).map((c) => this.kv.getMany<DeviceSession[]>(c));
+        for (const entries of await Promise.all(wave)) out.push(...entries);
+      }
+      return out;
+    } catch (e) {
+      if (width === KV_GET_MANY || imeis.length <= KV_GET_MANY) throw e;
+      // Deno KV refuses reads over 10 keys: read as it allows from now on.
+      this.readLimit = KV_GET_MANY;
+      return await this.read(imeis);
+    }
   }
 }
