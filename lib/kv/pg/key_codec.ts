@@ -108,7 +108,7 @@ export function decodeKey(bytes: Uint8Array): Deno.KvKey {
     } else if (tag >= INT_NEG_BIG && tag <= INT_POS_BIG) {
       [key[key.length], i] = decodeBigint(bytes, tag, i);
     } else if (tag === DOUBLE) {
-      const raw = bytes.slice(i, i + 8);
+      const raw = new Uint8Array(bytes.subarray(i, i + 8)); // a copy (pg hands Buffers)
       if (raw[0] & 0x80) raw[0] ^= 0x80;
       else for (let j = 0; j < 8; j++) raw[j] ^= 0xff;
       key.push(new DataView(raw.buffer).getFloat64(0));

@@ -57,7 +57,10 @@ export function selectorTables(selector: Deno.KvListSelector, range: ByteRange):
   return touchesBlocks ? [records, BLOCKS_TABLE] : [records];
 }
 
-/** The async iterator kv.list returns, with Deno's `cursor` (opaque: base64 of the last key). */
+/**
+ * The async iterator kv.list returns. Its `cursor` is Deno KV's: base64 of the last key
+ * (relative to the prefix when listing by prefix), "" once the listing is exhausted.
+ */
 export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
   #range: ByteRange;
   #tables: KeyTable[];
@@ -68,6 +71,9 @@ export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>>
   #exhausted = false;
   #last: Uint8Array | null = null;
   #started = false;
+  #done = false;
+  /** Encoded prefix a cursor is relative to (empty for start/end selectors). */
+  #cursorBase: Uint8Array;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -79,8 +85,13 @@ export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>>
     this.#reverse = options.reverse ?? false;
     this.#remaining = options.limit ?? Infinity;
     this.#batch = Math.min(options.batchSize ?? options.limit ?? DEFAULT_BATCH, MAX_BATCH);
+    const prefix = (selector as { prefix?: Deno.KvKey }).prefix;
+    this.#cursorBase = prefix ? encodeKey(prefix) : new Uint8Array();
     if (options.cursor) {
-      const k = new Uint8Array(Buffer.from(options.cursor, "base64url"));
+      const tail = Buffer.from(options.cursor, "base64url");
+      const k = new Uint8Array(this.#cursorBase.length + tail.length);
+      k.set(this.#cursorBase);
+      k.set(tail, this.#cursorBase.length);
       if (this.#reverse) this.#range.hi = k;
       else this.#range.lo = after(k);
     }
@@ -88,7 +99,10 @@ export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>>
 
   get cursor(): string {
     if (!this.#started) throw new Error("Cannot get cursor before first iteration");
-    return this.#last ? Buffer.from(this.#last).toString("base64url") : "";
+    if (this.#done || !this.#last) return "";
+    // Deno KV's cursors are URL-safe base64 with padding.
+    const b64 = Buffer.from(this.#last.subarray(this.#cursorBase.length)).toString("base64url");
+    return b64.padEnd(Math.ceil(b64.length / 4) * 4, "=");
   }
 
   async next(): Promise<IteratorResult<Deno.KvEntry<T>, undefined>> {
@@ -96,7 +110,10 @@ export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>>
     if (this.#remaining <= 0) return { done: true, value: undefined };
     if (!this.#buffer.length && !this.#exhausted) await this.#fetch();
     const entry = this.#buffer.shift();
-    if (!entry) return { done: true, value: undefined };
+    if (!entry) {
+      this.#done = true;
+      return { done: true, value: undefined };
+    }
     this.#remaining--;
     this.#last = encodeKey(entry.key);
     return { done: false, value: entry };
