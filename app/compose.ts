@@ -70,6 +70,7 @@ import { GeofenceService } from "../modules/geofences/service.ts";
 import { GeofenceStore } from "../modules/geofences/store.ts";
 import { PositionStore } from "../modules/positions/store.ts";
 import { SystemStore } from "../modules/system/store.ts";
+import { JobSlotStore } from "../modules/system/store_job_slots.ts";
 import { MonitorService } from "../modules/monitor/service.ts";
 import { MonitorStore } from "../modules/monitor/store.ts";
 import { CodeStore } from "../modules/notifications/codes.ts";
@@ -175,6 +176,8 @@ export interface Services extends AlertingServices {
   blobs: BlobStore;
   /** What GET /health reads. */
   systemStore: SystemStore;
+  /** Cron slots claimed once across instances (modules/system/jobs.ts). */
+  jobSlots: JobSlotStore;
   /** The domain event bus (app/events.ts lists its events). */
   bus: AppBus;
   /** The metrics registry and each area's series (GET /metrics, app/metrics.ts). */
@@ -479,6 +482,7 @@ export async function compose(
     cluster,
     blobs: core.blobs,
     systemStore: new SystemStore(kv),
+    jobSlots: new JobSlotStore(kv),
     bus: core.bus,
     metrics: core.metrics,
     ...signIn,

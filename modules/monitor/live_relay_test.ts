@@ -160,6 +160,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
+    const testStart = Date.now();
     const nats = await testNats();
     const dir = await Deno.makeTempDir({ prefix: "tp-live-" });
     const one = await startInstance("one", dir, nats.url);
@@ -267,6 +268,24 @@ Deno.test({
         await sleep(300);
         assert.equal(onA.rows.filter((r) => r.lat === 22.5433).length, 0, "the old parent's not");
       });
+
+      await t.step(
+        "a track read on instance 2 finds instance 1's journal, then its blocks",
+        async () => {
+          const [from, to] = [testStart - 60_000, Date.now() + 60_000];
+          const points = async (i: Instance) => {
+            const parts = [...await i.s.positions.rangeJsonParts(IMEI, from, to)];
+            const decoder = new TextDecoder();
+            return (JSON.parse(`[${parts.map((p) => decoder.decode(p)).join(",")}]`) as unknown[])
+              .length;
+          };
+          await waitFor("1's fixes in 2's track", async () => (await points(two)) === 3, 2000);
+          // Instance 1 packs its journal into blocks (the chunks go); 2 reads them from blocks.
+          assert.ok(await one.s.positions.compactAll(Date.now()) >= 3);
+          await waitFor("the blocks in 2's track", async () => (await points(two)) === 3, 2000);
+          assert.equal(await points(one), 3);
+        },
+      );
 
       await t.step("transfers and edits reach instance 2's directory", async () => {
         ok(

@@ -86,6 +86,13 @@ export class PositionStore
   private tails = new Map<string, TailInfo | null>();
   private compacting: Promise<unknown> = Promise.resolve();
   private lastSeq = 0;
+  /**
+   * Cluster mode only (positions/store_sync.ts): told each committed journal write and the
+   * devices whose blocks were written here, so other instances' reads find them. Null in single
+   * mode: no work per commit.
+   */
+  onJournaled: ((w: JournalWrite) => void) | null = null;
+  onBlocksWritten: ((imeis: string[]) => void) | null = null;
 
   constructor(private readonly kv: Deno.Kv) {}
 
@@ -110,6 +117,20 @@ export class PositionStore
 
   journaled(w: JournalWrite): void {
     w.chunks.forEach((c, i) => this.indexChunk(c, w.seqs[i]));
+    this.onJournaled?.(w);
+  }
+
+  /** Another instance journaled points of these devices under `seq` (cluster mode). */
+  indexElsewhere(seq: number, imeis: string[]): void {
+    for (const imei of imeis) this.indexDevice(imei, seq);
+  }
+
+  /** Another instance wrote these devices' blocks: what this one remembers of them is stale. */
+  blocksWrittenElsewhere(imeis: string[]): void {
+    for (const imei of imeis) {
+      this.blockIndex.changed(imei);
+      this.tails.delete(imei);
+    }
   }
 
   /** Increasing across restarts: microseconds of the clock, or one more than the last. */
@@ -153,6 +174,12 @@ export class PositionStore
     return n;
   }
 
+  private unindexPacked(imei: string, seq: number): void {
+    const left = (this.journalIndex.get(imei) ?? []).filter((s) => s !== seq);
+    if (left.length) this.journalIndex.set(imei, left);
+    else this.journalIndex.delete(imei);
+  }
+
   /** Points of one device still in the journal, from ≤ time ≤ to, in time order. */
   private async journalRange(imei: string, from: number, to: number): Promise<StoredPosition[]> {
     const seqs = [...(this.journalIndex.get(imei) ?? [])];
@@ -163,8 +190,11 @@ export class PositionStore
       );
       for (const e of entries) {
         // Null when compaction packed the chunk meanwhile: its points are in blocks, which
-        // the callers read after the journal.
-        if (!e.value) continue;
+        // the callers read after the journal. (Another instance's compaction: forget it.)
+        if (!e.value) {
+          this.unindexPacked(imei, e.key[2] as number);
+          continue;
+        }
         for (const p of devicePoints(e.value, imei)) {
           if (p.time >= from && p.time <= to) out.push(p);
         }
@@ -518,6 +548,7 @@ export class PositionStore
     }
     await writes.commit();
     for (const imei of byDevice.keys()) this.blockIndex.changed(imei);
+    this.onBlocksWritten?.([...byDevice.keys()]);
   }
 
   /** Late points: merged with every block they fall into (and the one before). */
@@ -584,6 +615,7 @@ export class PositionStore
       await this.kv.set(K.block(imei, run[0].time), packBlock(run));
     }
     this.blockIndex.changed(imei);
+    this.onBlocksWritten?.([imei]);
   }
 }
 

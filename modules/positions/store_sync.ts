@@ -1,0 +1,35 @@
+import type { CacheSync } from "../../lib/cluster/cache_sync.ts";
+import type { PositionStore } from "./store.ts";
+
+/** Sync areas of the position store (tp.sync.<area>). */
+export const POSITION_SYNC = { journal: "positionJournal", blocks: "positionBlocks" } as const;
+
+/**
+ * Cluster mode: the position store indexes its journal in memory (which chunks hold a
+ * device's points not yet packed into blocks) and remembers blocks it read. Points journaled
+ * or blocks written on one instance are announced, so a track read on any other instance finds
+ * them: journal messages carry `<seq>:<imei>,<imei>…` per chunk, block messages the IMEIs.
+ * Single mode: nothing is installed (no work per commit).
+ */
+export function syncPositions(store: PositionStore, sync: CacheSync): () => void {
+  if (!sync.active) return () => {};
+  store.onJournaled = (w) => {
+    const ids = w.chunks.map((chunk, i) => {
+      const imeis = chunk.imeis.filter((_, d) => chunk.counts[d] > 0);
+      return `${w.seqs[i]}:${imeis.join(",")}`;
+    });
+    sync.publish(POSITION_SYNC.journal, ids);
+  };
+  store.onBlocksWritten = (imeis) => sync.publish(POSITION_SYNC.blocks, imeis);
+  const stops = [
+    sync.on(POSITION_SYNC.journal, (ids) => {
+      for (const id of ids) {
+        const colon = id.indexOf(":");
+        const imeis = id.slice(colon + 1);
+        if (imeis) store.indexElsewhere(Number(id.slice(0, colon)), imeis.split(","));
+      }
+    }),
+    sync.on(POSITION_SYNC.blocks, (imeis) => store.blocksWrittenElsewhere(imeis)),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
