@@ -1,18 +1,21 @@
 /**
  * Files in cluster mode (issue 23): two instances of the product on one PostgreSQL and NATS
  * (tests/helpers/cluster.ts). An image uploaded through instance A is served by instance B
- * byte for byte: the bytes live in the database's `blobs` schema, not in A's DATA_DIR.
+ * byte for byte: the bytes live in the database's `blobs` schema, not in A's DATA_DIR. An Open
+ * API key created through A signs calls B accepts: both seal with the one server key (a blob).
  */
 import assert from "node:assert/strict";
 import pg from "pg";
 import { png } from "../../modules/domains/test_images.ts";
+import { ApiClient } from "../helpers/api_client.ts";
 import { startCluster } from "../helpers/cluster.ts";
+import { OpenClient } from "../helpers/open_client.ts";
 import { loginToken } from "./live_stream.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 
 Deno.test({
-  name: "cluster: a white-label image uploaded through one instance is served by another",
+  name: "cluster: files and the Open API server key are shared by the instances",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -51,6 +54,20 @@ Deno.test({
       } finally {
         await client.end();
       }
+
+      // An app key made through A: its secret, sealed by A, is opened by B to check a signature.
+      const admin = await ApiClient.login(a.url, "admin", ADMIN_PASSWORD);
+      const key = await admin.call("/v3/new/openapi/key/create", { name: "erp", scope: ["read"] });
+      const viaB = await new OpenClient(b.url, key.appKey, key.appSecret).token(
+        "admin",
+        ADMIN_PASSWORD,
+      );
+      assert.equal(viaB.code, 0, JSON.stringify(viaB));
+      const forged = await new OpenClient(b.url, key.appKey, "0".repeat(32)).token(
+        "admin",
+        ADMIN_PASSWORD,
+      );
+      assert.notEqual(forged.code, 0);
     } finally {
       await cluster.stop();
     }
