@@ -9,6 +9,7 @@ import { createApp } from "./app/app.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { openBackend } from "./lib/kv/open.ts";
 import { closeCluster, openCluster } from "./lib/cluster/open.ts";
+import { retainPositions } from "./lib/kv/retention.ts";
 import { UnreachableError } from "./lib/net/unreachable.ts";
 import {
   defaultDeviceConnections,
@@ -49,6 +50,7 @@ export async function startServer(
     throw e;
   });
   const services = await compose(backend.kv, config, cluster);
+  const retention = await retainPositions(backend, cluster.leader, config.POSITION_RETENTION_DAYS);
   const admin = await ensureAdministrator(services.accountStore, config.ADMIN_PASSWORD);
   if (admin.generatedPassword) {
     // Warn, not info: shown once, it must not be lost to LOG_LEVEL=warn.
@@ -131,6 +133,7 @@ export async function startServer(
       services.monitor.streams.closeAll();
       await server.shutdown();
       await services.blobs.close();
+      retention?.stop();
       await closeCluster(cluster);
       await backend.close();
     },
