@@ -1,6 +1,7 @@
 /**
  * Live events and device records across two instances in one process (issue 23): two
- * compose() instances in cluster mode on one store (one Deno KV file opened twice) and a real
+ * compose() instances in cluster mode on one store (one Deno KV file opened twice; one
+ * PostgreSQL database in the test task's PostgreSQL pass) and a real
  * nats-server (a NatsLink each), each with its HTTP app and gateway on real ports. A GT06
  * device on instance 1's port; browsers' streams (GET /v3/new/monitor/stream) on instance 2.
  * The multi-process version (PostgreSQL, HAProxy) is tests/cluster/cluster_test.ts.
@@ -13,6 +14,7 @@ import { ALWAYS_LEADER } from "../../lib/cluster/local.ts";
 import { NatsLink } from "../../lib/cluster/nats_link.ts";
 import type { Cluster } from "../../lib/cluster/types.ts";
 import { testNats } from "../../tests/helpers/nats.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 import { RawDevice } from "../../tests/helpers/raw_device.ts";
 import { freePort } from "../../tests/helpers/server.ts";
 import { ensureAdministrator } from "../accounts/bootstrap.ts";
@@ -52,7 +54,8 @@ async function startInstance(id: string, dir: string, natsUrl: string): Promise<
   });
   const link = await NatsLink.connect(natsUrl);
   const cluster: Cluster = { mode: "cluster", instanceId: id, link, leader: ALWAYS_LEADER };
-  const kv = await Deno.openKv(`${dir}/tracking.kv`);
+  // One store for both: a Deno KV file opened twice, or (the PostgreSQL pass) one database.
+  const kv = await openTestKv(`${dir}/tracking.kv`);
   const s = await compose(kv, config, cluster);
   await ensureAdministrator(s.accountStore, ADMIN_PASSWORD);
   const app = createApp(s);
