@@ -36,6 +36,7 @@ export const MODULE_PREFIXES: Readonly<Record<string, readonly string[]>> = {
   system: ["health", "system", "jobs"],
   tasks: ["tasks"],
   video: [
+    "video",
     "videoCameras",
     "videoDownload",
     "videoDownloadBy",
