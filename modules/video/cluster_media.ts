@@ -6,6 +6,9 @@
  *    `ready` (`tp.media.all.ready`), which resolves the waiter wherever it asked;
  *  - an HLS playlist or segment not in this instance's hub is asked of the holder over
  *    `tp.media.<holder>` (request/reply; a segment is ~100-200 KB, under NATS's 1 MB);
+ *  - the holder repeats `ready` for its connected streams every refresh, so `info` on any
+ *    instance knows a stream held elsewhere (for a while: a holder that stops saying so is
+ *    forgotten after REMOTE_INFO_TTL_MS);
  *  - `close` reaches every instance (`tp.media.all.close`);
  *  - `record` of a stream held elsewhere runs on the holder, which hands the MP4 over through
  *    the shared blob store.
@@ -23,6 +26,9 @@ const mediaLog = log.area("video");
 const ALL = `${SUBJECTS.media}.all`;
 const enc = new TextEncoder(), dec = new TextDecoder();
 const id = (k: StreamKey) => `${k.sim}/${k.channel}/${k.purpose}`;
+
+/** A stream another instance held and stopped announcing is forgotten after this. */
+export const REMOTE_INFO_TTL_MS = 25_000;
 
 /** Answer tags of a forwarded HLS request (first byte). */
 const MISSING = 0, PLAYLIST_TEXT = 1, SEGMENT_BYTES = 2;
@@ -48,6 +54,8 @@ export interface ClusterMediaDeps {
 
 export class ClusterMediaHub implements MediaHub {
   readonly #waiting = new Map<string, Set<(info: StreamInfo | null) => void>>();
+  /** Streams other instances hold, as last announced. */
+  readonly #remote = new Map<string, { info: StreamInfo; at: number }>();
   readonly #stops: (() => void)[] = [];
   readonly #refresher: ReturnType<typeof setInterval>;
 
@@ -56,10 +64,14 @@ export class ClusterMediaHub implements MediaHub {
     this.#stops.push(
       link.subscribe(`${ALL}.expect`, (data) => this.#onExpect(parse(data))),
       link.subscribe(`${ALL}.ready`, (data) => this.#onReady(parse(data))),
-      link.subscribe(`${ALL}.close`, (data) => d.local.close(parse<{ key: StreamKey }>(data).key)),
+      link.subscribe(`${ALL}.close`, (data) => {
+        const { key } = parse<{ key: StreamKey }>(data);
+        this.#remote.delete(id(key));
+        d.local.close(key);
+      }),
       link.reply(`${SUBJECTS.media}.${instanceId}`, (data) => this.#answer(parse(data))),
     );
-    this.#refresher = setInterval(() => this.#refresh(), d.refreshMs ?? 20_000);
+    this.#refresher = setInterval(() => this.#refresh(), d.refreshMs ?? 10_000);
     Deno.unrefTimer(this.#refresher);
   }
 
@@ -85,18 +97,28 @@ export class ClusterMediaHub implements MediaHub {
       if (!info) return;
       await this.d.holders.hold(key, this.d.cluster.instanceId)
         .catch((e) => mediaLog.warn(`media holder of ${id(key)} not recorded`, e));
-      this.d.cluster.link.publish(`${ALL}.ready`, json({ key, info }));
+      this.#announce(key, info);
     });
   }
 
-  #onReady({ key, info }: { key: StreamKey; info: StreamInfo }): void {
+  #announce(key: StreamKey, info: StreamInfo): void {
+    const from = this.d.cluster.instanceId;
+    this.d.cluster.link.publish(`${ALL}.ready`, json({ key, info, from }));
+  }
+
+  #onReady({ key, info, from }: { key: StreamKey; info: StreamInfo; from: string }): void {
+    if (from !== this.d.cluster.instanceId) this.#remote.set(id(key), { info, at: Date.now() });
     for (const done of [...(this.#waiting.get(id(key)) ?? [])]) done(info);
   }
 
+  /** Keeps the holder records and the other instances' view of our streams fresh. */
   async #refresh(): Promise<void> {
+    const now = Date.now();
+    for (const [k, r] of this.#remote) if (now - r.at > REMOTE_INFO_TTL_MS) this.#remote.delete(k);
     for (const s of this.d.local.streams()) {
-      if (!s.connected) continue;
+      if (!s.connected || !s.video) continue;
       await this.d.holders.hold(s.key, this.d.cluster.instanceId).catch(() => {});
+      this.#announce(s.key, s);
     }
   }
 
@@ -108,8 +130,13 @@ export class ClusterMediaHub implements MediaHub {
     return this.d.local.segment(key, name);
   }
 
+  /** This instance's stream, else one another instance announced recently. */
   info(key: StreamKey): StreamInfo | null {
-    return this.d.local.info(key);
+    const here = this.d.local.info(key);
+    if (here) return here;
+    const there = this.#remote.get(id(key));
+    if (!there || Date.now() - there.at > REMOTE_INFO_TTL_MS) return null;
+    return there.info;
   }
 
   streams(): StreamInfo[] {
@@ -117,6 +144,7 @@ export class ClusterMediaHub implements MediaHub {
   }
 
   close(key: StreamKey): void {
+    this.#remote.delete(id(key));
     this.d.local.close(key);
     this.d.cluster.link.publish(`${ALL}.close`, json({ key }));
   }

@@ -72,6 +72,7 @@ async function scenario(links: [ClusterLink, ClusterLink]) {
     assert.ok(info, "A learns that the stream is ready on B");
     assert.equal(info.video, "h264");
     assert.equal(r.a.local.info(KEY), null, "the stream is not on A");
+    assert.equal(r.a.hub.info(KEY)?.connected, true, "A knows it runs (on B)");
     assert.ok(r.b.local.info(KEY)?.connected, "the stream is on B");
     assert.equal(await new MediaHolderStore(r.kv).holder(KEY), "inst-b");
 
@@ -106,6 +107,7 @@ async function scenario(links: [ClusterLink, ClusterLink]) {
       await new Promise((res) => setTimeout(res, 20));
     }
     assert.equal(r.b.local.info(KEY), null);
+    assert.equal(r.a.hub.info(KEY), null);
     abort.abort();
     await streaming;
   } finally {
