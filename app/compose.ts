@@ -71,7 +71,6 @@ import { GeofenceStore } from "../modules/geofences/store.ts";
 import { PositionStore } from "../modules/positions/store.ts";
 import { SystemStore } from "../modules/system/store.ts";
 import { JobSlotStore } from "../modules/system/store_job_slots.ts";
-import { JobSlotStore } from "../modules/system/store_job_slots.ts";
 import { MonitorService } from "../modules/monitor/service.ts";
 import { MonitorStore } from "../modules/monitor/store.ts";
 import { CodeStore } from "../modules/notifications/codes.ts";
@@ -177,8 +176,6 @@ export interface Services extends AlertingServices {
   blobs: BlobStore;
   /** What GET /health reads. */
   systemStore: SystemStore;
-  /** Cron slots claimed once across instances (modules/system/jobs.ts). */
-  jobSlots: JobSlotStore;
   /** Cron slots claimed once across instances (modules/system/jobs.ts). */
   jobSlots: JobSlotStore;
   /** The domain event bus (app/events.ts lists its events). */
@@ -485,7 +482,6 @@ export async function compose(
     cluster,
     blobs: core.blobs,
     systemStore: new SystemStore(kv),
-    jobSlots: new JobSlotStore(kv),
     jobSlots: new JobSlotStore(kv),
     bus: core.bus,
     metrics: core.metrics,
