@@ -5,6 +5,8 @@
  * other. A service unreachable at start-up is an UnreachableError (main.ts: one line, exit 2).
  */
 import type { Config } from "../config.ts";
+import { log } from "../log.ts";
+import { withoutPassword } from "../net/unreachable.ts";
 import { newInstanceId, singleCluster } from "./local.ts";
 import type { Cluster, Leadership } from "./types.ts";
 
@@ -26,6 +28,10 @@ export async function openCluster(
     await link.close();
     throw e;
   }
+  log.area("cluster").info(
+    `cluster mode: instance ${instanceId}, PostgreSQL ${withoutPassword(config.DATABASE_URL)}, ` +
+      `NATS ${withoutPassword(config.NATS_URL)}`,
+  );
   return { mode: "cluster", instanceId, link, leader };
 }
 

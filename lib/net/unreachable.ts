@@ -12,7 +12,7 @@ export class UnreachableError extends Error {
 
 /** An address without its password, for logs (`postgres://user:secret@h/db` → `user@h/db`). */
 export function withoutPassword(address: string): string {
-  return address.replace(/(\/\/[^:/@]*):[^@/]*@/, "$1@");
+  return address.replace(/(\/\/[^:/@]*):[^@/]*@/g, "$1@");
 }
 
 function reason(cause: unknown): string {

@@ -46,3 +46,10 @@ Deno.test("UnreachableError: one line naming the service and address, no passwor
     "cannot reach PostgreSQL at postgres://tp@db:5432/tracking: connect ECONNREFUSED 10.0.0.1:5432",
   );
 });
+
+Deno.test("withoutPassword: every address of a list", () => {
+  assert.equal(
+    withoutPassword("nats://a:p1@n1:4222,nats://b:p2@n2:4222,nats://n3:4222"),
+    "nats://a@n1:4222,nats://b@n2:4222,nats://n3:4222",
+  );
+});
