@@ -304,6 +304,53 @@ Deno.test({
         );
       });
 
+      await t.step(
+        "fences and alert settings saved on 1 apply on 2 (its alert engine)",
+        async () => {
+          const fence = ok(
+            await one.call("/v3/new/geofence/save", {
+              kind: "fence",
+              userId: distA,
+              name: "Depot",
+              shape: { kind: "circle", center: { lat: 22.54, lng: 114.05 }, radius: 300 },
+              enterAlert: true,
+              imeis: [IMEI],
+            }, admin),
+          );
+          await waitFor(
+            "the fence in 2's zones",
+            () => two.s.geofences.zonesOf(distA).some((z) => z.zone.id === fence.id),
+            2000,
+          );
+          ok(await one.call("/v3/new/geofence/delete", { id: fence.id }, admin));
+          await waitFor(
+            "the fence gone on 2",
+            () => two.s.geofences.zonesOf(distA).length === 0,
+            2000,
+          );
+          ok(
+            await one.call("/v3/new/alarm/device/save", {
+              imei: IMEI,
+              overSpeed: 88,
+              overSecond: 10,
+            }, admin),
+          );
+          await waitFor(
+            "the threshold on 2",
+            () => two.s.alertSettings.device(IMEI)?.overSpeed === 88,
+            2000,
+          );
+        },
+      );
+
+      await t.step("a login of a device instance 2 never heard of reads the store", async () => {
+        const unseen = "359710049230110";
+        // Written straight into the shared store: no sync message announces it.
+        await one.s.deviceStore.insertMany([{ ...two.s.directory.get(IMEI)!, imei: unseen }]);
+        assert.equal(two.s.directory.get(unseen), undefined);
+        assert.equal((await two.s.directory.resolve(unseen))?.imei, unseen);
+      });
+
       await t.step("the last stream of a viewer drops its subscription", async () => {
         for (const s of streams) await s.close();
         await waitFor("streams closed", () => two.s.monitor.streams.open === 0, 2000);
