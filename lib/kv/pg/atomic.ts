@@ -1,7 +1,8 @@
 /**
  * kv.atomic() over PostgreSQL with Deno KV's check semantics. In one transaction: lock every
- * key the commit touches (one pg_advisory_xact_lock per key hash, sorted, in one statement, so
- * concurrent commits on overlapping keys queue instead of deadlocking), read the checked keys'
+ * key the commit touches (its hash bucket's row in tp_meta.key_locks, FOR UPDATE in bucket
+ * order, in one statement, so concurrent commits on overlapping keys queue instead of
+ * deadlocking; an absent key is locked as well as an existing one), read the checked keys'
  * versions (READ COMMITTED: this statement sees every commit that held those locks before),
  * fail if any differs, then write every mutation with one versionstamp from the sequence.
  * Plain kv.set/delete commit through here too, so no write slips between a check and its write.
@@ -13,9 +14,7 @@ import { decodeValue, encodeValue } from "./value_codec.ts";
 import { blockDay, type KeyTable, tableOf } from "./schemas.ts";
 import { LIVE, type Row, toVersionstamp } from "./rows.ts";
 import type { Partitions } from "./partitions.ts";
-
-/** Arbitrary constant: the first half of the two-key advisory locks on store keys. */
-const KEY_LOCK_SPACE = 7_230_002;
+import { KEY_LOCK_BUCKETS } from "./migrations.ts";
 
 type Mutation =
   | { type: "set"; key: Deno.KvKey; value: unknown; expireIn?: number }
@@ -32,11 +31,11 @@ interface Final {
   expireIn?: number;
 }
 
-/** 32-bit FNV-1a of the encoded key, as a signed int (the advisory lock's second key). */
-function keyHash(bytes: Uint8Array): number {
+/** The key's lock bucket: 32-bit FNV-1a of the encoded key, modulo the bucket count. */
+function keyBucket(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   for (const b of bytes) h = Math.imul(h ^ b, 0x01000193);
-  return h | 0;
+  return (h >>> 0) % KEY_LOCK_BUCKETS;
 }
 
 export class PgAtomicOperation {
@@ -124,8 +123,7 @@ export class PgAtomicOperation {
     };
     for (const c of this.#checks) encode(c.key);
     for (const m of this.#mutations) encode(m.key);
-    const hashes = [...new Set([...encoded.values()].map((e) => keyHash(e.enc)))]
-      .sort((a, b) => a - b);
+    const buckets = [...new Set([...encoded.values()].map((e) => keyBucket(e.enc)))];
     const needValues = new Set(
       this.#mutations.filter((m) => m.type !== "set" && m.type !== "delete").map((m) =>
         encode(m.key)
@@ -135,8 +133,8 @@ export class PgAtomicOperation {
     try {
       await client.query("BEGIN");
       await client.query(
-        "SELECT pg_advisory_xact_lock($1, h) FROM unnest($2::int[]) WITH ORDINALITY AS t(h, i) ORDER BY i",
-        [KEY_LOCK_SPACE, hashes],
+        "SELECT bucket FROM tp_meta.key_locks WHERE bucket = ANY($1::int[]) ORDER BY bucket FOR UPDATE",
+        [buckets],
       );
       const checkedOrSummed = new Set([...this.#checks.map((c) => encode(c.key)), ...needValues]);
       const current = await readCurrent(client, [...checkedOrSummed].map((id) => encoded.get(id)!));

@@ -40,6 +40,16 @@ const BLOCKS = `CREATE TABLE IF NOT EXISTS tp_positions.blocks (
   PRIMARY KEY (k, day)
 ) PARTITION BY RANGE (day);`;
 
+/**
+ * Commits lock the keys they touch as rows of this table (FOR UPDATE, in bucket order): row
+ * locks live in the tuples, not in the shared lock table, so a commit of thousands of keys
+ * cannot exhaust max_locks_per_transaction as that many advisory locks would.
+ */
+export const KEY_LOCK_BUCKETS = 65_536;
+const KEY_LOCKS = `CREATE TABLE IF NOT EXISTS tp_meta.key_locks (bucket int PRIMARY KEY);
+INSERT INTO tp_meta.key_locks SELECT generate_series(0, ${KEY_LOCK_BUCKETS - 1})
+  ON CONFLICT DO NOTHING;`;
+
 /** Every migration, in order. A module added later gets a new migration appended. */
 export const MIGRATIONS: readonly Migration[] = [
   { id: "0001_meta", sql: META },
@@ -48,6 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: recordsTable(module),
   })),
   { id: "0003_positions_blocks", sql: BLOCKS },
+  { id: "0004_key_locks", sql: KEY_LOCKS },
 ];
 
 /** Applies the migrations not yet recorded in tp_meta.migrations; returns the ids applied. */
