@@ -731,7 +731,7 @@ function buildGateway({ kv, cluster }: Core): GatewayArea {
   const deviceSessions = cluster.mode === "cluster"
     ? new SessionRegistry(new SessionStore(kv), cluster)
     : null;
-  const positions = new PositionStore(kv);
+  const positions = new PositionStore(kv, cluster.mode === "cluster" ? cluster.instanceId : null);
   // Cluster mode: journal writes and block writes announced, so reads anywhere find them.
   syncPositions(positions, new CacheSync(cluster));
   return {

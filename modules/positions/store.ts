@@ -46,7 +46,13 @@ const PLAYBACK_FORMAT: BlockFormat = { id: "playback", block: blockJson, points:
  * points touches only those chunks.
  */
 const K = {
-  journal: (seq: number) => ["pos", "jnl", seq],
+  /**
+   * One chunk. Cluster mode adds the writing instance (several write at once, each with its
+   * own clock-based seqs): ["pos","jnl",seq,instanceId] still sorts by seq, so compaction's
+   * "committed before the cutoff" range is the same for both shapes.
+   */
+  journal: (seq: number, writer?: string | null): Deno.KvKey =>
+    writer ? ["pos", "jnl", seq, writer] : ["pos", "jnl", seq],
   journalPrefix: ["pos", "jnl"],
   block: (imei: string, first: number) => ["pos", "blk", imei, first],
   blockPrefix: (imei: string) => ["pos", "blk", imei],
@@ -87,6 +93,11 @@ export class PositionStore
   private compacting: Promise<unknown> = Promise.resolve();
   private lastSeq = 0;
   /**
+   * Cluster mode: seq → the instances whose chunks carry it (almost always one), for the
+   * chunks' keys. Empty in single mode, where a seq is the whole key.
+   */
+  private writersOf = new Map<number, string[]>();
+  /**
    * Cluster mode only (positions/store_sync.ts): told each committed journal write and the
    * devices whose blocks were written here, so other instances' reads find them. Null in single
    * mode: no work per commit.
@@ -94,7 +105,11 @@ export class PositionStore
   onJournaled: ((w: JournalWrite) => void) | null = null;
   onBlocksWritten: ((imeis: string[]) => void) | null = null;
 
-  constructor(private readonly kv: Deno.Kv) {}
+  /**
+   * `writer`: this instance's id in cluster mode (journal keys carry it, so instances writing
+   * at once never share a key); null in single mode (today's keys).
+   */
+  constructor(private readonly kv: Deno.Kv, private readonly writer: string | null = null) {}
 
   /**
    * Opens the ingest's group commit: one KV commit the stores fill (journal chunks here,
@@ -111,17 +126,18 @@ export class PositionStore
   addJournal(op: Deno.AtomicOperation, entries: DevicePoints[], at: number): JournalWrite {
     const chunks = packJournal(entries, at);
     const seqs = chunks.map(() => this.nextSeq());
-    chunks.forEach((c, i) => op.set(K.journal(seqs[i]), c));
-    return { seqs, chunks };
+    chunks.forEach((c, i) => op.set(K.journal(seqs[i], this.writer), c));
+    return this.writer ? { seqs, chunks, writer: this.writer } : { seqs, chunks };
   }
 
   journaled(w: JournalWrite): void {
-    w.chunks.forEach((c, i) => this.indexChunk(c, w.seqs[i]));
+    w.chunks.forEach((c, i) => this.indexChunk(c, w.seqs[i], w.writer));
     this.onJournaled?.(w);
   }
 
   /** Another instance journaled points of these devices under `seq` (cluster mode). */
-  indexElsewhere(seq: number, imeis: string[]): void {
+  indexElsewhere(seq: number, imeis: string[], writer?: string | null): void {
+    if (writer) this.noteWriter(seq, writer);
     for (const imei of imeis) this.indexDevice(imei, seq);
   }
 
@@ -140,10 +156,34 @@ export class PositionStore
   }
 
   /** Notes the chunk under each device it holds points of. */
-  private indexChunk(chunk: JournalChunk, seq: number): void {
+  private indexChunk(chunk: JournalChunk, seq: number, writer?: string | null): void {
+    if (writer) this.noteWriter(seq, writer);
     chunk.imeis.forEach((imei, d) => {
       if (chunk.counts[d] > 0) this.indexDevice(imei, seq);
     });
+  }
+
+  private noteWriter(seq: number, writer: string): void {
+    const writers = this.writersOf.get(seq);
+    if (!writers) this.writersOf.set(seq, [writer]);
+    else if (!writers.includes(writer)) writers.push(writer);
+  }
+
+  /** The keys of the chunks under a seq: one, unless two instances wrote in the same µs. */
+  private journalKeys(seq: number): Deno.KvKey[] {
+    const writers = this.writersOf.get(seq);
+    return writers ? writers.map((w) => K.journal(seq, w)) : [K.journal(seq)];
+  }
+
+  /** A chunk was packed (or found gone): forget its writer; true when no chunk of seq is left. */
+  private forgetChunk(key: Deno.KvKey): boolean {
+    const seq = key[2] as number, writer = key[3] as string | undefined;
+    const writers = this.writersOf.get(seq);
+    if (!writers) return true;
+    const left = writers.filter((w) => w !== writer);
+    if (left.length) this.writersOf.set(seq, left);
+    else this.writersOf.delete(seq);
+    return !left.length;
   }
 
   private indexDevice(imei: string, seq: number): void {
@@ -167,7 +207,7 @@ export class PositionStore
     ) {
       const seq = e.key[2] as number;
       this.lastSeq = Math.max(this.lastSeq, seq);
-      this.indexChunk(e.value, seq);
+      this.indexChunk(e.value, seq, e.key[3] as string | undefined);
       onChunk(e.value);
       n++;
     }
@@ -186,13 +226,13 @@ export class PositionStore
     const out: StoredPosition[] = [];
     for (let i = 0; i < seqs.length; i += 10) {
       const entries = await this.kv.getMany<JournalChunk[]>(
-        seqs.slice(i, i + 10).map(K.journal),
+        seqs.slice(i, i + 10).flatMap((seq) => this.journalKeys(seq)),
       );
       for (const e of entries) {
         // Null when compaction packed the chunk meanwhile: its points are in blocks, which
         // the callers read after the journal. (Another instance's compaction: forget it.)
         if (!e.value) {
-          this.unindexPacked(imei, e.key[2] as number);
+          if (this.forgetChunk(e.key)) this.unindexPacked(imei, e.key[2] as number);
           continue;
         }
         for (const p of devicePoints(e.value, imei)) {
@@ -501,7 +541,10 @@ export class PositionStore
         for (const e of entries.slice(i, i + 500)) del.delete(e.key);
         await del.commit();
       }
-      const packed = new Set(entries.map((e) => e.key[2] as number));
+      // A seq is packed once no chunk under it is left (another writer's may be, rarely).
+      const packed = new Set(
+        entries.filter((e) => this.forgetChunk(e.key)).map((e) => e.key[2] as number),
+      );
       for (const imei of byDevice.keys()) {
         const left = (this.journalIndex.get(imei) ?? []).filter((s) => !packed.has(s));
         if (left.length) this.journalIndex.set(imei, left);

@@ -8,7 +8,7 @@ export const POSITION_SYNC = { journal: "positionJournal", blocks: "positionBloc
  * Cluster mode: the position store indexes its journal in memory (which chunks hold a
  * device's points not yet packed into blocks) and remembers blocks it read. Points journaled
  * or blocks written on one instance are announced, so a track read on any other instance finds
- * them: journal messages carry `<seq>:<imei>,<imei>…` per chunk, block messages the IMEIs.
+ * them: journal messages carry `<seq>/<writer>:<imei>,<imei>…` per chunk, block messages the IMEIs.
  * Single mode: nothing is installed (no work per commit).
  */
 export function syncPositions(store: PositionStore, sync: CacheSync): () => void {
@@ -16,7 +16,7 @@ export function syncPositions(store: PositionStore, sync: CacheSync): () => void
   store.onJournaled = (w) => {
     const ids = w.chunks.map((chunk, i) => {
       const imeis = chunk.imeis.filter((_, d) => chunk.counts[d] > 0);
-      return `${w.seqs[i]}:${imeis.join(",")}`;
+      return `${w.seqs[i]}/${w.writer ?? ""}:${imeis.join(",")}`;
     });
     sync.publish(POSITION_SYNC.journal, ids);
   };
@@ -24,9 +24,11 @@ export function syncPositions(store: PositionStore, sync: CacheSync): () => void
   const stops = [
     sync.on(POSITION_SYNC.journal, (ids) => {
       for (const id of ids) {
-        const colon = id.indexOf(":");
+        const colon = id.indexOf(":"), slash = id.indexOf("/");
         const imeis = id.slice(colon + 1);
-        if (imeis) store.indexElsewhere(Number(id.slice(0, colon)), imeis.split(","));
+        const writer = slash >= 0 && slash < colon ? id.slice(slash + 1, colon) : null;
+        const seq = Number(id.slice(0, slash >= 0 && slash < colon ? slash : colon));
+        if (imeis) store.indexElsewhere(seq, imeis.split(","), writer);
       }
     }),
     sync.on(POSITION_SYNC.blocks, (imeis) => store.blocksWrittenElsewhere(imeis)),

@@ -11,6 +11,8 @@ import type { PositionBlock } from "./codec.ts";
 export interface JournalWrite {
   seqs: number[];
   chunks: JournalChunk[];
+  /** Cluster mode: the instance whose journal keys these are (single mode: absent). */
+  writer?: string;
 }
 
 export interface PositionJournal {
