@@ -253,6 +253,12 @@ Deno.test({
       await t.step(
         "B killed: its session blocks no reconnect on A once silent 10 s, though A's rule is 60 s",
         async () => {
+          // A command through A that B writes to the device, which never answers.
+          const unanswered = await a.s.commands.send(
+            { device, content: "RESET#", sendType: "online", replace: false },
+            sender,
+          );
+          assert.equal(unanswered.sentBy, B);
           // B falls silent with the device's socket still open, as a frozen or killed host's.
           await b.link.close();
           await b.sessions.stop(false);
@@ -261,11 +267,15 @@ Deno.test({
             B,
             "B's heartbeat is still fresh",
           );
+          assert.equal(await a.s.commands.sweep(Date.now() + 61_000), 0, "B may still time it out");
           await waitFor("B's heartbeat goes stale", async () => {
             await a.sessions.beat();
             return !a.sessions.instanceLive(B);
           }, 15_000);
           assert.equal(await a.sessions.holderElsewhere(IMEI), null);
+          // A's sweep times out what the gone instance left "sending".
+          assert.equal(await a.s.commands.sweep(Date.now() + 61_000), 1);
+          assert.equal((await a.s.commands.record(unanswered.id))?.status, "timeout");
           // An offline command sent after the fail-over waits in the store…
           const queued = await a.s.commands.send(
             { device, content: "STATUS#", sendType: "offline", replace: false },
