@@ -11,6 +11,8 @@ import { md5, OpenClient } from "../../tests/helpers/open_client.ts";
 import { ApiClient } from "../../tests/helpers/api_client.ts";
 import { CATALOGUE } from "../../lib/errors.ts";
 import { openTestKv } from "../../tests/helpers/test_kv.ts";
+import { PgBlobStore } from "../../lib/blobs/pg.ts";
+import { SECRET_KEY_BLOB } from "./secret_box.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PASSWORD = "Passw0rd11";
@@ -372,6 +374,16 @@ Deno.test({
         assert.equal(keys, 2);
       } finally {
         kv.close();
+      }
+      if (server.databaseUrl) {
+        // Cluster mode: the key is a blob of the `blobs` schema, apart from the modules' ones.
+        const blobs = new PgBlobStore(server.databaseUrl);
+        try {
+          assert.equal((await blobs.bytes(SECRET_KEY_BLOB))?.length, 32);
+        } finally {
+          await blobs.close();
+        }
+        return;
       }
       const keyFile = await Deno.stat(`${server.dataDir}/openapi/secret.key`);
       assert.equal(keyFile.size, 32);

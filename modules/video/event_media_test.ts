@@ -4,6 +4,7 @@
  * few devices and by time for a whole subtree (only the caller's devices either way).
  */
 import assert from "node:assert/strict";
+import { isDeepStrictEqual } from "node:util";
 import type { OutgoingCommand } from "../gateway/protocols/types.ts";
 import type { LiveConnection } from "../gateway/types.ts";
 import { createMediaHub } from "./media/mod.ts";
@@ -91,7 +92,16 @@ async function setup(visible: string[], answer: boolean) {
   return { kv, video, alarm, list };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/**
+ * Waits (at most 5 s) until `ready` holds: the desk stores records in the background, and a
+ * write takes longer on PostgreSQL than on Deno KV. The assertions after it say what is wrong.
+ */
+async function settle(ready: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 Deno.test("event media: linked to its alert; obtaining, not obtained, one record per label", async () => {
   const s = await setup([MINE], true);
@@ -99,12 +109,15 @@ Deno.test("event media: linked to its alert; obtaining, not obtained, one record
     s.alarm(MINE, 2, "11".repeat(16));
     s.alarm(MINE, 2, "11".repeat(16)); // the same report again
     s.alarm(MINE, 0, "22".repeat(16), T + 3_600_000);
-    await settle();
-    const rows = await s.list();
-    assert.deepEqual(rows.map((r) => [r.state, r.alertId, r.alarmType, r.lat]), [
+    const expected = [
       ["notObtained", "", "dms:1", null],
       ["obtaining", "a1", "dms:1", 1],
-    ]);
+    ];
+    const summary = async () =>
+      (await s.list()).map((r) => [r.state, r.alertId, r.alarmType, r.lat]);
+    await settle(async () => isDeepStrictEqual(await summary(), expected));
+    const rows = await s.list();
+    assert.deepEqual(rows.map((r) => [r.state, r.alertId, r.alarmType, r.lat]), expected);
     assert.equal(rows[1].deviceName, "Cam 17");
     // The terminal no longer has the files: overwritten.
     const r = await s.video.services.events.attachmentsAnnounced(rows[1].id, "11".repeat(16), 0);
@@ -119,7 +132,7 @@ Deno.test("event media: a refused 0x9208 fails the record", async () => {
   const s = await setup([MINE], false);
   try {
     s.alarm(MINE, 1, "33".repeat(16));
-    await settle();
+    await settle(async () => (await s.list())[0]?.state === "failed");
     assert.equal((await s.list())[0].state, "failed");
   } finally {
     s.kv.close();
@@ -132,7 +145,7 @@ Deno.test("event media: a whole subtree is listed by time, only its own devices"
   try {
     s.alarm(MINE, 1, "44".repeat(16));
     s.alarm(OTHER, 1, "55".repeat(16));
-    await settle();
+    await settle(async () => (await s.list([MINE, OTHER])).length === 2);
     assert.deepEqual((await s.list()).map((r) => r.imei), [MINE]);
     assert.deepEqual((await s.list([MINE])).map((r) => r.imei), [MINE]);
   } finally {
