@@ -132,10 +132,7 @@ export class SessionRegistry implements DeviceSessions {
 
   /** Whether any instance but this one is alive (else nothing needs to be looked up). */
   private othersLive(): boolean {
-    for (const id of this.heartbeats.keys()) {
-      if (id !== this.instanceId && this.instanceLive(id)) return true;
-    }
-    return false;
+    return this.liveInstances() > 1;
   }
 
   async holderElsewhere(imei: string): Promise<string | null> {
