@@ -16,6 +16,7 @@ import { AlertStore } from "../modules/alerts/store.ts";
 import { AlertSettingsStore } from "../modules/alerts/settings.ts";
 import { AlertSettingsRecords, BroadcastRecords } from "../modules/alerts/settings_store.ts";
 import { type AlertingServices, createAlerting } from "../modules/alerts/wiring.ts";
+import { EngineStateStore } from "../modules/alerts/store_engine_state.ts";
 import { AuthService } from "../modules/auth/service.ts";
 import { AuthStore } from "../modules/auth/store.ts";
 import { PasswordChecks } from "../modules/auth/confirm.ts";
@@ -36,6 +37,7 @@ import { DeviceDirectory } from "../modules/devices/directory.ts";
 import { syncDirectory } from "../modules/devices/directory_sync.ts";
 import { CacheSync, syncCache } from "../lib/cluster/cache_sync.ts";
 import { syncPositions } from "../modules/positions/store_sync.ts";
+import { relayPopups } from "../modules/alerts/popup_relay.ts";
 import { LiveRelay } from "../modules/monitor/live_relay.ts";
 import { syncLiveRoutes } from "../modules/monitor/live_sync.ts";
 import { DeviceService } from "../modules/devices/service.ts";
@@ -151,6 +153,7 @@ import { type FuelTank, SensorRecorder } from "../modules/sensors/recorder.ts";
 import { SensorReadings } from "../modules/sensors/reader.ts";
 import { ClusterMediaHub } from "../modules/video/cluster_media.ts";
 import { MediaHolderStore } from "../modules/video/media_holder_store.ts";
+import { SignalRelay } from "../modules/video/signal_relay.ts";
 import { VideoStore } from "../modules/video/store.ts";
 import type { VideoServices } from "../modules/video/routes.ts";
 import type { VideoDesk } from "../modules/gateway/types.ts";
@@ -573,7 +576,7 @@ export async function compose(
 function buildVideo(
   { kv, config, metrics, blobs, cluster }: Core,
   { devices, directory }: DevicesArea,
-  { connections, alerts }: GatewayArea,
+  { connections, alerts, deviceSessions }: GatewayArea,
   fleetStore: FleetStore,
 ): Pick<Services, "video" | "videoDesk" | "mediaHub"> {
   const timeline = new DriverTimelineService(fleetStore);
@@ -610,6 +613,8 @@ function buildVideo(
     blobs,
     hub: clusterHub ?? mediaHub,
     remoteHls: clusterHub,
+    relay: clusterHub && deviceSessions ? new SignalRelay(cluster.link, deviceSessions) : undefined,
+    serveSignals: clusterHub && ((target) => clusterHub.serveSignals(target)),
     connections,
     alerts,
     devices,
@@ -943,6 +948,8 @@ async function buildAlerting(
   );
   await ingestor.recover();
   const alerting = await createAlerting(config, {
+    // Cluster mode: the engine's per-device state survives a device moving to another instance.
+    engineState: cluster.mode === "cluster" ? new EngineStateStore(kv) : undefined,
     broadcastRules: new BroadcastRecords(kv),
     access: a.access,
     accountStore: a.accountStore,
@@ -967,6 +974,7 @@ async function buildAlerting(
     drivers: new DriverTimelineService(a.fleetStore),
   });
   syncCache(new CacheSync(cluster), "broadcastRules", alerting.autoBroadcast);
+  relayPopups(alerting.alertDelivery, cluster);
   return { ...alerting, ingestor };
 }
 

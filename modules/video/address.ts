@@ -13,7 +13,10 @@ export interface MediaAddressConfig {
 
 const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 
-export function mediaHost(config: MediaAddressConfig, conn: LiveConnection): string {
+export function mediaHost(
+  config: MediaAddressConfig,
+  conn: Pick<LiveConnection, "remote">,
+): string {
   if (config.MEDIA_PUBLIC_HOST) return config.MEDIA_PUBLIC_HOST;
   if (!WILDCARDS.has(config.HOSTNAME)) return config.HOSTNAME;
   const remote = conn.remote.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");

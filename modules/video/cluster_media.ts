@@ -21,6 +21,7 @@ import type { HlsFile } from "./hls.ts";
 import type { MediaHolderStore } from "./media_holder_store.ts";
 import { PLAYLIST } from "./paths.ts";
 import type { MediaHub, StreamInfo, StreamKey } from "./types.ts";
+import { runSignal, type SignalCall, type SignalTarget } from "./signal_relay.ts";
 
 const mediaLog = log.area("video");
 const ALL = `${SUBJECTS.media}.all`;
@@ -35,6 +36,7 @@ const MISSING = 0, PLAYLIST_TEXT = 1, SEGMENT_BYTES = 2;
 
 type MediaRequest =
   | { op: "file"; key: StreamKey; name: string }
+  | { op: "signal"; call: SignalCall }
   | { op: "record"; key: StreamKey; maxMs: number; blob: string };
 
 export interface ClusterMediaDeps {
@@ -58,6 +60,7 @@ export class ClusterMediaHub implements MediaHub {
   readonly #remote = new Map<string, { info: StreamInfo; at: number }>();
   readonly #stops: (() => void)[] = [];
   readonly #refresher: ReturnType<typeof setInterval>;
+  #signals: SignalTarget | null = null;
 
   constructor(private readonly d: ClusterMediaDeps) {
     const { link, instanceId } = d.cluster;
@@ -196,8 +199,17 @@ export class ClusterMediaHub implements MediaHub {
     return null;
   }
 
+  /** Runs JT/T 1078 signalling other instances forward to terminals connected here. */
+  serveSignals(target: SignalTarget): void {
+    this.#signals = target;
+  }
+
   /** The holder's side of a forwarded request. */
   async #answer(req: MediaRequest): Promise<Uint8Array> {
+    if (req.op === "signal") {
+      if (!this.#signals) throw new Error("no video signalling here");
+      return await runSignal(this.#signals, req.call);
+    }
     if (req.op === "record") {
       const path = `${this.d.workDir}/${req.blob.split("/").pop()}`;
       await Deno.mkdir(this.d.workDir, { recursive: true });

@@ -58,7 +58,7 @@ export class VideoDownloads {
     if (req.files.length > BATCH_DOWNLOAD_MAX) {
       throw new BizError("videoBatchTooLarge", { max: BATCH_DOWNLOAD_MAX });
     }
-    this.d.link.connection(req.imei);
+    await this.d.link.reach(req.imei);
     const rows: VideoDownloadRow[] = [];
     for (const f of req.files) {
       const [startTime, endTime] = range(f.startTime, f.endTime);

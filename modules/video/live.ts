@@ -26,7 +26,8 @@ import type { MediaHub, StreamInfo, StreamKey } from "./types.ts";
 const videoLog = log.area("video");
 
 /** Where terminals send their media: this server's public host and JT/T 1078 port. */
-export type MediaAddress = (conn: LiveConnection) => { host: string; port: number };
+/** The media address for a device's connection (here, or on another instance). */
+export type MediaAddress = (conn: Pick<LiveConnection, "remote">) => { host: string; port: number };
 
 /** 0x9202 control codes (JT/T 1078 table 21) and speeds (1x … 16x as 1 … 5). */
 const CONTROL = { resume: 0, pause: 1, stop: 2, speed: 3, seek: 5 } as const;
@@ -58,7 +59,7 @@ export class LiveVideo {
     stream?: StreamType,
   ): Promise<LiveStartAnswer> {
     await this.d.devices.visibleDevice(session, imei);
-    this.d.link.connection(imei);
+    await this.d.link.reach(imei);
     await this.d.settings.countPlay(session);
     const chosen = stream ?? (await this.d.settings.get(session)).defaultStream;
     return await this.startStream(imei, channel, chosen);
@@ -85,7 +86,7 @@ export class LiveVideo {
     const key = keyOf(imei, channel, LIVE);
     const running = this.d.hub.info(key);
     if (running?.connected) return answer(hlsUrl(imei, channel, LIVE), running);
-    const conn = this.d.link.connection(imei);
+    const conn = await this.d.link.reach(imei);
     const { host, port } = this.d.mediaAddress(conn);
     const ready = this.d.hub.expect(key, this.timeoutMs);
     await this.d.link.send(imei, { type: "live", host, port, channel, stream });
@@ -135,7 +136,7 @@ export class LiveVideo {
   /** POST history/play (0x9201): one playback per device channel at a time. */
   async play(session: Session, req: HistoryPlayRequest): Promise<LiveStartAnswer> {
     await this.d.devices.visibleDevice(session, req.imei);
-    this.d.link.connection(req.imei);
+    await this.d.link.reach(req.imei);
     await this.d.settings.countPlay(session);
     return await this.playStream(req.imei, req.channel, ...range(req.startTime, req.endTime));
   }
@@ -151,7 +152,7 @@ export class LiveVideo {
     const key = keyOf(imei, channel, purpose);
     // A new playback replaces the previous one of the channel.
     if (this.d.hub.info(key)) this.d.hub.close(key);
-    const conn = this.d.link.connection(imei);
+    const conn = await this.d.link.reach(imei);
     const { host, port } = this.d.mediaAddress(conn);
     const ready = this.d.hub.expect(key, this.timeoutMs);
     await this.d.link.send(imei, { type: "playback", host, port, channel, start, end });

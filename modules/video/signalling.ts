@@ -7,6 +7,7 @@ import { BizError } from "../../lib/errors.ts";
 import type { Connections, LiveConnection } from "../gateway/types.ts";
 import type { VideoRequest, VideoResource } from "../gateway/protocols/types.ts";
 import { simOf } from "./paths.ts";
+import type { RemoteTerminal, SignalRelay, SignalTarget } from "./signal_relay.ts";
 
 /** Requests whose answers are recognised (the latest sent). */
 const MAX_REMEMBERED = 4096;
@@ -27,7 +28,17 @@ export class VideoLink {
   /** SIM → IMEI of the devices video was asked of (the hub keys streams by SIM). */
   private readonly sims = new Map<string, string>();
 
-  constructor(private readonly connections: Connections) {}
+  /** Cluster mode: reaches terminals connected to other instances. */
+  constructor(private readonly connections: Connections, private readonly relay?: SignalRelay) {}
+
+  /** The calls run here only (what a relayed call from another instance runs). */
+  readonly local: SignalTarget = {
+    connection: (imei) => this.connection(imei),
+    send: (imei, request) => this.sendHere(imei, request),
+    request: (imei, request, timeoutMs) => this.requestHere(imei, request, timeoutMs),
+    resources: (imei, channel, start, end, timeoutMs) =>
+      this.resourcesHere(imei, channel, start, end, timeoutMs),
+  };
 
   imeiOfSim(sim: string): string | null {
     return this.sims.get(sim) ?? null;
@@ -41,8 +52,34 @@ export class VideoLink {
     return conn;
   }
 
+  /**
+   * The device's connection here, or (cluster mode) on the instance holding it; the catalogue
+   * refusal when neither (offline) or not a video terminal.
+   */
+  async reach(imei: string): Promise<LiveConnection | RemoteTerminal> {
+    if (!this.relay || this.connections.get(imei)) return this.connection(imei);
+    const remote = await this.relay.locate(imei);
+    if (!remote) throw new BizError("deviceOffline");
+    if (remote.protocol !== "jt808") throw new BizError("videoNotSupported");
+    return remote;
+  }
+
+  /** The holder of a device connected elsewhere (cluster mode), else null: send from here. */
+  private async elsewhere(imei: string): Promise<string | null> {
+    if (!this.relay || this.connections.get(imei)) return null;
+    const t = await this.reach(imei);
+    return "holder" in t ? t.holder : null;
+  }
+
   /** Sends a request; resolves with its header serial. */
   async send(imei: string, request: VideoRequest): Promise<number> {
+    const holder = await this.elsewhere(imei);
+    if (!holder) return await this.sendHere(imei, request);
+    this.sims.set(simOf(imei), imei);
+    return await this.relay!.call<number>(holder, { signal: "send", imei, request });
+  }
+
+  private async sendHere(imei: string, request: VideoRequest): Promise<number> {
     const conn = this.connection(imei);
     this.sims.set(simOf(imei), imei);
     const ref = this.ref = this.ref >= 0x7fff_fff0 ? FIRST_REF : this.ref + 1;
@@ -57,7 +94,19 @@ export class VideoLink {
 
   /** Sends and waits for the 0x0001 answer: true accepted, false refused, null no answer. */
   async request(imei: string, request: VideoRequest, timeoutMs: number): Promise<boolean | null> {
-    const serial = await this.send(imei, request);
+    const holder = await this.elsewhere(imei);
+    if (holder) {
+      return await this.relay!.call(holder, { signal: "request", imei, request, timeoutMs });
+    }
+    return await this.requestHere(imei, request, timeoutMs);
+  }
+
+  private async requestHere(
+    imei: string,
+    request: VideoRequest,
+    timeoutMs: number,
+  ): Promise<boolean | null> {
+    const serial = await this.sendHere(imei, request);
     return await this.wait(this.answers, `${imei}:${serial}`, timeoutMs);
   }
 
@@ -69,8 +118,23 @@ export class VideoLink {
     end: number,
     timeoutMs: number,
   ): Promise<VideoResource[] | null> {
+    const holder = await this.elsewhere(imei);
+    if (holder) {
+      const call = { signal: "resources" as const, imei, channel, start, end, timeoutMs };
+      return await this.relay!.call(holder, call);
+    }
+    return await this.resourcesHere(imei, channel, start, end, timeoutMs);
+  }
+
+  private async resourcesHere(
+    imei: string,
+    channel: number,
+    start: number,
+    end: number,
+    timeoutMs: number,
+  ): Promise<VideoResource[] | null> {
     // An answer quicker than send() resolving is kept in `early` for wait() to find.
-    const serial = await this.send(imei, { type: "queryResources", channel, start, end });
+    const serial = await this.sendHere(imei, { type: "queryResources", channel, start, end });
     return await this.wait(this.lists, `${imei}:${serial}`, timeoutMs);
   }
 

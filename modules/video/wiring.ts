@@ -18,6 +18,7 @@ import type { VideoServices } from "./routes.ts";
 import { VideoSettingsService, type VisibleDevice } from "./settings.ts";
 import { VideoShares } from "./shares.ts";
 import { VideoLink } from "./signalling.ts";
+import type { SignalRelay, SignalTarget } from "./signal_relay.ts";
 import type { VideoStore } from "./store.ts";
 import type { MediaHub } from "./types.ts";
 
@@ -35,12 +36,15 @@ export interface VideoDeps {
   visibleImeis: (session: Session, imeis?: string[]) => Promise<string[]>;
   device: (imei: string) => { userId: string; deviceName: string } | undefined;
   /** This server's media (JT/T 1078) and attachment addresses for a device's connection. */
-  mediaAddress: (conn: LiveConnection) => { host: string; port: number };
+  mediaAddress: (conn: Pick<LiveConnection, "remote">) => { host: string; port: number };
   attachmentAddress: (conn: LiveConnection) => { host: string; port: number };
   driverOf?: (imei: string, time: number) => Promise<{ name: string; photo?: string } | null>;
   startTimeoutMs?: number;
   /** Cluster mode: HLS of streams other instances hold (the ClusterMediaHub). */
   remoteHls?: RemoteHls;
+  /** Cluster mode: signalling to terminals connected to other instances, and serving theirs. */
+  relay?: SignalRelay;
+  serveSignals?: (target: SignalTarget) => void;
 }
 
 export interface VideoArea {
@@ -51,7 +55,8 @@ export interface VideoArea {
 export function createVideo(d: VideoDeps): VideoArea {
   const store = d.store;
   const blobs = d.blobs ?? new FsBlobStore(d.dataDir);
-  const link = new VideoLink(d.connections);
+  const link = new VideoLink(d.connections, d.relay);
+  d.serveSignals?.(link.local);
   const settings = new VideoSettingsService(store, d.devices);
   const shares = new VideoShares(store, d.devices);
   const live = new LiveVideo({
