@@ -142,7 +142,24 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
   }
 }
 
+/**
+ * Starts instance `index` on fresh ports. A port picked free may be taken by another process
+ * before the instance binds it (a busy machine): then it starts again on new ports.
+ */
 async function startInstance(index: number, env: Record<string, string>): Promise<ClusterInstance> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await startInstanceOnce(index, env);
+    } catch (e) {
+      if (attempt >= 3 || !/already in use/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startInstanceOnce(
+  index: number,
+  env: Record<string, string>,
+): Promise<ClusterInstance> {
   const device = Object.fromEntries(
     Object.keys(PORT_VARS).map((k) => [k, freePort()]),
   ) as Omit<ClusterPorts, "http">;
