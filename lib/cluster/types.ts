@@ -92,4 +92,6 @@ export const SUBJECTS = {
   sessionClose: "tp.session.close",
   /** Media (HLS playlists/segments) held by one instance: `tp.media.<instanceId>` (request). */
   media: "tp.media",
+  /** Console pop-ups (pushed alerts) for every instance's feed: `tp.popups`. */
+  popups: "tp.popups",
 } as const;

@@ -34,6 +34,8 @@ type PopupListener = (a: PushedAlert) => void;
 
 /** Pushed alerts kept for consoles that poll for pop-ups (newest last). */
 const RECENT_MAX = 1000;
+/** Cluster mode: how long a pop-up waits before feeds answer it (the relay's delay, clocks). */
+export const POPUP_SETTLE_MS = 1000;
 
 /**
  * Delivers alerts (device alarms from the gateway and engine alerts alike, both arriving as
@@ -45,6 +47,13 @@ export class AlertDelivery {
   private popups = new Set<PopupListener>();
   private recent: (PushedAlert & { seq: number })[] = [];
   private seq = 0;
+  /**
+   * Cluster mode (popup_relay.ts): told each pop-up pushed here, with its sequence number, for
+   * the other instances' feeds. Then sequence numbers are the pushing instance's clock (µs),
+   * the same on every instance, and a feed answers only pop-ups older than POPUP_SETTLE_MS, by
+   * when every instance has them: a console polling any instance sees each pop-up once.
+   */
+  private onPushed: ((popup: PushedAlert & { seq: number }) => void) | null = null;
   /** Owner accounts by id, briefly cached: a burst of alerts needs one read per account. */
   private owners = new Map<string, { at: number; path: string; language: string } | null>();
   /** Pushed flags waiting to be written in one batch. */
@@ -104,7 +113,36 @@ export class AlertDelivery {
    * lets through, and the latest sequence number to ask from next time.
    */
   popupsSince(after: number, accept: (a: PushedAlert) => boolean) {
-    return { seq: this.seq, list: this.recent.filter((a) => a.seq > after && accept(a)) };
+    if (!this.onPushed) {
+      return { seq: this.seq, list: this.recent.filter((a) => a.seq > after && accept(a)) };
+    }
+    const settled = (Date.now() - POPUP_SETTLE_MS) * 1000;
+    const list = this.recent.filter((a) => a.seq > after && a.seq <= settled && accept(a));
+    return { seq: after === Infinity ? settled : Math.max(settled, after), list };
+  }
+
+  /** Cluster mode: shares this instance's pop-ups through `publish` (see onPushed). */
+  sharePopups(publish: (popup: PushedAlert & { seq: number }) => void): void {
+    this.onPushed = publish;
+  }
+
+  /** A pop-up another instance pushed (its mail, webhook and SMS went out there). */
+  addPopup(popup: PushedAlert & { seq: number }): void {
+    let at = this.recent.length;
+    while (at > 0 && this.recent[at - 1].seq > popup.seq) at--;
+    this.recent.splice(at, 0, popup);
+    this.trimAndTell(popup);
+  }
+
+  private trimAndTell(popup: PushedAlert & { seq: number }): void {
+    if (this.recent.length > RECENT_MAX) this.recent.splice(0, this.recent.length - RECENT_MAX);
+    for (const l of this.popups) {
+      try {
+        l(popup);
+      } catch (e) {
+        alertLog.error("pop-up listener failed", e);
+      }
+    }
   }
 
   onPopup(listener: PopupListener): () => void {
@@ -186,16 +224,12 @@ export class AlertDelivery {
       driverName: driver?.name ?? "",
       path: owner.path,
     };
-    this.recent.push({ ...view, seq: ++this.seq });
+    this.seq = this.onPushed ? Math.max(Date.now() * 1000, this.seq + 1) : this.seq + 1;
+    const popup = { ...view, seq: this.seq };
+    this.recent.push(popup);
     this.d.metrics?.delivered.console.inc();
-    if (this.recent.length > RECENT_MAX) this.recent.splice(0, this.recent.length - RECENT_MAX);
-    for (const l of this.popups) {
-      try {
-        l(view);
-      } catch (e) {
-        alertLog.error("pop-up listener failed", e);
-      }
-    }
+    this.trimAndTell(popup);
+    this.onPushed?.(popup);
     const fenceMail = alert.fenceId ? (await this.d.zones.get(alert.fenceId))?.emailAlert : false;
     const mailed = s.email.enabled && s.email.address &&
       (s.email.types.includes(alert.type) || fenceMail);

@@ -19,7 +19,7 @@ import { RawDevice } from "../../tests/helpers/raw_device.ts";
 import { freePort } from "../../tests/helpers/server.ts";
 import { ensureAdministrator } from "../accounts/bootstrap.ts";
 import { type GatewayHandle, startGateway } from "../gateway/gateway.ts";
-import { gt06Location, gt06Login, Gt06StreamReader } from "../simulator/devices/gt06.ts";
+import { gt06Alarm, gt06Location, gt06Login, Gt06StreamReader } from "../simulator/devices/gt06.ts";
 import { sampleFix } from "../simulator/fix.ts";
 import { STATUS_INDEX } from "./objects.ts";
 
@@ -350,6 +350,37 @@ Deno.test({
         assert.equal(two.s.directory.get(unseen), undefined);
         assert.equal((await two.s.directory.resolve(unseen))?.imei, unseen);
       });
+
+      await t.step(
+        "an alarm pushed on 1 pops up once on a console polling either instance",
+        async () => {
+          // The administrator's console (the device's owner is under distributor B since the move;
+          // a live connection keeps the owner it logged in with).
+          const root = ok(
+            await two.call("/v3/new/account/login", { account: "admin", password: ADMIN_PASSWORD }),
+          ).token;
+          const poll = async (i: Instance, after?: number) =>
+            ok(
+              await i.call(
+                `/v3/new/alarm/popups${after === undefined ? "" : `?after=${after}`}`,
+                undefined,
+                root,
+              ),
+            ) as { seq: number; list: { imei: string; type: string }[] };
+          let seq = (await poll(two)).seq;
+          await device!.send(gt06Alarm(sampleFix({ time: new Date(), alarm: "sos" }), 5));
+          // The console alternates between the instances (a balancer), as a browser's polls may.
+          const seen: string[] = [];
+          const end = Date.now() + 4000;
+          for (let n = 0; Date.now() < end; n++) {
+            const answer = await poll(n % 2 ? one : two, seq);
+            seq = answer.seq;
+            seen.push(...answer.list.filter((a) => a.imei === IMEI).map((a) => a.type));
+            await sleep(150);
+          }
+          assert.deepEqual(seen, ["sos"]);
+        },
+      );
 
       await t.step("the last stream of a viewer drops its subscription", async () => {
         for (const s of streams) await s.close();
