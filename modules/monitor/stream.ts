@@ -28,6 +28,10 @@ export type EventFilter = (ev: GatewayEvent) => boolean;
  * `maxAlerts` alerts, never a growing queue. A flush is skipped while the client's stream
  * buffer is full, which is what makes the coalescing effective.
  *
+ * Cluster mode (live_relay.ts): events this instance processed are also published for the
+ * other instances, and a stream opened with a `scope` hears the other instances' events of
+ * that scope through the relay (one subscription per viewer); the filter still decides.
+ *
  * Wire format: `event: pos` data `[[imei, lat, lng, speedKmh, course, timeMs, statusIdx], ...]`,
  * `event: status` data `[[imei, statusIdx], ...]`, `event: alert` data an AlertRecord.
  */
