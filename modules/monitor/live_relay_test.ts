@@ -343,6 +343,21 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "a domain's branding saved on 1 is served by 2 (its cache dropped)",
+        async () => {
+          const host = "fleet.example.com";
+          assert.notEqual((await two.s.domains.forHost(host)).domainTitle, "Fleet Example");
+          const current = await one.s.domains.forHost(host);
+          await one.s.domains.save({ ...current, host, domainTitle: "Fleet Example" });
+          await waitFor(
+            "2's title",
+            async () => (await two.s.domains.forHost(host)).domainTitle === "Fleet Example",
+            2000,
+          );
+        },
+      );
+
       await t.step("a login of a device instance 2 never heard of reads the store", async () => {
         const unseen = "359710049230110";
         // Written straight into the shared store: no sync message announces it.
