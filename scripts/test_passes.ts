@@ -4,20 +4,15 @@
  * each server in cluster mode on its own database and the run's NATS).
  *
  * Pass 2's rule: every test file that opens its store through tests/helpers/test_kv.ts (the
- * stores' tests, found by their `openTestKv(` call), every file under tests/integration/, and
- * the module tests in SERVER_MODULE_TESTS (they start a real server), minus KV_ONLY. Browser
- * e2e tests (tests/e2e/), the cluster test (tests/cluster/, on PostgreSQL in pass 1 already)
- * and benches stay out, so the whole run stays well under CI's 30 minutes.
+ * stores' tests, found by their `openTestKv(` call) or starts the product as a process
+ * (`startServer(`: every file under tests/integration/ and the module tests that do), minus
+ * KV_ONLY. Browser tests (tests/e2e/), the cluster test (tests/cluster/, on PostgreSQL in pass
+ * 1 already), benches and the in-process API tests (tests/helpers/harness.ts, the same stores
+ * through the routes) stay on Deno KV, so the whole run stays well under CI's 30 minutes.
  */
 import { join, relative } from "node:path";
 
 export type Backend = "kv" | "postgres" | "both";
-
-/** Module tests that start the product as a process: their flows cross several stores. */
-export const SERVER_MODULE_TESTS: readonly string[] = [
-  "modules/openapi/frame_test.ts",
-  "modules/openapi/methods/rest_test.ts",
-];
 
 /** Tests that check the Deno KV file itself, with the reason (pass 2 skips them). */
 export const KV_ONLY: Readonly<Record<string, string>> = {
@@ -27,7 +22,15 @@ export const KV_ONLY: Readonly<Record<string, string>> = {
 };
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const SKIPPED_DIRS = new Set(["node_modules", "build", "dist", "data", ".git", "e2e", "bench"]);
+const SKIPPED_DIRS = new Set([
+  "node_modules",
+  "build",
+  "dist",
+  "data",
+  ".git",
+  "e2e",
+  "bench",
+]);
 
 /** Splits `--backend=…` off the arguments; the rest go to `deno test`. */
 export function parseBackend(args: string[]): { backend: Backend; rest: string[] } {
@@ -52,11 +55,8 @@ export async function postgresPassFiles(): Promise<string[]> {
   for await (const path of testFiles(ROOT)) {
     const rel = relative(ROOT, path);
     if (rel in KV_ONLY || rel.startsWith("tests/cluster/")) continue;
-    if (rel.startsWith("tests/integration/") || SERVER_MODULE_TESTS.includes(rel)) {
-      files.push(rel);
-    } else if ((await Deno.readTextFile(path)).includes("openTestKv(")) {
-      files.push(rel);
-    }
+    const text = await Deno.readTextFile(path);
+    if (text.includes("openTestKv(") || text.includes("startServer(")) files.push(rel);
   }
   return files.sort();
 }
