@@ -92,6 +92,8 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       durable: true,
       position: s.alertEngine.handle,
       status: s.alertEngine.handle,
+      // Cluster mode: a device connecting here has its engine state read again.
+      connection: s.alertEngine.handle,
     },
     ...(s.motion
       ? [{

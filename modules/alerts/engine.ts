@@ -3,12 +3,7 @@ import type { StoredPosition } from "../devices/model.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { GatewayEvent } from "../gateway/events.ts";
 import type { AlertRaised, FenceCrossed } from "./events.ts";
-import {
-  bboxOverlapsSegment,
-  contains,
-  type LatLng,
-  segmentTouches,
-} from "../geofences/geometry.ts";
+import { bboxOverlapsSegment, contains, segmentTouches } from "../geofences/geometry.ts";
 import type { Zone } from "../geofences/model.ts";
 import type { GeofenceService } from "../geofences/service.ts";
 import type { DeviceAlertSettings } from "./schemas.ts";
@@ -16,6 +11,14 @@ import type { AlertSettingsStore } from "./settings.ts";
 import type { AlertRecord, AlertStore } from "./store.ts";
 import type { EngineType, RouteWatch } from "./types.ts";
 import { log } from "../../lib/log.ts";
+import {
+  type DeviceTrack,
+  loadTrack,
+  newTrack,
+  type SavedTrack,
+  saveTrack,
+} from "./engine_state.ts";
+import type { EngineStateStore } from "./store_engine_state.ts";
 
 const engineLog = log.area("alerts");
 
@@ -23,32 +26,10 @@ const MOVING_KMH = 5;
 /** ACC-on time is accumulated only between fixes closer than this (gaps are not driving). */
 const MAX_ACC_GAP_MS = 10 * 60_000;
 const DAY_MS = 86_400_000;
-
-/** What the engine remembers per device between positions (memory only; rebuilt on start). */
-interface DeviceTrack {
-  last: (LatLng & { time: number; speed: number; acc: boolean | null }) | null;
-  /** Fence id → since when the device is inside. */
-  inside: Map<string, number>;
-  /** Fence id → when the device was last seen inside (or first tracked). */
-  lastInside: Map<string, number>;
-  /** Fences whose not-in / not-out alert already fired for the current period. */
-  firedLong: Set<string>;
-  overspeedSince: number | null;
-  overspeedFired: boolean;
-  stoppedSince: number | null;
-  stayFired: boolean;
-  temperature: "ok" | "high" | "low";
-  mileageFired: boolean;
-  maintenanceFired: boolean;
-  accOnMs: number;
-  accFired: boolean;
-  /** "yyyy-mm-dd#range" keys of night ranges already reported. */
-  nightFired: Set<string>;
-  offlineAnnounced: number | null;
-  offlineFired: boolean;
-  /** Settings object the counters belong to: new settings restart the counters. */
-  settings: DeviceAlertSettings | undefined;
-}
+/** Cluster mode: device states changed without an alert are written this long after. */
+const STATE_SAVE_MS = 5_000;
+/** Alerts (two keys each) and their devices' states per commit: under 1000 mutations. */
+const ALERTS_PER_COMMIT = 300;
 
 export interface EngineDeps {
   /** Where raised alerts are announced once stored (delivery, live pages…), and fence crossings. */
@@ -63,6 +44,12 @@ export interface EngineDeps {
   addressOf?: (lat: number, lng: number, userId: string) => string | undefined;
   /** Planned routes bound to devices (fleet): deviation and return. */
   routes?: RouteWatch;
+  /**
+   * Cluster mode: per-device state kept in the store (read on a device's first event here,
+   * written with the alerts it caused, the rest a few seconds behind), so the instance that
+   * takes a device over raises no enter/exit again. Absent in single mode: memory only.
+   */
+  state?: EngineStateStore;
 }
 
 /**
@@ -74,6 +61,14 @@ export interface EngineDeps {
  */
 export class AlertEngine {
   private tracks = new Map<string, DeviceTrack>();
+  /** Cluster mode: events of devices whose stored state is being read, in arrival order. */
+  private loading = new Map<string, GatewayEvent[]>();
+  private toLoad: string[] = [];
+  private loads: Promise<void> | null = null;
+  /** Cluster mode: devices whose state changed since it was last written. */
+  private unsaved = new Set<string>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<void> | null = null;
   private pending: AlertRecord[] = [];
   private flushing: Promise<void> | null = null;
   /** Off until start(): ALERT_ENGINE=off leaves it off. */
@@ -100,39 +95,116 @@ export class AlertEngine {
 
   /** Resolves once every alert raised so far is stored and published. */
   async idle(): Promise<void> {
-    while (this.flushing || this.pending.length) await (this.flushing ?? this.flush());
+    while (this.loads || this.flushing || this.pending.length) {
+      await (this.loads ?? this.flushing ?? this.flush());
+    }
   }
 
   onEvent(ev: GatewayEvent): void {
+    if (!this.d.state) return this.apply(ev);
+    if (ev.type === "connection") return this.connected(ev.imei, ev.connected);
+    if (ev.type !== "position" && ev.type !== "status") return;
+    if (this.tracks.has(ev.imei)) this.apply(ev);
+    else this.loadThen(ev);
+  }
+
+  private apply(ev: GatewayEvent): void {
     if (ev.type === "position") this.position(ev.imei, ev.userId, ev.position);
     else if (ev.type === "status") this.status(ev.imei, ev.userId, ev.status);
+    else return;
+    if (this.d.state) this.stateChanged(ev.imei);
   }
 
   private track(imei: string): DeviceTrack {
     let t = this.tracks.get(imei);
     if (!t) {
-      t = {
-        last: null,
-        inside: new Map(),
-        lastInside: new Map(),
-        firedLong: new Set(),
-        overspeedSince: null,
-        overspeedFired: false,
-        stoppedSince: null,
-        stayFired: false,
-        temperature: "ok",
-        mileageFired: false,
-        maintenanceFired: false,
-        accOnMs: 0,
-        accFired: false,
-        nightFired: new Set(),
-        offlineAnnounced: null,
-        offlineFired: false,
-        settings: undefined,
-      };
+      t = newTrack();
       this.tracks.set(imei, t);
     }
     return t;
+  }
+
+  /**
+   * Cluster mode: a device connecting here may have been evaluated elsewhere meanwhile, so
+   * what this instance remembers of it is read again from the store (unless it changed here
+   * in the last seconds, then it is the newest).
+   */
+  private connected(imei: string, connected: boolean): void {
+    if (connected && !this.unsaved.has(imei)) this.tracks.delete(imei);
+  }
+
+  /** Cluster mode: holds the device's events until its stored state is read (batched). */
+  private loadThen(ev: GatewayEvent & { imei: string }): void {
+    const queued = this.loading.get(ev.imei);
+    if (queued) return void queued.push(ev);
+    this.loading.set(ev.imei, [ev]);
+    this.toLoad.push(ev.imei);
+    this.loads ??= this.loadQueued();
+  }
+
+  private async loadQueued(): Promise<void> {
+    try {
+      await Promise.resolve(); // devices of one commit read together
+      while (this.toLoad.length) {
+        const imeis = this.toLoad.splice(0, 100);
+        let saved: (SavedTrack | null)[];
+        try {
+          saved = await this.d.state!.loadMany(imeis);
+        } catch (e) {
+          // A fresh track learns where the device is without claiming a crossing.
+          engineLog.error("reading alert engine states failed", e);
+          saved = imeis.map(() => null);
+        }
+        imeis.forEach((imei, i) => {
+          const s = saved[i];
+          this.tracks.set(imei, s ? loadTrack(s, this.d.settings.device(imei)) : newTrack());
+          const events = this.loading.get(imei) ?? [];
+          this.loading.delete(imei);
+          for (const ev of events) this.apply(ev);
+        });
+      }
+    } finally {
+      this.loads = null;
+    }
+  }
+
+  private stateChanged(imei: string): void {
+    this.unsaved.add(imei);
+    if (this.saveTimer !== undefined) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.saveStates();
+    }, STATE_SAVE_MS);
+    // A state change lost at exit raises nothing twice (alerts carry their state): no need to
+    // hold the process for it.
+    Deno.unrefTimer(this.saveTimer);
+  }
+
+  /** Stops the write-behind timer and writes what is unsaved (exit, tests). */
+  async close(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    await this.idle();
+    if (this.d.state) await this.saveStates();
+  }
+
+  /** Cluster mode: writes the states changed since their last write (timer, exit, tests). */
+  saveStates(): Promise<void> {
+    const run = (this.saving ?? Promise.resolve()).then(async () => {
+      const imeis = [...this.unsaved].filter((imei) => this.tracks.has(imei));
+      this.unsaved.clear();
+      for (let i = 0; i < imeis.length; i += 500) {
+        const op = this.d.state!.atomic();
+        for (const imei of imeis.slice(i, i + 500)) {
+          this.d.state!.addTo(op, imei, saveTrack(this.tracks.get(imei)!));
+        }
+        if (!(await op.commit()).ok) engineLog.error("writing alert engine states failed");
+      }
+    }).catch((e) => engineLog.error("writing alert engine states failed", e));
+    this.saving = run.finally(() => {
+      if (this.saving === run) this.saving = null;
+    });
+    return run;
   }
 
   private raise(
@@ -169,7 +241,8 @@ export class AlertEngine {
         await Promise.resolve(); // let one tick of positions accumulate
         const batch = this.pending.splice(0, this.pending.length);
         try {
-          await this.d.alerts.add(batch);
+          if (this.d.state) await this.storeWithStates(batch);
+          else await this.d.alerts.add(batch);
         } catch (e) {
           engineLog.error("storing alerts failed", e);
           continue;
@@ -180,6 +253,25 @@ export class AlertEngine {
       }
     } finally {
       this.flushing = null;
+    }
+  }
+
+  /**
+   * Cluster mode: each alert is stored in one commit with its device's state, so an instance
+   * taking the device over knows the alert was raised (a crash loses both, never re-raises).
+   */
+  private async storeWithStates(batch: AlertRecord[]): Promise<void> {
+    for (let i = 0; i < batch.length; i += ALERTS_PER_COMMIT) {
+      const part = batch.slice(i, i + ALERTS_PER_COMMIT);
+      const op = this.d.state!.atomic();
+      for (const a of part) this.d.alerts.addTo(op, a);
+      for (const imei of new Set(part.map((a) => a.imei))) {
+        const t = this.tracks.get(imei);
+        if (!t) continue;
+        this.d.state!.addTo(op, imei, saveTrack(t));
+        this.unsaved.delete(imei); // a later change marks it again
+      }
+      if (!(await op.commit()).ok) throw new Error("alert commit failed");
     }
   }
 

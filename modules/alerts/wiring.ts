@@ -1,3 +1,4 @@
+import type { EngineStateStore } from "./store_engine_state.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Publisher } from "../../lib/events/bus.ts";
 import type { AccessGuard } from "../accounts/access.ts";
@@ -69,6 +70,8 @@ export async function createAlerting(
     addressOf: (lat: number, lng: number, userId: string) => string | undefined;
     /** Planned routes bound to devices (modules/fleet/paths_watch.ts). */
     routes?: RouteWatch;
+    /** Cluster mode: the alert engine's per-device state in the store (issue 23). */
+    engineState?: EngineStateStore;
     /** Alerts raised and delivered (app/metrics.ts). */
     metrics?: DeliveryCounters;
   },
@@ -91,6 +94,7 @@ export async function createAlerting(
     },
     addressOf: d.addressOf,
     routes: d.routes,
+    state: d.engineState,
   });
   const alertDelivery = new AlertDelivery({
     alerts: d.alerts,
