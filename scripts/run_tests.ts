@@ -114,6 +114,12 @@ if (buildCode !== 0) Deno.exit(buildCode);
 // One PostgreSQL and one NATS for the whole run (each test takes its own database).
 const postgres = await startPostgres();
 const nats = await startNats();
+let stopping: Promise<void> | null = null;
+const stopServices = () => stopping ??= nats.stop().then(() => postgres.stop());
+// pg_ctl detaches the server: an interrupted run must still stop it.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => void stopServices().finally(() => Deno.exit(130)));
+}
 const runEnv = {
   CHROMIUM_PATH: browser,
   TP_TEST_DATABASE_URL: postgres.adminUrl,
@@ -130,8 +136,7 @@ try {
     passes.push(await runPass("pass 2: PostgreSQL", pass2, env));
   }
 } finally {
-  await nats.stop();
-  await postgres.stop();
+  await stopServices();
 }
 for (const p of passes) {
   console.error(`${p.name}: ${p.code === 0 ? "ok" : "FAILED"} in ${formatDuration(p.ms)}`);
