@@ -16,7 +16,8 @@
 import assert from "node:assert/strict";
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
-import { startCluster } from "../helpers/cluster.ts";
+import { startCluster, type TestCluster } from "../helpers/cluster.ts";
+import { parseMetrics } from "../helpers/prometheus.ts";
 import { testNats } from "../helpers/nats.ts";
 import { testPostgres } from "../helpers/postgres.ts";
 import { smtpEnv, startSmtp } from "../helpers/smtp.ts";
@@ -55,6 +56,23 @@ async function waitFor<T>(
 function nextSlot(): { time: string; at: number } {
   const at = Math.ceil((Date.now() + 25_000) / 60_000) * 60_000;
   return { time: new Date(at).toISOString().slice(11, 16), at };
+}
+
+/**
+ * Runs of a "once" job and a "leader" job (both every minute) summed over the instances'
+ * /metrics, read between 5 and 55 s into a minute (the minute's runs are over by then).
+ */
+async function jobRuns(cluster: TestCluster) {
+  while (Date.now() % 60_000 < 5000 || Date.now() % 60_000 > 55_000) await sleep(500);
+  const minute = Math.floor(Date.now() / 60_000);
+  let once = 0, leader = 0;
+  for (const i of cluster.instances.filter((i) => i.alive)) {
+    const m = parseMetrics(await fetch(`${i.url}/metrics`).then((r) => r.text()));
+    once += m.sum("tp_job_runs_total", { job: "work-mode task clock" });
+    leader += m.sum("tp_job_runs_total", { job: "pack positions into blocks" });
+  }
+  assert.equal(Math.floor(Date.now() / 60_000), minute, "read within one minute");
+  return { minute, once, leader };
 }
 
 async function gatewayConnections(base: string): Promise<number> {
@@ -125,10 +143,12 @@ Deno.test({
           await apiA.importDevices(userId, "JT808", [imei]);
           sim.start();
           const apiB = new PlatformApi(b.url, tokenA);
-          await waitFor("the terminal's first report", async () => {
-            const { list } = await apiA.listDevices({});
+          // B refuses an online command for a device it does not know online yet: its view of
+          // the device's state follows A's state flushes (tp.sync), up to a minute apart.
+          await waitFor("B to list the terminal's first report", async () => {
+            const { list } = await apiB.listDevices({});
             return list.find((d) => d.imei === imei)?.gpsTime;
-          }, 30_000);
+          }, 75_000);
           const sent = await apiB.call<{ id: string; status: string }>(
             "/v3/new/command/sendInstruction",
             { imei, code: "locate", sendType: "online", params: {} },
@@ -148,6 +168,7 @@ Deno.test({
       );
 
       await t.step("an automatic report due while both instances tick runs once", async () => {
+        const before = await jobRuns(cluster);
         const history = () =>
           api.call<{ list: { trigger: string; status: string }[] }>(
             "/v3/new/autoReport/history",
@@ -166,6 +187,12 @@ Deno.test({
         await smtp.waitFor(1);
         await sleep(1000);
         assert.equal(smtp.mails.length, 1, "one mail for the slot");
+        // Every minute's "once" job ran once across both instances, the leader's job on one.
+        const after = await jobRuns(cluster);
+        const minutes = after.minute - before.minute;
+        assert.ok(minutes >= 1);
+        assert.equal(after.once - before.once, minutes, "work-mode task clock: once a minute");
+        assert.equal(after.leader - before.leader, minutes, "position packing: once a minute");
       });
 
       await t.step(
