@@ -61,7 +61,7 @@ export function startPositionRetention(
 
 /**
  * main.ts's entry: the retention job for a PostgreSQL backend when `retentionDays` is set;
- * undefined otherwise (the KV file keeps everything: the setting is for cluster mode).
+ * undefined otherwise (on the KV file the scheduled jobs delete expired blocks).
  */
 export async function retainPositions(
   backend: StoreBackend,
@@ -69,10 +69,8 @@ export async function retainPositions(
   retentionDays: number | undefined,
 ): Promise<PositionRetention | undefined> {
   if (retentionDays === undefined) return undefined;
-  if (backend.kind !== "postgres") {
-    retentionLog.warn("POSITION_RETENTION_DAYS applies in cluster mode (DATABASE_URL) only");
-    return undefined;
-  }
+  // The KV file: a daily job deletes the expired blocks instead (modules/system/jobs.ts).
+  if (backend.kind !== "postgres") return undefined;
   const { pgPool } = await import("./pg/store.ts");
   return startPositionRetention(pgPool(backend), leader, retentionDays);
 }

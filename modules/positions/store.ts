@@ -650,6 +650,31 @@ export class PositionStore
     }
   }
 
+  /**
+   * Deletes a device's blocks whose every point is older than `cutoff` (POSITION_RETENTION_DAYS
+   * on the KV store; PostgreSQL drops whole day partitions instead). A block reaching past the
+   * cutoff stays whole. Returns how many blocks went.
+   */
+  async dropBlocksBefore(imei: string, cutoff: number): Promise<number> {
+    const expired: Deno.KvKey[] = [];
+    const it = this.kv.list<PositionBlock>({
+      start: K.block(imei, 0),
+      end: K.block(imei, cutoff),
+    }, { batchSize: 100 });
+    for await (const e of it) if (e.value.time[e.value.n - 1] < cutoff) expired.push(e.key);
+    for (let i = 0; i < expired.length; i += 500) {
+      const del = this.kv.atomic();
+      for (const k of expired.slice(i, i + 500)) del.delete(k);
+      await del.commit();
+    }
+    if (expired.length) {
+      this.blockIndex.changed(imei);
+      this.tails.delete(imei);
+      this.onBlocksWritten?.([imei]);
+    }
+    return expired.length;
+  }
+
   /** Writes many points straight into blocks (imports and benchmarks of history). */
   async importHistory(imei: string, points: StoredPosition[]): Promise<void> {
     this.tails.delete(imei);

@@ -29,6 +29,8 @@ export interface PositionJournal {
 export interface PositionCompaction {
   /** Packs journal chunks older than the cutoff into per-device blocks; how many points. */
   compactAll(cutoff?: number): Promise<number>;
+  /** Deletes a device's blocks wholly older than the cutoff (retention on the KV store). */
+  dropBlocksBefore(imei: string, cutoff: number): Promise<number>;
 }
 
 /** Valid fixes as columns, in time order (no point objects). */

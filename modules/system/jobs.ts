@@ -30,7 +30,7 @@ export interface JobDeps {
   autoReportRuns: Pick<AutoReportRuns, "tick">;
   businessLog: Pick<BusinessLog, "prune">;
   /** Which instance this is and whether it leads (single mode: alone, always leading). */
-  cluster: Pick<Cluster, "instanceId" | "leader">;
+  cluster: Pick<Cluster, "mode" | "instanceId" | "leader">;
   /** Cron slots claimed once across instances (store_job_slots.ts). */
   jobSlots: Pick<JobSlotStore, "claim">;
   bus: Publisher<DeviceStatusChanged>;
@@ -95,6 +95,28 @@ export async function runJob(
   return true;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * POSITION_RETENTION_DAYS on the KV store (single mode): each device's blocks wholly older
+ * than the retention's first day go. PostgreSQL drops whole day partitions instead, on the
+ * leader (lib/kv/retention.ts); the cutoff is the same: the start of the oldest day kept.
+ */
+export async function dropExpiredBlocks(
+  s: Pick<JobDeps, "directory" | "positions">,
+  retentionDays: number,
+  now = Date.now(),
+): Promise<number> {
+  const cutoff = Math.floor(now / DAY_MS - retentionDays) * DAY_MS;
+  let dropped = 0;
+  for (const userId of s.directory.owners()) {
+    for (const d of s.directory.ownedBy(userId)) {
+      dropped += await s.positions.dropBlocksBefore(d.imei, cutoff);
+    }
+  }
+  return dropped;
+}
+
 /** Deno.cron with each run going through `runJob` (scope, claim, count, failure log). */
 function cronJob(
   s: JobDeps,
@@ -134,6 +156,16 @@ export function scheduleJobs(s: JobDeps): void {
     await s.ingestor.flushStates();
     await s.positions.compactAll();
   });
+
+  // Positions older than POSITION_RETENTION_DAYS (unset: kept). Cluster mode drops day
+  // partitions on the leader instead (main.ts, lib/kv/retention.ts).
+  const retentionDays = s.config.POSITION_RETENTION_DAYS;
+  if (retentionDays !== undefined && s.cluster.mode === "single") {
+    cronJob(s, "remove expired positions", "47 2 * * *", "once", async () => {
+      const n = await dropExpiredBlocks(s, retentionDays);
+      if (n) jobLog.info(`${n} position blocks older than ${retentionDays} days removed`);
+    });
+  }
 
   // Alert engine: thresholds that pass without any event (long offline) of the devices this
   // instance evaluates; push history kept in memory.

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { openTestKv } from "../../tests/helpers/test_kv.ts";
 import { ALWAYS_LEADER } from "../../lib/cluster/local.ts";
 import type { Leadership } from "../../lib/cluster/types.ts";
-import { runJob, slotMinute } from "./jobs.ts";
+import { dropExpiredBlocks, runJob, slotMinute } from "./jobs.ts";
+import { testApp } from "../../tests/helpers/harness.ts";
+import type { StoredPosition } from "../devices/model.ts";
+import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { JobSlotStore } from "./store_job_slots.ts";
 
 const follower: Leadership = {
@@ -16,7 +19,10 @@ function scheduler(kv: Deno.Kv, instanceId: string, leader: Leadership = ALWAYS_
   const runs: string[] = [];
   return {
     runs,
-    deps: { cluster: { instanceId, leader }, jobSlots: new JobSlotStore(kv) },
+    deps: {
+      cluster: { mode: "cluster" as const, instanceId, leader },
+      jobSlots: new JobSlotStore(kv),
+    },
     job: (name: string) => () => void runs.push(name),
   };
 }
@@ -125,4 +131,50 @@ Deno.test({
       kv.close();
     }
   },
+});
+
+Deno.test("jobs: POSITION_RETENTION_DAYS on the KV store removes blocks older than the kept days", async () => {
+  const app = await testApp();
+  const IMEI = "359710049400001";
+  try {
+    await accountWithDevices(app, "retention_a", [IMEI]);
+    const DAY = 86_400_000;
+    const now = Date.UTC(2026, 10, 27, 12);
+    const point = (time: number): StoredPosition => ({
+      time,
+      lat: 22.5,
+      lng: 114 + (time % 1000) * 1e-6,
+      speed: 0,
+      course: 0,
+      altitude: 0,
+      satellites: 9,
+      posType: 1,
+      valid: true,
+      acc: null,
+      mileage: null,
+      battery: null,
+      signal: null,
+      attributes: {},
+    });
+    const positions = app.services.positions;
+    // 40, 31 and 29 days ago, a block from the cutoff's eve into the first kept day, today.
+    const cutoff = Math.floor(now / DAY - 30) * DAY;
+    for (const t of [now - 40 * DAY, now - 31 * DAY, now - 29 * DAY, now]) {
+      await positions.importHistory(IMEI, [point(t), point(t + 60_000)]);
+    }
+    await positions.importHistory(IMEI, [point(cutoff - 60_000), point(cutoff + 60_000)]);
+    const before = await positions.range(IMEI, 0, now + DAY);
+    assert.equal(before.length, 10);
+
+    assert.equal(await dropExpiredBlocks(app.services, 30, now), 2);
+    const after = await positions.range(IMEI, 0, now + DAY);
+    assert.deepEqual(
+      after.map((p) => p.time),
+      before.map((p) => p.time).filter((t) => t >= cutoff - 60_000),
+      "whole blocks older than the cutoff went; one reaching past it stays",
+    );
+    assert.equal(await dropExpiredBlocks(app.services, 30, now), 0);
+  } finally {
+    await app.close();
+  }
 });
