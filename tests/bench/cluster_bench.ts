@@ -33,6 +33,8 @@ const OPTIONS = {
   instances: 3,
   seconds: 15,
   warmup: 3,
+  /** Packets outstanding per device at saturation (with 1, latency caps the rate). */
+  window: 4,
   "paced-seconds": 10,
   rate: 20000,
   live: 40,
@@ -87,7 +89,7 @@ async function measureIngest(base: string, gt06Port: number, label: string) {
   try {
     await load.connect(gt06Port);
     log(`${label}: ${fmt(imeis.length)} devices logged in`);
-    const saturation = await load.saturate(opt.warmup, opt.seconds);
+    const saturation = await load.saturate(opt.warmup, opt.seconds, opt.window);
     log(`${label}: saturation ${fmt(saturation.committed)}/s, p99 ${saturation.p99} ms`);
     const paced = await load.paced(opt.rate, opt["paced-seconds"]);
     log(`${label}: ${fmt(opt.rate)}/s offered → ${fmt(paced.committed)}/s, p99 ${paced.p99} ms`);
@@ -260,7 +262,9 @@ try {
     `${navigator.hardwareConcurrency} cores shared by everything below, load average at start ` +
     LOAD_AT_START,
     `command: deno task bench:cluster ${Deno.args.join(" ")}`.trim(),
-    `single instance, KV (${fmt(opt.devices)} devices): saturation ${line(kv.saturation)}; ` +
+    `single instance, KV (${fmt(opt.devices)} devices, window ${opt.window}): saturation ${
+      line(kv.saturation)
+    }; ` +
     `${fmt(opt.rate)}/s offered: ${line(kv.paced)}`,
     `cluster, ${opt.instances} instances + PostgreSQL + NATS + HAProxy (devices through the ` +
     `balancer): saturation ${line(pg.saturation)}; ${fmt(opt.rate)}/s offered: ${

@@ -2,7 +2,7 @@
  * GT06 load for bench:cluster: thousands of devices over LoopbackFleet's epoll sockets (the
  * ingest bench's generator), each sending 0x16 packets that the gateway acknowledges after
  * the commit that stores them. Two measurements, as bench:ingest makes them:
- *  - saturation: one packet outstanding per device, the next sent when its ack arrives;
+ *  - saturation: `window` packets outstanding per device, the next sent when one is answered;
  *  - paced: a fixed offered rate spread over the devices (open loop, at most 8 queued each).
  * Committed positions/s count acks by arrival; latencies are write → ack.
  */
@@ -157,8 +157,9 @@ class LoadDevice {
 export class GtLoad {
   readonly fleet = new LoopbackFleet();
   private readonly devices: LoadDevice[];
-  private window: Window | null = null;
-  private saturating = false;
+  private measured: Window | null = null;
+  /** Packets kept outstanding per device while saturating (0: not saturating). */
+  private window = 0;
 
   /** `base`: the first fix time; devices report whole seconds onwards from it. */
   constructor(imeis: string[], base: number) {
@@ -180,21 +181,24 @@ export class GtLoad {
   }
 
   acked(device: LoadDevice, sentAt: number): void {
-    const now = performance.now(), w = this.window;
+    const now = performance.now(), w = this.measured;
     if (w) {
       if (now >= w.from && now < w.to) w.acks++;
       if (sentAt >= w.from && sentAt < w.to) w.hist.add(now - sentAt);
     }
-    if (this.saturating && device.outstanding.length === 0) device.send();
+    while (device.outstanding.length < this.window && !device.closed) device.send();
   }
 
-  /** As fast as acks come back: `warmup` s, then `seconds` s measured. */
-  async saturate(warmup: number, seconds: number): Promise<LoadResult> {
+  /**
+   * As fast as acks come back, `window` packets outstanding per device (the next sent when one
+   * is answered): `warmup` s, then `seconds` s measured.
+   */
+  async saturate(warmup: number, seconds: number, window: number): Promise<LoadResult> {
     const w = this.measure(warmup, seconds);
-    this.saturating = true;
-    for (const d of this.devices) if (!d.outstanding.length) d.send();
+    this.window = window;
+    for (const d of this.devices) while (d.outstanding.length < window && !d.closed) d.send();
     await sleep((warmup + seconds) * 1000);
-    this.saturating = false;
+    this.window = 0;
     await this.drain();
     return this.result(w, seconds);
   }
@@ -237,8 +241,8 @@ export class GtLoad {
 
   private measure(afterSeconds: number, seconds: number): Window {
     const from = performance.now() + afterSeconds * 1000;
-    this.window = { from, to: from + seconds * 1000, acks: 0, hist: new Histogram() };
-    return this.window;
+    this.measured = { from, to: from + seconds * 1000, acks: 0, hist: new Histogram() };
+    return this.measured;
   }
 
   private result(w: Window, seconds: number): LoadResult {
