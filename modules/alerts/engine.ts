@@ -194,7 +194,7 @@ export class AlertEngine {
       const imeis = [...this.unsaved].filter((imei) => this.tracks.has(imei));
       this.unsaved.clear();
       for (let i = 0; i < imeis.length; i += 500) {
-        const op = this.d.state!.atomic();
+        const op = this.d.state!.openCommit();
         for (const imei of imeis.slice(i, i + 500)) {
           this.d.state!.addTo(op, imei, saveTrack(this.tracks.get(imei)!));
         }
@@ -263,7 +263,7 @@ export class AlertEngine {
   private async storeWithStates(batch: AlertRecord[]): Promise<void> {
     for (let i = 0; i < batch.length; i += ALERTS_PER_COMMIT) {
       const part = batch.slice(i, i + ALERTS_PER_COMMIT);
-      const op = this.d.state!.atomic();
+      const op = this.d.state!.openCommit();
       for (const a of part) this.d.alerts.addTo(op, a);
       for (const imei of new Set(part.map((a) => a.imei))) {
         const t = this.tracks.get(imei);

@@ -12,8 +12,8 @@ const K = {
 export class EngineStateStore {
   constructor(private readonly kv: Deno.Kv) {}
 
-  /** A new operation to fill with addTo (and the alerts' writes). */
-  atomic(): Deno.AtomicOperation {
+  /** A new commit to fill with addTo (and the alerts' writes through AlertStore.addTo). */
+  openCommit(): Deno.AtomicOperation {
     return this.kv.atomic();
   }
 
