@@ -93,6 +93,8 @@ Deno.test({
         limitedReverse: await keysOf(kv.list({ prefix: ["devices"] }, { limit: 4, reverse: true })),
         smallBatches: await keysOf(kv.list({ prefix: ["devices"] }, { batchSize: 2 })),
         nested: await keysOf(kv.list({ prefix: ["devices", "a"] })),
+        wholeStore: await keysOf(kv.list({ prefix: [] })),
+        acrossModules: await keysOf(kv.list({ start: ["devices", "b"], end: ["fleet", "z"] })),
         empty: await keysOf(kv.list({ prefix: ["devices", "zzz"] })),
       };
     }),

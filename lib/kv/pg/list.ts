@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 import type pg from "pg";
 import { compareBytes, decodeKey, encodeKey, prefixEnd } from "./key_codec.ts";
 import { decodeValue } from "./value_codec.ts";
-import { BLOCKS_TABLE, type KeyTable, moduleOf, schemaName } from "./schemas.ts";
+import { BLOCKS_TABLE, type KeyTable, MODULE_PREFIXES, moduleOf, schemaName } from "./schemas.ts";
 import { LIVE, type Row, toVersionstamp } from "./rows.ts";
 
 const DEFAULT_BATCH = 100;
@@ -42,9 +42,9 @@ export function selectorRange(selector: Deno.KvListSelector): ByteRange {
 export function selectorTables(selector: Deno.KvListSelector, range: ByteRange): KeyTable[] {
   const s = selector as { prefix?: Deno.KvKey; start?: Deno.KvKey; end?: Deno.KvKey };
   const first = s.prefix?.length ? s.prefix[0] : s.start?.[0];
-  if (!s.prefix?.length && s.end?.[0] !== first) {
-    throw new Error("PostgreSQL store: a list range must stay within one key prefix");
-  }
+  const withinOne = s.prefix?.length || (first !== undefined && s.end?.[0] === first);
+  // A listing across modules (a whole-store dump, as some tests take) merges every table.
+  if (!withinOne) return allTables();
   const module = moduleOf(first);
   const records = { name: `${schemaName(module)}.records`, partitioned: false };
   if (module !== "positions") return [records];
@@ -55,6 +55,16 @@ export function selectorTables(selector: Deno.KvListSelector, range: ByteRange):
     compareBytes(range.hi, blocksLo) > 0;
   if (inBlocks) return [BLOCKS_TABLE];
   return touchesBlocks ? [records, BLOCKS_TABLE] : [records];
+}
+
+function allTables(): KeyTable[] {
+  return [
+    ...Object.keys(MODULE_PREFIXES).map((m) => ({
+      name: `${schemaName(m)}.records`,
+      partitioned: false,
+    })),
+    BLOCKS_TABLE,
+  ];
 }
 
 /**
