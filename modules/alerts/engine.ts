@@ -104,6 +104,9 @@ export class AlertEngine {
     if (!this.d.state) return this.apply(ev);
     if (ev.type === "connection") return this.connected(ev.imei, ev.connected);
     if (ev.type !== "position" && ev.type !== "status") return;
+    // Status changes come from the leader's sweep, mostly for devices held elsewhere: what
+    // this instance remembers may be old, so it is read again (rare events: one read each).
+    if (ev.type === "status") this.connected(ev.imei, true);
     if (this.tracks.has(ev.imei)) this.apply(ev);
     else this.loadThen(ev);
   }
@@ -130,7 +133,7 @@ export class AlertEngine {
    * in the last seconds, then it is the newest).
    */
   private connected(imei: string, connected: boolean): void {
-    if (connected && !this.unsaved.has(imei)) this.tracks.delete(imei);
+    if (connected && !this.unsaved.has(imei) && !this.loading.has(imei)) this.tracks.delete(imei);
   }
 
   /** Cluster mode: holds the device's events until its stored state is read (batched). */

@@ -142,6 +142,14 @@ Deno.test("alert engine take-over: events arriving while the state is read keep 
     const next = instanceEngine(app, later);
     await feed(next, IMEI, userId, at(T0 + 5000, LNG)); // still inside
     assert.deepEqual(types(later), []);
+    await feed(next, IMEI, userId, at(T0 + 6000, LNG + 0.02)); // out: exit, on `next`
+    assert.deepEqual(types(later), ["geofenceExit"]);
+
+    // The first engine still remembers the device inside; a status change (the leader's sweep)
+    // makes it read the device's state again, so a later fix outside raises no second exit.
+    engine.handle({ type: "status", imei: IMEI, userId, status: "offline", previous: "moving" });
+    await feed(engine, IMEI, userId, at(T0 + 7000, LNG + 0.021));
+    assert.deepEqual(types(raised), ["geofenceEnter", "geofenceExit", "geofenceEnter"]);
     for (const e of [engine, next]) await e.close();
   } finally {
     await app.close();
