@@ -204,9 +204,12 @@ async function readCurrent(
 ): Promise<Map<string, Row>> {
   const out = new Map<string, Row>();
   for (const [table, group] of groupByTable(keys)) {
+    // Blocks: the days let PostgreSQL probe only those days' partitions.
+    const days = tableOf(group[0].key).partitioned ? group.map((g) => blockDay(g.key)) : [];
     const { rows } = await client.query<Row>(
-      `SELECT k, v, version FROM ${table} WHERE k = ANY($1::bytea[]) AND ${LIVE}`,
-      [group.map((g) => g.enc)],
+      `SELECT k, v, version FROM ${table} WHERE k = ANY($1::bytea[]) AND ${LIVE}` +
+        (days.length ? " AND day = ANY($2::date[])" : ""),
+      days.length ? [group.map((g) => g.enc), days] : [group.map((g) => g.enc)],
     );
     for (const r of rows) out.set(r.k.toString("hex"), r);
   }

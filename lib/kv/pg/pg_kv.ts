@@ -29,20 +29,23 @@ export class PgKv {
     keys: readonly [...{ [K in keyof T]: Deno.KvKey }],
     _options?: unknown,
   ): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
-    const byTable = new Map<string, { enc: Buffer; days: Set<string> }[]>();
+    const byTable = new Map<string, { enc: Buffer; day?: string }[]>();
     const encs = keys.map((key) => {
       const table = tableOf(key);
       const enc = Buffer.from(encodeKey(key));
       const list = byTable.get(table.name) ?? [];
-      list.push({ enc, days: new Set(table.partitioned ? [blockDay(key)] : []) });
+      list.push({ enc, day: table.partitioned ? blockDay(key) : undefined });
       byTable.set(table.name, list);
       return enc.toString("hex");
     });
     const found = new Map<string, Row>();
     for (const [name, group] of byTable) {
+      // Blocks: the days let PostgreSQL probe only those days' partitions.
+      const days = group.flatMap((g) => g.day ? [g.day] : []);
       const { rows } = await this.pool.query<Row>(
-        `SELECT k, v, version FROM ${name} WHERE k = ANY($1::bytea[]) AND ${LIVE}`,
-        [group.map((g) => g.enc)],
+        `SELECT k, v, version FROM ${name} WHERE k = ANY($1::bytea[]) AND ${LIVE}` +
+          (days.length ? " AND day = ANY($2::date[])" : ""),
+        days.length ? [group.map((g) => g.enc), days] : [group.map((g) => g.enc)],
       );
       for (const r of rows) found.set(r.k.toString("hex"), r);
     }
