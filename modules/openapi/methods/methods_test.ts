@@ -197,7 +197,11 @@ Deno.test("open api methods and push on a real app", async (t) => {
           `sha256=${await sign(json.json.data.secret, ts, js.body)}`,
         );
         assert.equal(JSON.parse(js.body).data.alarmType, "sos");
-        const log = await app.call("/v3/new/openapi/push/log", {}, dist.token);
+        // A delivery is logged after its answer: wait for the log rather than assume it is there.
+        const log = await waitFor("two deliveries logged", async () => {
+          const r = await app.call("/v3/new/openapi/push/log", {}, dist.token);
+          return r.json.data.length >= 2 && r;
+        });
         assert.ok(log.json.data.length >= 2);
 
         const alarms = await call("jimi.device.alarm.list", {
