@@ -8,17 +8,18 @@
  * (`startServer(`: every file under tests/integration/ and the module tests that do), minus
  * KV_ONLY. Browser tests (tests/e2e/), the cluster test (tests/cluster/, on PostgreSQL in pass
  * 1 already), benches and the in-process API tests (tests/helpers/harness.ts, the same stores
- * through the routes) stay on Deno KV, so the whole run stays well under CI's 30 minutes.
+ * through the routes; ~8 more minutes) stay on Deno KV, so the whole run stays well under CI's
+ * 30 minutes. Any of them runs on PostgreSQL with `deno task test --backend=postgres <files>`.
  */
 import { join, relative } from "node:path";
 
 export type Backend = "kv" | "postgres" | "both";
 
-/** Tests that check the Deno KV file itself, with the reason (pass 2 skips them). */
+/** Files pass 2 leaves out although they match its rule, with the reason. */
 export const KV_ONLY: Readonly<Record<string, string>> = {
   "app/kv_boundary_test.ts": "checks the sources, opens no store",
   "tests/integration/compile_test.ts":
-    "checks the compiled binary on its KV file (the binary is built once, in pass 1)",
+    "compiles the binary again (a minute or more); it runs the same main.ts as pass 2's servers",
 };
 
 const ROOT = new URL("../", import.meta.url).pathname;
