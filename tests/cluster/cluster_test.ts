@@ -14,6 +14,7 @@
  * nats-server and haproxy.
  */
 import assert from "node:assert/strict";
+import pg from "pg";
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
 import { startCluster, type TestCluster } from "../helpers/cluster.ts";
@@ -258,7 +259,7 @@ async function scheduleReport(api: PlatformApi) {
 Deno.test({
   name: "cluster: the isolation matrix passes with the stores on PostgreSQL",
   fn: async () => {
-    const pg = await testPostgres();
+    const postgres = await testPostgres();
     const nats = await testNats();
     try {
       const out = await new Deno.Command(Deno.execPath(), {
@@ -266,8 +267,9 @@ Deno.test({
         cwd: ROOT,
         env: {
           TP_TEST_BACKEND: "postgres",
-          TP_TEST_DATABASE_URL: pg.adminUrl,
+          TP_TEST_DATABASE_URL: postgres.adminUrl,
           TP_TEST_NATS_URL: nats.url,
+          NO_COLOR: "1",
         },
         stdout: "piped",
         stderr: "piped",
@@ -277,9 +279,29 @@ Deno.test({
       const errors = text.indexOf("ERRORS");
       assert.ok(out.success, text.slice(errors >= 0 ? errors : -4000).slice(0, 4000));
       assert.match(text, /ok \| \d+ passed/, text.slice(-2000));
+      // The apps ran on PostgreSQL: each test app's data folder got its own database there.
+      assert.ok(
+        await databaseCount(postgres.adminUrl, "srv_") > 0,
+        "no test database on PostgreSQL",
+      );
     } finally {
       await nats.stop();
-      await pg.stop();
+      await postgres.stop();
     }
   },
 });
+
+/** Databases on the server whose name starts with `prefix`. */
+async function databaseCount(adminUrl: string, prefix: string): Promise<number> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const r = await client.query(
+      "SELECT count(*)::int AS n FROM pg_database WHERE datname LIKE $1",
+      [`${prefix}%`],
+    );
+    return r.rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
