@@ -196,7 +196,9 @@ export class LinkTable {
     const link = this.links.get(id);
     if (!link?.attached) throw new Error("link closed");
     link.live.heardAt = Date.now();
-    await this.s.ingestor.submit(link.device, messages);
+    // The directory's current record: a device transferred while connected is stored, alerted
+    // and shown live under its new owner at once, not after it reconnects.
+    await this.s.ingestor.submit(this.s.directory.get(link.device.imei) ?? link.device, messages);
     for (const m of messages) {
       if (m.type === "commandReply") {
         this.s.onCommandReply(link.live, m);
