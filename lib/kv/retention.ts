@@ -1,8 +1,10 @@
 /**
- * POSITION_RETENTION_DAYS in cluster mode (issue 23): the leader drops the positions
- * partitions of days past the retention (lib/kv/pg/partitions.ts), when it becomes leader and
- * then every hour, so a day goes within an hour of expiring and only one instance runs DDL.
- * Unset: nothing is dropped.
+ * The PostgreSQL store's housekeeping in cluster mode (issue 23), on the leader when it becomes
+ * leader and then every hour (only one instance runs DDL and the big deletes):
+ * - POSITION_RETENTION_DAYS: drops the positions partitions of days past the retention
+ *   (lib/kv/pg/partitions.ts), so a day goes within an hour of expiring; unset: none dropped;
+ * - records written with expireIn whose time has passed are deleted (reads already hide them;
+ *   Deno KV deletes its own in the background).
  */
 import type pg from "pg";
 import { log } from "../log.ts";
@@ -21,14 +23,19 @@ export interface PositionRetention {
 export function startPositionRetention(
   pool: pg.Pool,
   leader: Leadership,
-  retentionDays: number,
+  retentionDays: number | undefined,
   everyMs = 3_600_000,
+  purgeExpired: () => Promise<number> = () => Promise.resolve(0),
 ): PositionRetention {
   let running: Promise<string[]> | undefined;
   const runOnce = async (now = Date.now()): Promise<string[]> => {
     if (!leader.isLeader()) return [];
     if (running) return await running; // one pass at a time
-    running = dropExpiredPositionPartitions(pool, retentionDays, now);
+    running = (async () => {
+      const purged = await purgeExpired();
+      if (purged) retentionLog.info(`${purged} expired records deleted`);
+      return retentionDays ? await dropExpiredPositionPartitions(pool, retentionDays, now) : [];
+    })();
     try {
       const dropped = await running;
       if (dropped.length) {
@@ -60,17 +67,23 @@ export function startPositionRetention(
 }
 
 /**
- * main.ts's entry: the retention job for a PostgreSQL backend when `retentionDays` is set;
- * undefined otherwise (on the KV file the scheduled jobs delete expired blocks).
+ * main.ts's entry: the housekeeping job for a PostgreSQL backend; undefined on the KV file
+ * (there the scheduled jobs delete expired blocks and Deno KV its expired records).
  */
 export async function retainPositions(
   backend: StoreBackend,
   leader: Leadership,
   retentionDays: number | undefined,
 ): Promise<PositionRetention | undefined> {
-  if (retentionDays === undefined) return undefined;
   // The KV file: a daily job deletes the expired blocks instead (modules/system/jobs.ts).
   if (backend.kind !== "postgres") return undefined;
   const { pgPool } = await import("./pg/store.ts");
-  return startPositionRetention(pgPool(backend), leader, retentionDays);
+  const pgKv = (backend as { pgKv?: { purgeExpired(): Promise<number> } }).pgKv;
+  return startPositionRetention(
+    pgPool(backend),
+    leader,
+    retentionDays,
+    3_600_000,
+    () => pgKv?.purgeExpired() ?? Promise.resolve(0),
+  );
 }
