@@ -21,6 +21,9 @@ export type { SwipeRow };
  * bound vehicle's current driver.
  */
 export class SwipeService {
+  /** The last swipe being recorded per device: a device's swipes are recorded one at a time. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly store: FleetStore,
     private readonly access: FleetAccess,
@@ -44,7 +47,22 @@ export class SwipeService {
     return n;
   }
 
-  async record(userId: string, identity: DriverIdentity): Promise<RfidSwipe> {
+  /**
+   * Records a swipe after the device's earlier ones: the gateway publishes a batch's events
+   * without waiting, and two swipes read together would both see the shift not started ("in").
+   */
+  record(userId: string, identity: DriverIdentity): Promise<RfidSwipe> {
+    const before = this.inFlight.get(identity.imei) ?? Promise.resolve();
+    const next = before.catch(() => {}).then(() => this.recordNow(userId, identity));
+    this.inFlight.set(identity.imei, next);
+    const forget = () => {
+      if (this.inFlight.get(identity.imei) === next) this.inFlight.delete(identity.imei);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private async recordNow(userId: string, identity: DriverIdentity): Promise<RfidSwipe> {
     const vehicle = await this.store.vehicleByImei(identity.imei);
     let driver = await this.match(userId, identity.cardNo);
     // A card removal without a code (JT/T 808 state 2) ends the current driver's shift.
