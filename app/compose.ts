@@ -1038,6 +1038,8 @@ async function buildMotion(
     store: new MotionStore(kv),
     enabled: config.MOTION_ANALYSIS === "on",
     points: positions,
+    // A device reconnecting through the balancer may have been analysed elsewhere meanwhile.
+    takeOver: cluster.mode === "cluster",
     devices: {
       owner: (imei) => directory.get(imei)?.userId,
       overspeedKmh: (imei) => alertSettings.device(imei)?.overSpeed ?? null,

@@ -104,6 +104,10 @@ export class MotionEngine {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private readonly out: MotionOutput = newOutput();
+  /** Cluster mode: devices this instance holds (connected here, or whose points came here). */
+  private readonly held = new Set<string>();
+  /** Cluster mode: checkpoint reads and replays under way (flush waits for them). */
+  private readonly takingOver = new Set<Promise<void>>();
   /** Called after a flush that marked late days (the recompute worker). */
   onLate: () => void = () => {};
   /** Counted for GET /metrics (app/compose.ts) and the benchmarks. */
@@ -122,6 +126,12 @@ export class MotionEngine {
     private readonly rules: RulesBook,
     private readonly known: MotionDevices,
     private readonly points: PointReader,
+    /**
+     * Cluster mode (issue 23): a device may have been analysed by another instance since this
+     * one loaded its checkpoint, so it is read again (and the gap replayed) when the device
+     * comes here, and written when its connection closes here. Single mode: no extra reads.
+     */
+    private readonly takeOver = false,
   ) {}
 
   // --- start-up ----------------------------------------------------------------------------------
@@ -150,17 +160,94 @@ export class MotionEngine {
     for (let i = 0; i < stale.length; i += 20) {
       await Promise.all(
         stale.slice(i, i + 20).map(async ({ imei, from }) => {
-          const points = await this.points.range(imei, from, now);
-          const dm = this.devices.get(imei)!;
-          for (const p of points) this.pushPoint(dm, p);
-          this.collect(dm);
-          replayed += points.length;
+          replayed += await this.replay(this.devices.get(imei)!, from, now);
         }),
       );
     }
-    this.stats.replayed += replayed;
     if (replayed) this.schedule();
     return replayed;
+  }
+
+  /** Pushes the device's stored points from `from` to `now` (start-up and take-over). */
+  private async replay(dm: DeviceMotion, from: number, now: number): Promise<number> {
+    const points = await this.points.range(dm.imei, from, now);
+    for (const p of points) this.pushPoint(dm, p);
+    this.collect(dm);
+    this.stats.replayed += points.length;
+    return points.length;
+  }
+
+  // --- cluster mode: devices taken over from another instance ------------------------------------
+
+  /**
+   * The device came here: its points are held while its checkpoint is read again (another
+   * instance may have gone further than what this one remembers) and the positions stored
+   * after it are replayed, then the held points follow.
+   */
+  private holdAndReload(imei: string, userId: string, connectedAt: number | null): void {
+    this.held.add(imei);
+    const dm = this.device(imei, userId);
+    if (dm.buffer) return; // a rebuild or another take-over holds its points already
+    dm.buffer = [];
+    const run = this.reload(dm, connectedAt)
+      .catch((e) => motionLog.error("motion take-over failed", e))
+      .finally(() => this.takingOver.delete(run));
+    this.takingOver.add(run);
+  }
+
+  private async reload(dm: DeviceMotion, connectedAt: number | null): Promise<void> {
+    try {
+      const c = await this.store.checkpoint(dm.imei);
+      if (c && c.lastTime > dm.lastTime) {
+        const fresh = this.fromCheckpoint(dm.imei, c);
+        dm.analyzer = fresh.analyzer;
+        dm.rulesAt = fresh.rulesAt;
+        dm.lastTime = fresh.lastTime;
+        dm.day = fresh.day;
+        dm.dayEndsAt = fresh.dayEndsAt;
+        dm.conn = fresh.conn;
+        dm.fences = fresh.fences;
+      }
+      const now = Date.now();
+      if (Number.isFinite(dm.lastTime)) {
+        await this.replay(dm, Math.max(dm.lastTime + 1, now - REPLAY_MAX_MS), now);
+      }
+    } finally {
+      // Held points already stored (and so replayed) are skipped; the rest follow in order.
+      await this.store.exclusive(() => Promise.resolve(this.store.forget(dm.imei)));
+      const held = (dm.buffer ?? []).sort((a, b) => a.time - b.time);
+      dm.buffer = null;
+      for (const p of held) if (p.time > dm.lastTime) this.pushPoint(dm, p);
+      this.collect(dm);
+      if (connectedAt !== null) this.goOnline(dm, connectedAt);
+      this.schedule();
+    }
+  }
+
+  /**
+   * The device's connection closed here: what it closed and its checkpoint are written now,
+   * unless another instance's checkpoint is further already (it took the device over).
+   */
+  private async releaseDevice(imei: string): Promise<void> {
+    this.held.delete(imei);
+    await this.flush();
+    await this.store.exclusive(async () => {
+      const dm = this.devices.get(imei);
+      this.store.forget(imei);
+      if (!dm || dm.buffer || this.held.has(imei)) return;
+      const stored = await this.store.checkpoint(imei);
+      if (stored && stored.lastTime > dm.lastTime) return;
+      const batch = this.store.newBatch();
+      this.addCheckpoint(batch, imei);
+      await batch.commit();
+      this.unsaved.delete(imei);
+      this.stats.checkpoints++;
+    });
+  }
+
+  /** Resolves once the take-overs under way are done (flush, tests). */
+  async settled(): Promise<void> {
+    while (this.takingOver.size) await Promise.all([...this.takingOver]);
   }
 
   private fromCheckpoint(imei: string, c: Checkpoint): DeviceMotion {
@@ -211,6 +298,7 @@ export class MotionEngine {
 
   /** Every located point a commit stored for one device, in the order the device sent them. */
   onCommitted = (e: PositionsCommitted): void => {
+    if (this.takeOver && !this.held.has(e.imei)) this.holdAndReload(e.imei, e.userId, null);
     const dm = this.device(e.imei, e.userId);
     if (dm.buffer) {
       for (const p of e.points) dm.buffer.push(p);
@@ -232,11 +320,18 @@ export class MotionEngine {
   };
 
   onConnection = (e: DeviceConnection): void => {
+    if (this.takeOver) return this.connectionHere(e);
     if (!e.connected) return; // silence decides offline, not a closed socket
     const dm = this.device(e.imei, e.userId);
     if (dm.conn === null || !dm.conn.online) this.goOnline(dm, Date.now());
     this.schedule();
   };
+
+  /** Cluster mode: a connection here reads the device again; one closing writes it. */
+  private connectionHere(e: DeviceConnection): void {
+    if (e.connected) return this.holdAndReload(e.imei, e.userId, Date.now());
+    this.releaseDevice(e.imei).catch((err) => motionLog.error("motion checkpoint failed", err));
+  }
 
   /** Fence crossings pair into visits (enter … exit). */
   onFenceCrossed = (e: FenceCrossed): void => {
@@ -423,7 +518,7 @@ export class MotionEngine {
 
   /** Writes what closed since the last flush; checkpoints too when due (or `checkpoint`). */
   flush(checkpoint = false): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushNow(checkpoint));
+    this.flushing = this.flushing.then(() => this.settled()).then(() => this.flushNow(checkpoint));
     return this.flushing;
   }
 

@@ -33,6 +33,8 @@ export interface MotionDeps {
   enabled: boolean;
   devices: MotionDevices;
   points: PointReader;
+  /** Cluster mode: devices taken over from another instance are read again (MotionEngine). */
+  takeOver?: boolean;
   /** The account a rules request names (null: the caller's own), refused outside its tree. */
   account(session: Session, userId: string | null): Promise<string>;
 }
@@ -60,7 +62,7 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
       close: () => Promise.resolve(),
     };
   }
-  const engine = new MotionEngine(store, book, d.devices, d.points);
+  const engine = new MotionEngine(store, book, d.devices, d.points, d.takeOver);
   const recompute = new Recomputer({
     store,
     engine,

@@ -189,6 +189,14 @@ export class MotionStore {
     return { day: w.day, segments, parts };
   }
 
+  /**
+   * Cluster mode: the device's recent days are read again at their next write (another
+   * instance wrote them while it held the device). Inside `exclusive`.
+   */
+  forget(imei: string): void {
+    for (const id of this.recent.keys()) if (id.startsWith(`${imei}/`)) this.recent.delete(id);
+  }
+
   /** Days before `day` are no longer kept in memory (the engine calls it every flush). */
   keepRecent(day: string): void {
     if (day === this.recentFrom) return;
@@ -246,6 +254,11 @@ export class MotionStore {
 
   setCheckpoint(batch: Batch, imei: string, c: Checkpoint): void {
     batch.set(K.ckpt(imei), c, 2000);
+  }
+
+  /** One device's checkpoint (cluster mode: a device taken over from another instance). */
+  async checkpoint(imei: string): Promise<Checkpoint | null> {
+    return (await this.kv.get<Checkpoint>(K.ckpt(imei))).value;
   }
 
   async *checkpoints(): AsyncGenerator<{ imei: string; checkpoint: Checkpoint }> {
