@@ -1078,12 +1078,13 @@ async function buildMotion(
  * days start here) and the reader over the store and the recorder's waiting samples.
  */
 function buildSensors(
-  { kv }: Core,
+  { kv, cluster }: Core,
   { deviceOps }: DeviceRequestsArea,
 ): Pick<Services, "sensorRecorder" | "sensorReadings"> {
   const store = new SensorStore(kv);
   const sensorRecorder = new SensorRecorder({
     store,
+    leader: cluster.leader, // the hourly compaction: once, on the leader
     // The device's fuel tanks (details → sensors), the first one converting its readings.
     tanks: async (imei) =>
       ((await deviceOps.loadDetail(imei)).sensors?.oilTanks ?? [])

@@ -7,6 +7,7 @@
  * per report; reads see the waiting samples too (SensorReadings merges them).
  */
 import { log } from "../../lib/log.ts";
+import type { Leadership } from "../../lib/cluster/types.ts";
 import type { StoredPosition } from "../devices/model.ts";
 import type { DriverIdentified, PositionsCommitted, StatusReported } from "../gateway/events.ts";
 import { dayOf } from "./codec.ts";
@@ -34,6 +35,8 @@ export interface RecorderDeps {
   /** How long samples wait in memory before they are appended (ms). */
   flushAgeMs?: number;
   now?: () => number;
+  /** Cluster mode: only the leader compacts the finished days (every instance appends). */
+  leader?: Pick<Leadership, "isLeader">;
 }
 
 /** Samples a device-series buffer holds before it is appended whatever its age. */
@@ -449,9 +452,10 @@ export class SensorRecorder {
   /**
    * Merges the parts of days before today into blocks (hourly). Not serialised with the
    * appends: a part appended to a day while it is compacted is left as a part, still read.
-   * One compaction at a time.
+   * One compaction at a time, on the leader only in cluster mode.
    */
   compact(): Promise<number> {
+    if (this.deps.leader && !this.deps.leader.isLeader()) return Promise.resolve(0);
     this.compacting ??= this.compactNow().finally(() => this.compacting = null);
     return this.compacting;
   }

@@ -206,6 +206,16 @@ Deno.test("store: a finished day's parts are compacted into blocks, reads unchan
     };
     assert.ok((await keys()).length >= 3);
     now = DAY1 + 86_400_000;
+    // Cluster mode: an instance that is not the leader leaves the compaction to the leader.
+    const follower = new SensorRecorder({
+      store,
+      tanks: () => Promise.resolve([]),
+      now: () => now,
+      leader: { isLeader: () => false },
+    });
+    const parts = await keys();
+    assert.equal(await follower.compact(), 0);
+    assert.deepEqual(await keys(), parts);
     assert.equal(await recorder.compact(), 1);
     assert.deepEqual((await keys()).map((k) => k[5]), [0, 1]); // 6,000 samples: two blocks
     const after = await reader.series(IMEI, "fuelLitres", DAY1, DAY1 + 86_400_000);
