@@ -34,8 +34,8 @@ export class DeviceOperations {
     private readonly accounts: AccountLookup,
     private readonly access: AccessGuard,
     private readonly devices: DeviceService,
-    /** Live gateway connections: a disabled device is cut off at once. */
-    private readonly connections?: Pick<ConnectionRegistry, "get">,
+    /** Live gateway connections: a disabled device is cut off at once, on any instance. */
+    private readonly connections?: Pick<ConnectionRegistry, "closeAnywhere">,
   ) {}
 
   async detail(session: Session, imei: string) {
@@ -112,16 +112,20 @@ export class DeviceOperations {
     return sensors;
   }
 
-  /** Disabling also closes a live connection; the gateway refuses its next login. */
   /**
    * Enables or disables each device the caller may edit; the answer says per device whether
    * it was changed or why not (an IMEI outside the caller's subtree does not stop the rest).
+   * Disabling also closes a live connection, wherever it is (cluster mode: on the instance
+   * holding it); the gateway refuses its next login.
    */
   async setEnabled(session: Session, imeis: string[], enabled: boolean): Promise<BulkOutcome> {
     await this.devices.assertCanEdit(session);
     const { devices, refused } = await this.devices.visibleOrRefused(session, imeis);
     await this.devices.save(devices.map((d) => ({ before: d, after: { ...d, enabled } })));
-    if (!enabled) { for (const d of devices) this.connections?.get(d.imei)?.close(); }
+    if (!enabled && this.connections) {
+      const connections = this.connections;
+      await Promise.all(devices.map((d) => connections.closeAnywhere(d.imei)));
+    }
     return bulkOutcome(imeis, devices, refused);
   }
 
