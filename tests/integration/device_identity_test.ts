@@ -231,6 +231,18 @@ Deno.test({
         },
       );
 
+      await t.step("GT06: disabling a device closes its live connection", async () => {
+        const d = await RawDevice.open(p.gt06);
+        await d.send(gt06Login(GT06_A, 7));
+        await d.take(10);
+        await api.call("/v3/new/newEquipment/enableEquipment", {
+          imeis: [GT06_A],
+          enabled: false,
+        });
+        await d.waitClosed();
+        await d.done();
+      });
+
       const osmand = (query: string, init?: RequestInit) =>
         fetch(`http://127.0.0.1:${p.osmand}/${query}`, init);
 
