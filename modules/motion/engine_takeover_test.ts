@@ -9,39 +9,11 @@ import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import type { Services } from "../../app/compose.ts";
-import type { Position } from "../gateway/protocols/types.ts";
-import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
-import type { StoredPosition } from "../devices/model.ts";
-import { Track } from "./test_tracks.ts";
+import { feed, Track } from "./test_tracks.ts";
 import { type MotionDevices, MotionEngine } from "./engine.ts";
 import { MotionStore } from "./store.ts";
 import { RulesBook } from "./rules.ts";
 import { dayOf } from "./days.ts";
-
-function toPosition(p: StoredPosition): Position {
-  return {
-    time: new Date(p.time),
-    valid: p.valid,
-    latitude: p.lat,
-    longitude: p.lng,
-    altitude: 0,
-    speed: p.speed / KNOT_IN_KMH,
-    course: 0,
-    posType: 1,
-    acc: p.acc ?? undefined,
-    mileage: p.mileage ?? undefined,
-    attributes: {},
-  };
-}
-
-/** Stores points through the gateway's commit (the app's own motion analysis is off). */
-async function store(s: Services, imei: string, points: StoredPosition[]) {
-  const device = s.directory.get(imei)!;
-  for (let i = 0; i < points.length; i += 50) {
-    const positions = points.slice(i, i + 50).map(toPosition);
-    await s.ingestor.submit(device, [{ type: "positions", positions }]);
-  }
-}
 
 /** What compose() gives the engine, from the app's directory. */
 function devicesOf(s: Services): MotionDevices {
@@ -99,7 +71,7 @@ for (const leaving of ["closes its connection", "crashes"] as const) {
       const early = points.findIndex((p) => p.time >= T0 + 700_000);
       one.onConnection({ type: "connection", imei, userId, connected: true });
       for (const part of [points.slice(0, early), points.slice(early, split)]) {
-        await store(s, imei, part);
+        await feed(s, imei, part);
         one.onCommitted({ type: "positionsCommitted", imei, userId, points: part });
         // A checkpoint early in the trip (the ~60 s share), then only memory.
         if (part[0].time === T0) await one.flush(true);
@@ -114,7 +86,7 @@ for (const leaving of ["closes its connection", "crashes"] as const) {
       // The device reconnects through the balancer to instance 2 with the rest of the track.
       two.onConnection({ type: "connection", imei, userId, connected: true });
       const rest = points.slice(split);
-      await store(s, imei, rest);
+      await feed(s, imei, rest);
       two.onCommitted({ type: "positionsCommitted", imei, userId, points: rest });
       await two.settled();
       await two.flush();

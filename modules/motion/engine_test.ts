@@ -7,12 +7,9 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices, circleFence } from "../../tests/helpers/alerting.ts";
-import { compose, type Services } from "../../app/compose.ts";
+import { compose } from "../../app/compose.ts";
 import { loadConfig } from "../../lib/config.ts";
-import type { Position } from "../gateway/protocols/types.ts";
-import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
-import type { StoredPosition } from "../devices/model.ts";
-import { Track } from "./test_tracks.ts";
+import { feed, Track } from "./test_tracks.ts";
 import { FLUSH_MS } from "./engine.ts";
 import { MotionStore } from "./store.ts";
 import { addDays, dayOf, dayStart } from "./days.ts";
@@ -21,31 +18,6 @@ import { openTestKv } from "../../tests/helpers/test_kv.ts";
 /** A UTC day well in the past (the analysis does not care about the wall clock). */
 const D = addDays(dayOf(Date.now()), -5);
 const T0 = dayStart(D) + 6 * 3_600_000; // 06:00 UTC
-
-function toPosition(p: StoredPosition): Position {
-  return {
-    time: new Date(p.time),
-    valid: p.valid,
-    latitude: p.lat,
-    longitude: p.lng,
-    altitude: 0,
-    speed: p.speed / KNOT_IN_KMH,
-    course: 0,
-    posType: 1,
-    acc: p.acc ?? undefined,
-    mileage: p.mileage ?? undefined,
-    attributes: {},
-  };
-}
-
-/** Submits points the way the gateway does (one message of many fixes per 50 points). */
-async function feed(s: Services, imei: string, points: StoredPosition[]) {
-  const device = s.directory.get(imei)!;
-  for (let i = 0; i < points.length; i += 50) {
-    const positions = points.slice(i, i + 50).map(toPosition);
-    await s.ingestor.submit(device, [{ type: "positions", positions }]);
-  }
-}
 
 /** Park 10 min, drive 20 min at 60 km/h, park 15 min, drive 10 min, park 15 min: 30 km. */
 function driveParkDrive(start: number, lat = 22.5): Track {

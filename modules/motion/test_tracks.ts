@@ -5,6 +5,10 @@
  */
 
 import type { StoredPosition } from "../devices/model.ts";
+import type { DeviceDirectory } from "../devices/directory.ts";
+import type { Position } from "../gateway/protocols/types.ts";
+import type { Ingestor } from "../gateway/ingest/ingest.ts";
+import { KNOT_IN_KMH } from "../gateway/ingest/convert.ts";
 
 export const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
 
@@ -106,5 +110,34 @@ export class Track {
   silence(seconds: number): this {
     this.time += seconds * 1000;
     return this;
+  }
+}
+
+function toPosition(p: StoredPosition): Position {
+  return {
+    time: new Date(p.time),
+    valid: p.valid,
+    latitude: p.lat,
+    longitude: p.lng,
+    altitude: 0,
+    speed: p.speed / KNOT_IN_KMH,
+    course: 0,
+    posType: 1,
+    acc: p.acc ?? undefined,
+    mileage: p.mileage ?? undefined,
+    attributes: {},
+  };
+}
+
+/** Submits points the way the gateway does (one message of many fixes per 50 points). */
+export async function feed(
+  s: { directory: Pick<DeviceDirectory, "get">; ingestor: Pick<Ingestor, "submit"> },
+  imei: string,
+  points: StoredPosition[],
+): Promise<void> {
+  const device = s.directory.get(imei)!;
+  for (let i = 0; i < points.length; i += 50) {
+    const positions = points.slice(i, i + 50).map(toPosition);
+    await s.ingestor.submit(device, [{ type: "positions", positions }]);
   }
 }
