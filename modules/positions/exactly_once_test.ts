@@ -48,23 +48,26 @@ const keyOf = (p: StoredPosition) => `${p.time}/${p.lat}/${p.lng}`;
 Deno.test("positions: two instances journaling in the same millisecond keep both chunks", async () => {
   const kv = await openTestKv();
   try {
-    // Instances' seqs come from their clocks: find a round where both got the same one.
-    let same = false;
-    const sent: StoredPosition[] = [];
+    // Instances' seqs come from their clocks (at least one past the last seq they saw): seed a
+    // chunk an hour ahead so both instances' next seq is the same one, whatever the timing.
+    const seedFix = fix(T0, 22.4, 114.0);
+    const seed = new PositionStore(kv, "inst-seed");
+    const op = kv.atomic();
+    const w = seed.addJournal(op, [{ imei: IMEI, points: [seedFix] }], Date.now());
+    const ahead = (Date.now() + 3_600_000) * 1000;
+    assert.ok((await kv.atomic().set(["pos", "jnl", ahead, "inst-seed"], w.chunks[0]).commit()).ok);
     const a = new PositionStore(kv, "inst-a"), b = new PositionStore(kv, "inst-b");
-    for (let round = 0; round < 50 && !same; round++) {
-      const pa = fix(T0 + round * 2000, 22.5, 114.0 + round * 1e-4);
-      const pb = fix(T0 + round * 2000 + 1000, 22.6, 114.0 + round * 1e-4);
-      const [sa, sb] = [await journal(a, kv, [pa]), await journal(b, kv, [pb])];
-      sent.push(pa, pb);
-      same = sa === sb;
-    }
-    assert.ok(same, "two instances wrote chunks under the same seq");
+    await a.loadJournal();
+    await b.loadJournal();
+    const pa = fix(T0 + 2000, 22.5, 114.0), pb = fix(T0 + 3000, 22.6, 114.0);
+    const [sa, sb] = [await journal(a, kv, [pa]), await journal(b, kv, [pb])];
+    assert.equal(sa, sb, "two instances wrote chunks under the same seq");
+    const sent = [seedFix, pa, pb];
     const reader = new PositionStore(kv, "inst-c");
     await reader.loadJournal();
     const read = await reader.range(IMEI, T0, T0 + 200_000);
     assert.deepEqual(read.map(keyOf).sort(), sent.map(keyOf).sort(), "no chunk overwritten");
-    assert.equal(await reader.compactAll(Date.now() + 1000), sent.length);
+    assert.equal(await reader.compactAll(Date.now() + 7_200_000), sent.length);
     const packed = await reader.range(IMEI, T0, T0 + 200_000);
     assert.deepEqual(packed.map(keyOf).sort(), sent.map(keyOf).sort());
   } finally {
