@@ -269,12 +269,15 @@ Deno.test({
         await page.locator(".mon-toolbar select").first().selectOption("OpenStreetMap");
       });
 
-      await t.step("the alerts tab shows the alert centre's list (empty: no alarms)", async () => {
+      await t.step("the alerts tab shows the alert centre's list", async () => {
         await page.goto(`${base}/monitorEvent`);
         await hydrated(page);
-        await page.waitForSelector(".mon-events-main .mon-empty:has-text('No alerts.')", {
-          timeout: 30_000,
-        });
+        // Loaded, not loading or failed: empty, or the rows of alerts the simulated fleet's
+        // sensors raised meanwhile (fuel, harsh driving: it depends on the run's timing).
+        await page.waitForSelector(
+          ".mon-events-main .mon-empty:has-text('No alerts.'), .mon-events-main table.data tbody tr",
+          { timeout: 30_000 },
+        );
         assert.equal(await page.locator(".mon-tabs a.active").innerText(), "Alerts");
       });
 
