@@ -152,7 +152,7 @@ import { SensorStore } from "../modules/sensors/store.ts";
 import { type FuelTank, SensorRecorder } from "../modules/sensors/recorder.ts";
 import { SensorReadings } from "../modules/sensors/reader.ts";
 import { ClusterMediaHub } from "../modules/video/cluster_media.ts";
-import { MediaHolderStore } from "../modules/video/media_holder_store.ts";
+import { MediaHolderStore } from "../modules/video/store_media_holder.ts";
 import { SignalRelay } from "../modules/video/signal_relay.ts";
 import { VideoStore } from "../modules/video/store.ts";
 import type { VideoServices } from "../modules/video/routes.ts";

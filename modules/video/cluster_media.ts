@@ -18,7 +18,7 @@ import type { BlobStore } from "../../lib/blobs/types.ts";
 import { type Cluster, SUBJECTS } from "../../lib/cluster/types.ts";
 import { log } from "../../lib/log.ts";
 import type { HlsFile } from "./hls.ts";
-import type { MediaHolderStore } from "./media_holder_store.ts";
+import type { MediaHolderStore } from "./store_media_holder.ts";
 import { PLAYLIST } from "./paths.ts";
 import type { MediaHub, StreamInfo, StreamKey } from "./types.ts";
 import { runSignal, type SignalCall, type SignalTarget } from "./signal_relay.ts";

@@ -13,7 +13,7 @@ import { testNats } from "../../tests/helpers/nats.ts";
 import { testClip } from "../simulator/video/clip.ts";
 import { streamClip } from "../simulator/video/streamer.ts";
 import { ClusterMediaHub } from "./cluster_media.ts";
-import { MediaHolderStore } from "./media_holder_store.ts";
+import { MediaHolderStore } from "./store_media_holder.ts";
 import { createMediaHub, startMediaListener } from "./media/mod.ts";
 
 /** A history stream (a download's kind: its segments keep their samples for the recorder). */
