@@ -129,6 +129,7 @@ export async function startServer(
       // After the gateway: the last commits' points are analysed and written.
       await services.motion.close();
       await services.sensorRecorder.stop();
+      await services.notices.flushCounts().catch(() => {});
       services.commands.stop();
       services.monitor.streams.closeAll();
       await server.shutdown();

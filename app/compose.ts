@@ -79,6 +79,8 @@ import { CodeStore } from "../modules/notifications/codes.ts";
 import { Mailer } from "../modules/notifications/mailer.ts";
 import { MessageStore } from "../modules/notifications/messages.ts";
 import { PlatformNotices } from "../modules/notifications/notices.ts";
+import { ReportCounter } from "../modules/notifications/report_counts.ts";
+import { ReportCountStore } from "../modules/notifications/store_report_counts.ts";
 import { CodeRecords, MessageRecords } from "../modules/notifications/store.ts";
 import { WebhookSender } from "../modules/notifications/webhook.ts";
 import { WebhookLogStore } from "../modules/notifications/webhook_store.ts";
@@ -851,6 +853,7 @@ function buildNotifications(
     credits,
     mailer,
     fleet: new FleetExpiries(fleetStore),
+    reportCounts: new ReportCounter(new ReportCountStore(kv)),
   });
   return { mailer, codes, webhooks, messages, notices };
 }

@@ -9,6 +9,7 @@ import { normalizeLang, translator } from "../../lib/i18n/i18n.ts";
 import { log } from "../../lib/log.ts";
 import type { Mailer } from "./mailer.ts";
 import type { BalanceReminder, BalanceThresholds, MessageStore } from "./messages.ts";
+import type { ReportCounter } from "./report_counts.ts";
 
 const noticeLog = log.area("notices");
 
@@ -73,12 +74,6 @@ const label = (d: Device) => d.deviceName || d.imei;
  * posted once per subject and occasion (MessageStore.postOnce), so repeated runs are harmless.
  */
 export class PlatformNotices {
-  /** Positions per device during the current UTC day, counted from the gateway bus. */
-  private counts = new Map<string, number>();
-  private countingDay: number;
-  /** The last complete day's counts, checked by the daily job; null when incomplete. */
-  private finished: { day: number; counts: Map<string, number> } | null = null;
-
   constructor(
     private readonly d: {
       messages: MessageStore;
@@ -91,13 +86,10 @@ export class PlatformNotices {
       mailer?: Mailer;
       /** Drivers' licences and vehicles' insurance (modules/fleet). */
       fleet?: FleetExpirySource;
+      /** Positions per device and day (stored: summed across instances and restarts). */
+      reportCounts: ReportCounter;
     },
-    startedAt = Date.now(),
-  ) {
-    // A day the process did not see from its start cannot tell "few reports" apart from
-    // "not counted": counting is complete only from the next day on.
-    this.countingDay = startedAt === dayStart(startedAt) ? dayStart(startedAt) : -1;
-  }
+  ) {}
 
   // ---- events -----------------------------------------------------------------------
 
@@ -139,19 +131,12 @@ export class PlatformNotices {
 
   /** Counts a stored position for the "fewer than 50 reports a day" check. */
   countPosition(imei: string, now = Date.now()): void {
-    this.rollDay(now);
-    this.counts.set(imei, (this.counts.get(imei) ?? 0) + 1);
+    this.d.reportCounts.count(imei, now);
   }
 
-  private rollDay(now: number): void {
-    const today = dayStart(now);
-    if (today === this.countingDay) return;
-    // Yesterday's counts are complete only if counting covered the whole of it.
-    this.finished = this.countingDay === today - DAY_MS
-      ? { day: this.countingDay, counts: this.counts }
-      : null;
-    this.counts = new Map();
-    this.countingDay = today;
+  /** Stores the positions counted since the last flush (every minute, and on shutdown). */
+  flushCounts(): Promise<void> {
+    return this.d.reportCounts.flush();
   }
 
   // ---- the daily check ----------------------------------------------------------------
@@ -288,15 +273,15 @@ export class PlatformNotices {
     return n;
   }
 
+  /** Type 11, for yesterday, when counting covered all of it (ReportCounter). */
   private async fewReports(now: number): Promise<number> {
-    this.rollDay(now);
-    const done = this.finished;
+    const done = await this.d.reportCounts.lastDay(now);
     if (!done) return 0;
     let n = 0;
     for (const [imei, count] of done.counts) {
       const dev = this.d.directory.get(imei);
       if (!dev || count >= FEW_REPORTS) continue;
-      const date = isoDay(done.day);
+      const date = done.day;
       const m = await this.d.messages.postOnce(
         ["fewReports", imei, date],
         dev.userId,

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { isoWeek, PlatformNotices, reminderPeriod } from "./notices.ts";
+import { ReportCounter } from "./report_counts.ts";
+import { ReportCountStore } from "./store_report_counts.ts";
+import { openTestKv } from "../../tests/helpers/test_kv.ts";
 import { emptyState } from "../gateway/ingest/device_state.ts";
 import type { MessageType, PlatformMessage } from "./messages.ts";
 
@@ -171,35 +174,48 @@ Deno.test("message center: every platform message type is raised where its event
 
     await t.step("11 fewer than 50 reports: only for a day counted from its start", async () => {
       const day = Date.parse("2026-03-10T00:00:00Z");
-      const notices = new PlatformNotices({
-        messages: app.services.messages,
-        accounts: app.services.accountStore,
-        directory: app.services.directory,
-        deviceSettings: () => [],
-      }, day);
-      for (let i = 0; i < 10; i++) notices.countPosition(D2, day + i * 60_000);
-      for (let i = 0; i < 60; i++) notices.countPosition(D3, day + i * 60_000);
+      const countsKv = await openTestKv();
+      const noticesFrom = (startedAt: number, kv: Deno.Kv) =>
+        new PlatformNotices({
+          messages: app.services.messages,
+          accounts: app.services.accountStore,
+          directory: app.services.directory,
+          deviceSettings: () => [],
+          reportCounts: new ReportCounter(new ReportCountStore(kv), startedAt),
+        });
       const few = async () => (await messages(app, a.token, 11)).total;
-      await notices.daily(day + 20 * 3_600_000);
-      assert.equal(await few(), 0, "the day is not over");
-      await notices.daily(day + DAY + 10 * 3_600_000);
-      assert.equal(await few(), 1);
-      await notices.daily(day + DAY + 11 * 3_600_000);
-      assert.equal(await few(), 1, "once per device and day");
-      const got = (await messages(app, a.token, 11)).list;
-      assert.equal(got.length, 1);
-      assert.deepEqual(got[0].params, { imei: D2, name: "800002", count: 10, date: "2026-03-10" });
-      // Started in the middle of a day: that day is not judged.
-      const late = new PlatformNotices({
-        messages: app.services.messages,
-        accounts: app.services.accountStore,
-        directory: app.services.directory,
-        deviceSettings: () => [],
-      }, day + 3_600_000);
-      late.countPosition(D2, day + 2 * 3_600_000);
-      await late.daily(day + DAY + 10 * 3_600_000);
-      assert.equal(await few(), 1);
-      // The process-wide instance counts the gateway bus's positions.
+      try {
+        const notices = noticesFrom(day, countsKv);
+        for (let i = 0; i < 10; i++) notices.countPosition(D2, day + i * 60_000);
+        for (let i = 0; i < 60; i++) notices.countPosition(D3, day + i * 60_000);
+        await notices.daily(day + 20 * 3_600_000);
+        assert.equal(await few(), 0, "the day is not over");
+        await notices.daily(day + DAY + 10 * 3_600_000);
+        assert.equal(await few(), 1);
+        await notices.daily(day + DAY + 11 * 3_600_000);
+        assert.equal(await few(), 1, "once per device and day");
+        const got = (await messages(app, a.token, 11)).list;
+        assert.equal(got.length, 1);
+        assert.deepEqual(got[0].params, {
+          imei: D2,
+          name: "800002",
+          count: 10,
+          date: "2026-03-10",
+        });
+      } finally {
+        countsKv.close();
+      }
+      // Started in the middle of a day, on a store that never counted: that day is not judged.
+      const freshKv = await openTestKv();
+      try {
+        const late = noticesFrom(day + 3_600_000, freshKv);
+        late.countPosition(D2, day + 2 * 3_600_000);
+        await late.daily(day + DAY + 10 * 3_600_000);
+        assert.equal(await few(), 1);
+      } finally {
+        freshKv.close();
+      }
+      // The app's instance counts the pipeline's positions into the store.
       const d = app.services.directory.get(D2)!;
       app.services.bus.publish({
         type: "position",
@@ -207,7 +223,9 @@ Deno.test("message center: every platform message type is raised where its event
         userId: d.userId,
         position: app.services.directory.state(D2)?.position ?? {} as never,
       });
-      assert.equal((n as unknown as { counts: Map<string, number> }).counts.get(D2), 1);
+      await n.flushCounts();
+      const stored = await new ReportCountStore(app.services.kv).countsOf(today());
+      assert.equal(stored.get(D2), 1);
     });
 
     await t.step("6 balance reminder: Mondays from 10:00, once a week, while low", async () => {

@@ -148,6 +148,12 @@ export function scheduleJobs(s: JobDeps): void {
     await s.ingestor.flushStates();
   });
 
+  // Every instance adds the positions it counted per device to the day's stored counts (the
+  // few-reports check of the message center reads the sum).
+  cronJob(s, "flush report counts", "* * * * *", "instance", async () => {
+    await s.notices.flushCounts();
+  });
+
   // One compaction across instances (two reopening the same last block would each write it
   // without the other's points): the leader packs every instance's journal chunks older than
   // two minutes, which their instances flushed the states of a minute or more before.
