@@ -45,6 +45,15 @@ export class ConnectionRegistry implements Connections {
   }
 
   /**
+   * Cluster mode: the live instance elsewhere whose authenticated connection of the device was
+   * heard within `takeoverMs` (a JT/T 808 registration here must not displace it). Null in
+   * single mode.
+   */
+  credentialedElsewhere(imei: string, takeoverMs: number): Promise<HeldElsewhere | null> | null {
+    return this.sessions ? this.sessions.credentialedElsewhere(imei, takeoverMs) : null;
+  }
+
+  /**
    * Closes the device's connection wherever it is: here, or (cluster mode) on the live
    * instance that holds it (e.g. a device just disabled).
    */
@@ -55,10 +64,17 @@ export class ConnectionRegistry implements Connections {
   }
 
   /** Another instance's login of a device connected here (the same rule as a login here). */
-  private closeForElsewhere({ imei, takeoverMs }: CloseRequest): CloseAnswer {
+  private closeForElsewhere({ imei, takeoverMs, ask }: CloseRequest): CloseAnswer {
     const conn = this.live.get(imei);
     if (!conn) return { closed: true };
     const heardAgoMs = Date.now() - conn.heardAt;
+    if (ask === "credentialed") {
+      return {
+        closed: false,
+        heardAgoMs,
+        credentialed: conn.credentialed && heardAgoMs < takeoverMs,
+      };
+    }
     if (takeoverMs > 0 && heardAgoMs < takeoverMs) return { closed: false, heardAgoMs };
     conn.close();
     return { closed: true };

@@ -151,6 +151,21 @@ export class LinkTable {
       );
       return null;
     }
+    // Cluster mode: the same rule against an authenticated connection on another instance.
+    const elsewhere = this.s.connections.credentialedElsewhere(
+      link.device.imei,
+      this.s.identity.takeoverMs,
+    );
+    const heldBy = elsewhere && await elsewhere;
+    if (heldBy) {
+      this.s.log(
+        `[${link.live.protocol}] ${link.live.remote}: registration of ${link.device.imei} ` +
+          `refused: its authenticated connection on instance ${heldBy.instanceId} is active`,
+        "warn",
+      );
+      return null;
+    }
+    if (this.links.get(id) !== link) return null;
     const code = await this.s.identity.issue(link.device.imei, link.live.remote);
     this.s.log(
       `[${link.live.protocol}] ${link.live.remote}: ${link.device.imei} registered; new auth code issued`,

@@ -35,16 +35,23 @@ export const SESSION_TIMES: SessionTimes = {
   closeRequestMs: 2000,
 };
 
-/** What the holder is asked: close the device's connection unless it was heard within `takeoverMs` (0: close it). */
+/**
+ * What the holder is asked: close the device's connection unless it was heard within
+ * `takeoverMs` (0: close it). With `ask` it closes nothing and only says whether the connection
+ * is authenticated and was heard within `takeoverMs` (a JT/T 808 registration elsewhere).
+ */
 export interface CloseRequest {
   imei: string;
   takeoverMs: number;
+  ask?: "credentialed";
 }
 
 /** The holder's answer: closed (or it had none), or kept because it was heard `heardAgoMs` ago. */
 export interface CloseAnswer {
   closed: boolean;
   heardAgoMs?: number;
+  /** To `ask`: its connection is authenticated and was heard within the window. */
+  credentialed?: boolean;
 }
 
 /** A login refused because a live instance keeps the device. */
@@ -145,32 +152,71 @@ export class SessionRegistry implements DeviceSessions {
   }
 
   /**
+   * The live instance holding each of the devices, this one included (one wide read for many
+   * devices: the motion leader's pass over unheld devices). Devices with no session, or whose
+   * holder is gone, are left out.
+   */
+  async liveHolders(imeis: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const imei of imeis) {
+      const queued = this.queued.get(imei);
+      if (queued !== undefined && queued !== RELEASE) out.set(imei, this.instanceId);
+    }
+    const rest = imeis.filter((imei) => !out.has(imei));
+    if (!rest.length) return out;
+    const found = await this.store.sessions(rest);
+    rest.forEach((imei, i) => {
+      const s = found[i];
+      if (s && this.instanceLive(s.instanceId)) out.set(imei, s.instanceId);
+    });
+    return out;
+  }
+
+  /**
    * Before a login is accepted here: closes the device's connection on the live instance that
    * holds it, unless that one keeps it under the takeover rule (then it is returned, and the
    * login is refused). `takeoverMs` 0: the login has a credential and always wins.
    */
   async admit(imei: string, takeoverMs: number): Promise<HeldElsewhere | null> {
+    const asked = await this.askHolder({ imei, takeoverMs });
+    if (!asked || asked.answer.closed) return null;
+    return { instanceId: asked.holder, heardAgoMs: asked.answer.heardAgoMs ?? 0 };
+  }
+
+  /**
+   * Whether a live instance elsewhere holds the device with an authenticated connection heard
+   * within `takeoverMs` (then a JT/T 808 registration here is refused); nothing is closed.
+   */
+  async credentialedElsewhere(imei: string, takeoverMs: number): Promise<HeldElsewhere | null> {
+    const asked = await this.askHolder({ imei, takeoverMs, ask: "credentialed" });
+    if (!asked?.answer.credentialed) return null;
+    return { instanceId: asked.holder, heardAgoMs: asked.answer.heardAgoMs ?? 0 };
+  }
+
+  /** Sends `request` to the live instance holding the device; null when none holds or answers. */
+  private async askHolder(
+    request: CloseRequest,
+  ): Promise<{ holder: string; answer: CloseAnswer } | null> {
+    const { imei } = request;
     const holder = await this.holderElsewhere(imei).catch((e) => {
       sessionLog.warn(`${imei}: session not looked up (${(e as Error).message})`);
       return null;
     });
     if (!holder) return null;
-    let answer: CloseAnswer;
     try {
-      const request: CloseRequest = { imei, takeoverMs };
-      answer = decode(
+      const answer = decode<CloseAnswer>(
         await this.cluster.link.request(
           `${SUBJECTS.sessionClose}.${holder}`,
           encode(request),
           this.times.closeRequestMs,
         ),
       );
+      return { holder, answer };
     } catch (e) {
       // Gone without a word, or unreachable: it must not block the device.
       sessionLog.info(`${imei}: its holder ${holder} did not answer (${(e as Error).message})`);
       return null;
     }
-    return answer.closed ? null : { instanceId: holder, heardAgoMs: answer.heardAgoMs ?? 0 };
   }
 
   /** The device's connection is now here. */

@@ -247,6 +247,22 @@ Deno.test({
           assert.equal(await authenticate(onA, code, 1), 0);
           await onB.waitClosed();
           assert.ok(a.s.connections.get(JT_IMEI));
+
+          // A registration proves nothing: on B it is refused while A's authenticated
+          // connection is active, and A's connection stays.
+          await a.sessions.flush();
+          await waitFor(
+            "B sees the terminal on A",
+            () => b.sessions.holderElsewhere(JT_IMEI).then((h) => h === A),
+          );
+          const intruder = await openTerminal(b);
+          devices.push(intruder);
+          await intruder.send(jt808Register(phone, 3));
+          const refused = await intruder.frame();
+          assert.equal(refused.msgId, JT.REGISTER_REPLY);
+          assert.notEqual(refused.body[2], 0, "registration refused");
+          assert.equal(onA.closedByServer, false);
+          assert.ok(a.s.connections.get(JT_IMEI));
         },
       );
 
