@@ -1034,7 +1034,7 @@ async function buildMotion(
   { kv, config, metrics, cluster }: Core,
   { access }: SignInArea,
   { directory }: DevicesArea,
-  { positions }: GatewayArea,
+  { positions, deviceSessions }: GatewayArea,
   { alertSettings }: GeofencesArea,
 ): Promise<MotionServices> {
   const motion = await createMotion({
@@ -1043,6 +1043,10 @@ async function buildMotion(
     points: positions,
     // A device reconnecting through the balancer may have been analysed elsewhere meanwhile.
     takeOver: cluster.mode === "cluster",
+    // Reports read a device where it is analysed; the leader adopts devices nobody holds.
+    cluster: deviceSessions
+      ? { link: cluster.link, leader: cluster.leader, holders: deviceSessions }
+      : undefined,
     devices: {
       owner: (imei) => directory.get(imei)?.userId,
       overspeedKmh: (imei) => alertSettings.device(imei)?.overSpeed ?? null,

@@ -94,4 +94,7 @@ export const SUBJECTS = {
   media: "tp.media",
   /** Console pop-ups (pushed alerts) for every instance's feed: `tp.popups`. */
   popups: "tp.popups",
+  /** A device's live motion analysis on the instance analysing it: `tp.motion.<instanceId>`
+   *  (request: its open segments, unflushed ones and running days; a status change). */
+  motion: "tp.motion",
 } as const;

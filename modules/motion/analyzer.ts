@@ -216,6 +216,11 @@ export class MotionAnalyzer {
     this.overspeedMinMs = rules.overspeedMinSeconds * 1000;
   }
 
+  /** Started and its last silence not closed yet: a tick after gapSeconds closes something. */
+  get waitingForGap(): boolean {
+    return this.s.started && !this.s.gapClosed;
+  }
+
   /** Points older than the latest pushed one, ignored (the engine recomputes their days). */
   get late(): number {
     return this.s.late;

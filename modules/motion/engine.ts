@@ -88,6 +88,17 @@ interface Pending {
 /** A closed segment with its kind (analyzed, connectivity or fence). */
 export type ClosedSegment = { [K in SegmentKind]: { kind: K } & SegmentKinds[K] }[SegmentKind];
 
+/**
+ * What the analysis of one device holds beyond the store (cluster mode: asked of the instance
+ * analysing it, or computed from its checkpoint): every still-open segment, segments closed but
+ * not stored yet, and the day summaries not stored yet (see runningDays).
+ */
+export interface MotionView {
+  open: ClosedSegment[];
+  unflushed: ClosedSegment[];
+  days: DaySummary[];
+}
+
 function emptyPending(): Pending {
   return { segments: new Map(), days: [], dayEnds: [], late: new Map() };
 }
@@ -106,6 +117,12 @@ export class MotionEngine {
   private readonly out: MotionOutput = newOutput();
   /** Cluster mode: devices this instance holds (connected here, or whose points came here). */
   private readonly held = new Set<string>();
+  /**
+   * Cluster mode, the leader: devices no live instance holds, analysed here until their gap is
+   * closed (./adoption.ts). Only held and adopted devices are ticked: another instance's memory
+   * of a device is stale and would close its trip early.
+   */
+  private readonly adopted = new Set<string>();
   /** Cluster mode: checkpoint reads and replays under way (flush waits for them). */
   private readonly takingOver = new Set<Promise<void>>();
   /** Called after a flush that marked late days (the recompute worker). */
@@ -186,13 +203,63 @@ export class MotionEngine {
    */
   private holdAndReload(imei: string, userId: string, connectedAt: number | null): void {
     this.held.add(imei);
+    this.adopted.delete(imei);
+    void this.reloadFromStore(imei, userId, connectedAt);
+  }
+
+  /** Reads the device's checkpoint again and replays after it (its points held meanwhile). */
+  private reloadFromStore(imei: string, userId: string, connectedAt: number | null): Promise<void> {
     const dm = this.device(imei, userId);
-    if (dm.buffer) return; // a rebuild or another take-over holds its points already
+    // A rebuild or another take-over holds its points already.
+    if (dm.buffer) return this.settled();
     dm.buffer = [];
-    const run = this.reload(dm, connectedAt)
+    const run: Promise<void> = this.reload(dm, connectedAt)
       .catch((e) => motionLog.error("motion take-over failed", e))
       .finally(() => this.takingOver.delete(run));
     this.takingOver.add(run);
+    return run;
+  }
+
+  /**
+   * Cluster mode, the leader: analyses a device that no live instance holds (its holder
+   * crashed, or its connection closed and it stayed silent) from its newest checkpoint and the
+   * positions stored after it, so that the next flush closes its gap at its real last point.
+   */
+  adopt(imei: string, userId: string): Promise<void> {
+    if (this.held.has(imei)) return Promise.resolve();
+    this.adopted.add(imei);
+    return this.reloadFromStore(imei, userId, null);
+  }
+
+  /** Another instance analyses the device now (or this one stopped leading): no more ticks. */
+  unadopt(imei: string): void {
+    this.adopted.delete(imei);
+  }
+
+  /** The devices adopted here. */
+  adoptedDevices(): string[] {
+    return [...this.adopted];
+  }
+
+  /** Adopted and done: its gap closed, written and checkpointed (nothing left to tick). */
+  adoptionDone(imei: string): boolean {
+    const dm = this.devices.get(imei);
+    if (!dm) return true;
+    return !dm.buffer && !dm.analyzer.waitingForGap && !this.unsaved.has(imei) &&
+      !this.waiting().some((p) => p.segments.has(imei) || p.days.some((d) => d.imei === imei));
+  }
+
+  /**
+   * Whether this instance's memory of the device is the one to read and tick: always in single
+   * mode; in cluster mode when the device is held (connected, or its points came) or adopted here.
+   */
+  holds(imei: string): boolean {
+    return !this.takeOver || this.held.has(imei) || this.adopted.has(imei);
+  }
+
+  /** The silence after which the device's analysis closes its gap (its owner's rules). */
+  gapMsOf(userId: string): number {
+    return this.rules.of(userId).rules.gapSeconds * 1000;
   }
 
   private async reload(dm: DeviceMotion, connectedAt: number | null): Promise<void> {
@@ -310,8 +377,15 @@ export class MotionEngine {
     this.schedule();
   };
 
+  /**
+   * Cluster mode: a status change of a device analysed elsewhere (the leader's offline sweep
+   * covers every device), handed to ./relay.ts. Null: applied here.
+   */
+  unheldStatus: ((e: DeviceStatusChanged) => void) | null = null;
+
   /** Offline is the derived status going offline; it ends when the device is heard again. */
   onStatus = (e: DeviceStatusChanged): void => {
+    if (this.unheldStatus && !this.holds(e.imei)) return this.unheldStatus(e);
     const dm = this.device(e.imei, e.userId);
     const now = Date.now();
     if (e.status === "offline") this.goOffline(dm, this.known.lastHeard(e.imei) ?? now);
@@ -440,38 +514,43 @@ export class MotionEngine {
   openSegments<K extends SegmentKind>(imei: string, kind: K, now: number): SegmentKinds[K][] {
     const dm = this.devices.get(imei);
     if (!dm) return [];
-    const out: SegmentKinds[K][] = [];
-    if (kind === "connectivity") {
-      if (dm.conn) {
-        out.push(
-          {
-            imei,
-            start: dm.conn.since,
-            end: Math.max(now, dm.conn.since),
-            online: dm.conn.online,
-          } as SegmentKinds[K],
-        );
+    return openOf(dm, now, kind) as unknown as SegmentKinds[K][];
+  }
+
+  /** Everything memory holds of the device beyond the store (cluster mode: ./relay.ts). */
+  view(imei: string, now: number): MotionView {
+    const dm = this.devices.get(imei);
+    return {
+      open: dm ? openOf(dm, now, null) : [],
+      unflushed: this.waiting().flatMap((p) => p.segments.get(imei) ?? []),
+      days: this.runningDays(imei),
+    };
+  }
+
+  /**
+   * Cluster mode: the device's view when no live instance analyses it, from the truth in the
+   * store: its checkpoint, the positions stored after it, and a tick at `now` (what the leader
+   * adopting it computes). Memory here is not used: it may be hours old.
+   */
+  async checkpointView(imei: string, now: number): Promise<MotionView> {
+    const c = await this.store.checkpoint(imei);
+    if (!c) return { open: [], unflushed: [], days: [] };
+    const dm = this.fromCheckpoint(imei, c);
+    const out = newOutput();
+    if (Number.isFinite(dm.lastTime)) {
+      const from = Math.max(dm.lastTime + 1, now - REPLAY_MAX_MS);
+      for (const p of await this.points.range(imei, from, now)) {
+        if (p.time < dm.lastTime) continue;
+        dm.lastTime = p.time;
+        dm.analyzer.push(p, out);
       }
-      return out;
     }
-    if (kind === "fence") {
-      for (const [fenceId, v] of dm.fences) {
-        out.push(
-          {
-            imei,
-            start: v.since,
-            end: Math.max(now, v.since),
-            fenceId,
-            fenceName: v.name,
-          } as SegmentKinds[K],
-        );
-      }
-      return out;
-    }
-    for (const s of dm.analyzer.open(now) as AnySegment[]) {
-      if (s.kind === kind) out.push(s as unknown as SegmentKinds[K]);
-    }
-    return out;
+    dm.analyzer.tick(now, out);
+    return {
+      open: openOf(dm, now, null),
+      unflushed: out.segments,
+      days: [...out.days, ...dm.analyzer.runningDays()],
+    };
   }
 
   /** Segments closed but not stored yet (at most FLUSH_MS old). */
@@ -527,6 +606,8 @@ export class MotionEngine {
     const now = Date.now();
     for (const dm of this.devices.values()) {
       if (dm.buffer) continue;
+      // Cluster mode: only the instance analysing a device closes its gap.
+      if (this.takeOver && !this.held.has(dm.imei) && !this.adopted.has(dm.imei)) continue;
       dm.analyzer.tick(now, this.out);
       if (this.out.segments.length || this.out.days.length) this.collect(dm);
     }
@@ -689,6 +770,27 @@ export function segmentWrites(byImei: Map<string, ClosedSegment[]>): SegmentWrit
     }
   }
   return [...writes.values()];
+}
+
+/** The device's open segments (of one kind, or all), tagged with their kind. */
+function openOf(dm: DeviceMotion, now: number, kind: SegmentKind | null): ClosedSegment[] {
+  const out: ClosedSegment[] = [];
+  const { imei } = dm;
+  if ((kind === null || kind === "connectivity") && dm.conn) {
+    const { since, online } = dm.conn;
+    out.push({ kind: "connectivity", imei, start: since, end: Math.max(now, since), online });
+  }
+  if (kind === null || kind === "fence") {
+    for (const [fenceId, v] of dm.fences) {
+      const end = Math.max(now, v.since);
+      out.push({ kind: "fence", imei, start: v.since, end, fenceId, fenceName: v.name });
+    }
+  }
+  if (kind === "connectivity" || kind === "fence") return out;
+  for (const s of dm.analyzer.open(now) as AnySegment[]) {
+    if (kind === null || s.kind === kind) out.push(s);
+  }
+  return out;
 }
 
 /** The points in time order: the commit's own array when it is (the usual case), else a copy. */

@@ -5,6 +5,9 @@
  * delivers anything.
  */
 import type { Session } from "../../lib/http/env.ts";
+import type { ClusterLink, Leadership } from "../../lib/cluster/types.ts";
+import { Adoption } from "./adoption.ts";
+import { type MotionHolders, MotionRelay } from "./relay.ts";
 import { type MotionDevices, MotionEngine, type PointReader } from "./engine.ts";
 import { MotionReads } from "./reader.ts";
 import { Recomputer } from "./recompute.ts";
@@ -35,8 +38,19 @@ export interface MotionDeps {
   points: PointReader;
   /** Cluster mode: devices taken over from another instance are read again (MotionEngine). */
   takeOver?: boolean;
+  /**
+   * Cluster mode: reports of devices analysed elsewhere are read there (./relay.ts), and the
+   * leader adopts devices no live instance holds (./adoption.ts). Absent in single mode.
+   */
+  cluster?: MotionCluster;
   /** The account a rules request names (null: the caller's own), refused outside its tree. */
   account(session: Session, userId: string | null): Promise<string>;
+}
+
+export interface MotionCluster {
+  link: ClusterLink;
+  leader: Leadership;
+  holders: MotionHolders;
 }
 
 export async function createMotion(d: MotionDeps): Promise<MotionServices> {
@@ -75,8 +89,13 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
   engine.onLate = recompute.kick;
   await engine.load();
   await recompute.start();
+  const c = d.cluster;
+  const relay = c ? new MotionRelay(engine, c.link, c.holders, c.leader) : null;
+  const adoption = c ? new Adoption(engine, d.devices, c.holders, c.leader) : null;
+  relay?.start();
+  adoption?.start();
   return {
-    reader: new MotionReads(store, engine),
+    reader: new MotionReads(store, engine, relay),
     rules,
     book,
     engine,
@@ -87,6 +106,8 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
       await engine.flush();
     },
     async close() {
+      await adoption?.stop();
+      relay?.stop();
       await recompute.idle();
       await engine.close();
     },
