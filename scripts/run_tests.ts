@@ -1,7 +1,8 @@
 /**
  * `deno task test`: checks for a browser, builds the client bundles, starts one PostgreSQL and
- * one nats-server for the run, then runs every test on Deno KV (pass 1) and the store-level
- * tests again on PostgreSQL (pass 2, scripts/test_passes.ts says which).
+ * one nats-server for the run, then runs every test on Deno KV (pass 1, the browser tests as
+ * pass 3) and the store-level tests again on PostgreSQL (pass 2, beside pass 3;
+ * scripts/test_passes.ts says which).
  * (Not named test.ts: `deno test` would pick that name up as a test module and recurse.)
  * `--backend=kv|postgres|both` (default both) picks the passes; other arguments go to
  * `deno test` (e.g. files or --filter).
@@ -11,8 +12,10 @@ import { SYSTEM_FONTS } from "../modules/reports/export/font.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 import { startNats } from "../tests/helpers/nats.ts";
 import {
+  browserSplit,
   formatDuration,
   parseBackend,
+  type PassResult,
   postgresPassArgs,
   postgresPassFiles,
   runPass,
@@ -125,16 +128,25 @@ const runEnv = {
   TP_TEST_DATABASE_URL: postgres.adminUrl,
   TP_TEST_NATS_URL: nats.url,
 };
-const passes: { name: string; code: number; ms: number }[] = [];
+const passes: PassResult[] = [];
 try {
-  if (backend !== "postgres") passes.push(await runPass("pass 1: Deno KV", testArgs, runEnv));
+  const { pass1, pass3 } = backend === "postgres"
+    ? { pass1: null, pass3: null }
+    : browserSplit(testArgs);
+  if (pass1) passes.push(await runPass("pass 1: Deno KV", pass1, runEnv));
   const pass2 = backend === "kv"
     ? null
     : postgresPassArgs(testArgs, backend, await postgresPassFiles());
+  // Passes 2 and 3 at once (TP_TEST_SERIAL=1: one after the other); pass 2's output is held.
+  const serial = Deno.env.get("TP_TEST_SERIAL") === "1";
+  const beside: Promise<PassResult>[] = [];
+  if (pass3) beside.push(runPass("pass 3: browser tests, Deno KV", pass3, runEnv));
   if (pass2) {
     const env = { ...runEnv, TP_TEST_BACKEND: "postgres" };
-    passes.push(await runPass("pass 2: PostgreSQL", pass2, env));
+    if (serial) await Promise.all(beside);
+    beside.push(runPass("pass 2: PostgreSQL", pass2, env, Boolean(pass3) && !serial));
   }
+  passes.push(...(await Promise.all(beside)).sort((a, b) => a.name.localeCompare(b.name)));
 } finally {
   await stopServices();
 }

@@ -1,7 +1,8 @@
 /**
- * The test task's two passes (issue 23): pass 1 runs every test on the default store (Deno KV),
- * pass 2 runs the store-level tests again with TP_TEST_BACKEND=postgres (each store on a PgKv,
- * each server in cluster mode on its own database and the run's NATS).
+ * The test task's passes (issue 23): pass 1 runs every test on the default store (Deno KV) but
+ * the browser tests, pass 2 runs the store-level tests again with TP_TEST_BACKEND=postgres (each
+ * store on a PgKv, each server in cluster mode on its own database and the run's NATS), and pass 3
+ * runs the browser tests on Deno KV at the same time as pass 2.
  *
  * Pass 2's rule: every test file that opens its store through tests/helpers/test_kv.ts (the
  * stores' tests, found by their `openTestKv(` call) or starts the product as a process
@@ -104,21 +105,50 @@ function covers(given: string, file: string): boolean {
   return rel === file || rel === "" || file.startsWith(`${rel}/`);
 }
 
-/** Runs `deno test` with the arguments and environment; its exit code and how long it took. */
+/** The browser tests: with no paths given they are a pass of their own (pass 3). */
+export const BROWSER_TESTS = "tests/e2e/";
+
+/**
+ * Pass 1's and pass 3's arguments. With no paths given, pass 1 leaves the browser tests out and
+ * pass 3 runs them (beside pass 2: the run's two slowest parts share the wait); with paths,
+ * pass 1 runs exactly them and there is no pass 3.
+ */
+export function browserSplit(args: string[]): { pass1: string[]; pass3: string[] | null } {
+  if (args.some(isPath)) return { pass1: args, pass3: null };
+  return { pass1: [...args, `--ignore=${BROWSER_TESTS}`], pass3: [...args, BROWSER_TESTS] };
+}
+
+export interface PassResult {
+  name: string;
+  code: number;
+  ms: number;
+}
+
+/**
+ * Runs `deno test` with the arguments and environment; its exit code and how long it took.
+ * `buffered`: its output is held and printed whole when it ends (a pass running beside another
+ * would otherwise interleave with it line by line).
+ */
 export async function runPass(
   name: string,
   args: string[],
   env: Record<string, string>,
-): Promise<{ name: string; code: number; ms: number }> {
-  console.error(`\n=== ${name} ===\n`);
+  buffered = false,
+): Promise<PassResult> {
+  const banner = `\n=== ${name} ===\n`;
+  if (!buffered) console.error(banner);
   const started = Date.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check=remote", ...args],
-    stdout: "inherit",
-    stderr: "inherit",
+    stdout: buffered ? "piped" : "inherit",
+    stderr: buffered ? "piped" : "inherit",
     env,
   }).spawn();
-  const { code } = await child.status;
+  if (!buffered) return { name, code: (await child.status).code, ms: Date.now() - started };
+  const { code, stdout, stderr } = await child.output();
+  console.error(`${banner}(run beside the pass above; its output, held until it ended)\n`);
+  await Deno.stdout.write(stdout);
+  await Deno.stderr.write(stderr);
   return { name, code, ms: Date.now() - started };
 }
 

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { KV_ONLY, parseBackend, postgresPassArgs, postgresPassFiles } from "./test_passes.ts";
+import {
+  browserSplit,
+  KV_ONLY,
+  parseBackend,
+  postgresPassArgs,
+  postgresPassFiles,
+} from "./test_passes.ts";
 
 Deno.test("test passes: --backend picks the passes, the other arguments go to deno test", () => {
   assert.deepEqual(parseBackend(["a_test.ts", "--filter", "x"]), {
@@ -33,4 +39,15 @@ Deno.test("test passes: given paths narrow pass 2 to its own files, unless it is
     postgresPassArgs(["tests/e2e/wallet_e2e_test.ts"], "postgres", files),
     ["tests/e2e/wallet_e2e_test.ts"],
   );
+});
+
+Deno.test("test passes: with no paths the browser tests are pass 3; with paths, pass 1 runs them", () => {
+  assert.deepEqual(browserSplit(["--filter", "x"]), {
+    pass1: ["--filter", "x", "--ignore=tests/e2e/"],
+    pass3: ["--filter", "x", "tests/e2e/"],
+  });
+  assert.deepEqual(browserSplit(["tests/e2e/wallet_e2e_test.ts"]), {
+    pass1: ["tests/e2e/wallet_e2e_test.ts"],
+    pass3: null,
+  });
 });
