@@ -125,6 +125,8 @@ export class MotionEngine {
   private readonly adopted = new Set<string>();
   /** Cluster mode: checkpoint reads and replays under way (flush waits for them). */
   private readonly takingOver = new Set<Promise<void>>();
+  /** The wall clock of gap closing and replays (a test moves one instance's forward in time). */
+  clock: () => number = Date.now;
   /** Called after a flush that marked late days (the recompute worker). */
   onLate: () => void = () => {};
   /** Counted for GET /metrics (app/compose.ts) and the benchmarks. */
@@ -275,10 +277,12 @@ export class MotionEngine {
         dm.conn = fresh.conn;
         dm.fences = fresh.fences;
       }
-      const now = Date.now();
-      if (Number.isFinite(dm.lastTime)) {
-        await this.replay(dm, Math.max(dm.lastTime + 1, now - REPLAY_MAX_MS), now);
-      }
+      const now = this.clock();
+      // Never analysed anywhere (no checkpoint): today's points, as at start-up.
+      const from = Number.isFinite(dm.lastTime)
+        ? Math.max(dm.lastTime + 1, now - REPLAY_MAX_MS)
+        : dayStart(dayOf(now));
+      await this.replay(dm, from, now);
     } finally {
       // Held points already stored (and so replayed) are skipped; the rest follow in order.
       await this.store.exclusive(() => Promise.resolve(this.store.forget(dm.imei)));
@@ -603,7 +607,7 @@ export class MotionEngine {
 
   private async flushNow(forceCheckpoint: boolean): Promise<void> {
     const started = performance.now();
-    const now = Date.now();
+    const now = this.clock();
     for (const dm of this.devices.values()) {
       if (dm.buffer) continue;
       // Cluster mode: only the instance analysing a device closes its gap.

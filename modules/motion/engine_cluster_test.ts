@@ -1,0 +1,380 @@
+/**
+ * Cluster mode (issue 23): motion engines on one store as two or three instances run them, each
+ * with its own real NATS link (a throwaway nats-server) and its own SessionRegistry (heartbeats
+ * and device sessions in the shared store). Exactly one instance analyses each device: only
+ * held or adopted devices are ticked, the leader adopts devices no live instance holds, and a
+ * report read anywhere sees the analysis where it runs (or the device's checkpoint).
+ *
+ * Time: the analysis closes a trip for the gap (1 h) by the wall clock. An instance whose clock
+ * is moved 2 h ahead (`engine.clock`, the adoption pass's `now`) stands for "two hours later".
+ */
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/helpers/harness.ts";
+import { accountWithDevices } from "../../tests/helpers/alerting.ts";
+import { testNats } from "../../tests/helpers/nats.ts";
+import type { Services } from "../../app/compose.ts";
+import type { Leadership } from "../../lib/cluster/types.ts";
+import { NatsLink } from "../../lib/cluster/nats_link.ts";
+import { SessionRegistry, type SessionTimes } from "../gateway/link/sessions.ts";
+import { SessionStore } from "../gateway/link/store_sessions.ts";
+import type { StoredPosition } from "../devices/model.ts";
+import { feed, Track } from "./test_tracks.ts";
+import { type MotionDevices, MotionEngine } from "./engine.ts";
+import { MotionStore } from "./store.ts";
+import { RulesBook } from "./rules.ts";
+import { MotionRelay } from "./relay.ts";
+import { Adoption } from "./adoption.ts";
+import { MotionReads } from "./reader.ts";
+import { dayOf } from "./days.ts";
+
+const HOUR = 3600_000;
+/** Fast heartbeats: an instance silent for 600 ms is gone. */
+const TIMES: SessionTimes = { heartbeatMs: 100, staleMs: 600, flushMs: 10, closeRequestMs: 500 };
+
+/** What compose() gives the engine, from the app's directory (synced fix times). */
+function devicesOf(s: Services): MotionDevices {
+  return {
+    owner: (imei) => s.directory.get(imei)?.userId,
+    overspeedKmh: () => null,
+    imeisOf: (userId) => s.directory.ownedBy(userId).map((d) => d.imei),
+    *fixTimes() {
+      for (const userId of s.directory.owners()) {
+        for (const d of s.directory.ownedBy(userId)) {
+          yield { imei: d.imei, userId, gpsTime: s.directory.state(d.imei)?.gpsTime ?? null };
+        }
+      }
+    },
+    lastHeard: (imei) => s.directory.state(imei)?.hbTime ?? null,
+  };
+}
+
+/** The leadership an instance is given (the advisory lock decides it in production). */
+function leadership(leading: boolean): Leadership {
+  return { isLeader: () => leading, onChange: () => () => {}, close: () => Promise.resolve() };
+}
+
+interface Instance {
+  id: string;
+  engine: MotionEngine;
+  link: NatsLink;
+  sessions: SessionRegistry;
+  relay: MotionRelay;
+  adoption: Adoption;
+  reads: MotionReads;
+  /** Stopped (cleanly or killed). */
+  down: boolean;
+}
+
+/** An instance in cluster mode: its own memory (loaded at start), link, sessions and relay. */
+async function startInstance(
+  s: Services,
+  name: string,
+  natsUrl: string,
+  leading = false,
+): Promise<Instance> {
+  const id = `${name}-${crypto.randomUUID().slice(0, 8)}`;
+  const store = new MotionStore(s.kv);
+  const book = new RulesBook();
+  await book.load(store);
+  const engine = new MotionEngine(store, book, devicesOf(s), s.positions, true);
+  await engine.load();
+  const link = await NatsLink.connect(natsUrl);
+  const sessions = new SessionRegistry(new SessionStore(s.kv), { instanceId: id, link }, TIMES);
+  sessions.start(() => ({ closed: true }));
+  const leader = leadership(leading);
+  const relay = new MotionRelay(engine, link, sessions, leader);
+  relay.start();
+  const adoption = new Adoption(engine, devicesOf(s), sessions, leader);
+  const reads = new MotionReads(store, engine, relay);
+  return { id, engine, link, sessions, relay, adoption, reads, down: false };
+}
+
+/** A clean stop: what is pending written, heartbeat deleted. */
+async function stopInstance(inst: Instance): Promise<void> {
+  if (inst.down) return;
+  inst.down = true;
+  inst.relay.stop();
+  await inst.engine.close();
+  await inst.sessions.stop();
+  await inst.link.close();
+}
+
+/** SIGKILL: memory lost, heartbeat and link gone without a word. */
+async function killInstance(inst: Instance): Promise<void> {
+  inst.down = true;
+  inst.engine.abandon();
+  inst.relay.stop();
+  await inst.sessions.stop(false);
+  await inst.link.close();
+}
+
+async function waitFor(what: string, fn: () => boolean | Promise<boolean>, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** All instances see each other's heartbeats. */
+async function allLive(list: Instance[]): Promise<void> {
+  await waitFor(
+    "the instances' heartbeats",
+    () => list.every((a) => list.every((b) => a.sessions.instanceLive(b.id))),
+  );
+}
+
+/** The device connects to an instance (its session recorded) and sends points there. */
+async function connect(inst: Instance, imei: string, userId: string): Promise<void> {
+  inst.engine.onConnection({ type: "connection", imei, userId, connected: true });
+  inst.sessions.claimed(imei);
+  await inst.sessions.flush();
+  await inst.engine.settled();
+}
+
+async function send(
+  s: Services,
+  inst: Instance,
+  imei: string,
+  userId: string,
+  points: StoredPosition[],
+): Promise<void> {
+  await feed(s, imei, points);
+  inst.engine.onCommitted({ type: "positionsCommitted", imei, userId, points });
+  await inst.engine.settled();
+}
+
+/** Its connection closes there (the instance writes its checkpoint at release). */
+async function disconnect(inst: Instance, imei: string, userId: string): Promise<void> {
+  inst.engine.onConnection({ type: "connection", imei, userId, connected: false });
+  inst.sessions.released(imei);
+  await inst.sessions.flush();
+  await inst.engine.flush();
+}
+
+const near = (a: number, b: number, tol: number, what: string) =>
+  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} not within ${tol} of ${b}`);
+
+/** One app (its store and directory) shared by the instances, one nats-server, one device. */
+async function cluster(
+  imei: string,
+  names: { name: string; leading?: boolean }[],
+  body: (s: Services, userId: string, instances: Instance[]) => Promise<void>,
+): Promise<void> {
+  const app = await testApp({ MOTION_ANALYSIS: "off" });
+  const nats = await testNats();
+  const instances: Instance[] = [];
+  try {
+    await accountWithDevices(app, `motion_cl_${imei.slice(-3)}`, [imei]);
+    const s = app.services;
+    const userId = s.directory.get(imei)!.userId;
+    // Every instance started (and loaded its checkpoints) before the device moved.
+    for (const n of names) {
+      instances.push(await startInstance(s, n.name, nats.url, n.leading ?? false));
+    }
+    await allLive(instances);
+    await body(s, userId, instances);
+  } finally {
+    for (const inst of instances) await stopInstance(inst);
+    await nats.stop();
+    await app.close();
+  }
+}
+
+/** A drive from `start` (a point every 30 s at 60 km/h) after a 5-minute park. */
+function parkThenDrive(start: number, driveSeconds: number): StoredPosition[] {
+  return new Track(start, 22.5, 114).here().stay(300).drive(driveSeconds, 60).points;
+}
+
+const tripsIn = (s: Services, imei: string, from: number) =>
+  new MotionStore(s.kv).segments(imei, "trip", dayOf(from), dayOf(Date.now() + 3 * HOUR));
+
+/**
+ * The device's trip started on B (10 minutes of it), then the device reconnected to A, which
+ * holds it now with the trip under way (its last fix a minute ago). B's memory of it is stale:
+ * the trip open, its last point 1 h 50 min old (past the gap).
+ */
+async function tripMovedToA(
+  s: Services,
+  imei: string,
+  userId: string,
+  a: Instance,
+  b: Instance,
+): Promise<{ start: number; points: StoredPosition[] }> {
+  const start = Math.floor(Date.now() / 1000) * 1000 - 2 * HOUR;
+  const points = parkThenDrive(start, (2 * HOUR - 360_000) / 1000);
+  const split = points.findIndex((p) => p.time >= start + 900_000);
+  await connect(b, imei, userId);
+  await send(s, b, imei, userId, points.slice(0, split));
+  await disconnect(b, imei, userId);
+  await connect(a, imei, userId);
+  await send(s, a, imei, userId, points.slice(split));
+  await a.engine.flush();
+  return { start, points };
+}
+
+Deno.test("motion in cluster mode: a non-holder's flush does not close the holder's trip early", async () => {
+  const imei = "359710049300021";
+  await cluster(imei, [{ name: "a" }, { name: "b", leading: true }], async (s, userId, [a, b]) => {
+    const { start } = await tripMovedToA(s, imei, userId, a, b);
+    const stale = b.engine.has(imei)!;
+    assert.ok(Date.now() - stale.lastTime > HOUR, "B's memory of the device is past the gap");
+    assert.ok(stale.analyzer.waitingForGap);
+
+    // B flushes (it would have closed the trip for the gap from its stale state).
+    const segmentsBefore = b.engine.stats.segments;
+    await b.engine.flush(true);
+    assert.equal(b.engine.stats.segments, segmentsBefore, "B closed nothing");
+    assert.ok(b.engine.has(imei)!.analyzer.waitingForGap, "B's stale analysis was not ticked");
+    // The leader's pass: the device's last fix is a minute old, nothing to adopt.
+    assert.deepEqual(await b.adoption.pass(), []);
+
+    assert.deepEqual(await tripsIn(s, imei, start), [], "no trip written from a stale state");
+    const stored = await new MotionStore(s.kv).months(imei, [dayOf(start).slice(0, 7)]);
+    assert.deepEqual(stored.filter((d) => d.date >= dayOf(start)), [], "no day summary either");
+    // A's trip is under way: 5 min parked, then all of the drive.
+    const [trip] = a.engine.openSegments(imei, "trip", Date.now());
+    near(trip.start, start + 300_000, 60_000, "A's trip start");
+    near(trip.distance, 114, 1, "A's trip km (both instances' parts)");
+  });
+});
+
+Deno.test("motion in cluster mode: a report on B reads A's open trip for a device A holds, and the checkpoint for an unheld one", async () => {
+  const imei = "359710049300039";
+  await cluster(imei, [{ name: "a" }, { name: "b" }], async (s, userId, [a, b]) => {
+    const { start } = await tripMovedToA(s, imei, userId, a, b);
+    const now = Date.now();
+    const onA = a.engine.openSegments(imei, "trip", now);
+    const staleOnB = b.engine.openSegments(imei, "trip", now);
+    assert.equal(onA.length, 1);
+    assert.ok(staleOnB[0].distance < 20, "B's own memory has only its 10 minutes");
+
+    // Read on B: asked of A, the holder.
+    const read = await b.reads.segments("trip", imei, start, now);
+    assert.equal(read.length, 1);
+    assert.equal("open" in read[0] && read[0].open, true);
+    assert.equal(read[0].start, onA[0].start);
+    assert.equal(read[0].end, onA[0].end);
+    near(read[0].distance, onA[0].distance, 1e-9, "the trip as A sees it");
+    const days = await b.reads.days(imei, start, now);
+    const kmOnA = a.engine.runningDays(imei).reduce((km, d) => km + d.distance, 0);
+    near(days.reduce((km, d) => km + d.distance, 0), kmOnA, 1e-9, "the running days of A");
+    assert.equal(b.relay.stats.asked, 2);
+    assert.equal(b.relay.stats.fromCheckpoint, 0);
+
+    // The device's connection closes on A (its checkpoint written there): nobody holds it.
+    await disconnect(a, imei, userId);
+    const later = Date.now();
+    const unheld = await b.reads.segments("trip", imei, start, later);
+    assert.equal(b.relay.stats.fromCheckpoint, 1, "computed from the checkpoint");
+    assert.equal(unheld.length, 1);
+    assert.equal(
+      "open" in unheld[0] && unheld[0].open,
+      true,
+      "still under way (silent for less than the gap)",
+    );
+    assert.equal(unheld[0].start, onA[0].start);
+    assert.equal(unheld[0].end, onA[0].end);
+    near(unheld[0].distance, onA[0].distance, 1e-9, "the checkpoint's trip");
+    // B's stale memory is unchanged and unused.
+    assert.ok(b.engine.openSegments(imei, "trip", later)[0].distance < 20);
+  });
+});
+
+Deno.test("motion in cluster mode: the holder is killed with a trip open; the leader closes it at the last stored fix", async () => {
+  const imei = "359710049300047";
+  const names = [{ name: "a" }, { name: "b", leading: true }, { name: "c" }];
+  await cluster(imei, names, async (s, userId, [a, b, c]) => {
+    // 5 min parked, 30 min driving (30 km), the last fix 5 minutes ago. The trip starts on C
+    // (whose memory of it stays there), continues on A, which checkpoints in the middle of it
+    // and is killed with the rest in memory only.
+    const start = Math.floor(Date.now() / 1000) * 1000 - 40 * 60_000;
+    const points = parkThenDrive(start, 1800);
+    const lastFix = points[points.length - 1].time;
+    const onC = points.findIndex((p) => p.time >= start + 15 * 60_000);
+    const split = points.findIndex((p) => p.time >= start + 25 * 60_000);
+    await connect(c, imei, userId);
+    await send(s, c, imei, userId, points.slice(0, onC));
+    await disconnect(c, imei, userId);
+    await connect(a, imei, userId);
+    await send(s, a, imei, userId, points.slice(onC, split));
+    await a.engine.flush(true);
+    await send(s, a, imei, userId, points.slice(split));
+    await killInstance(a);
+    await waitFor("A counted gone", () => !b.sessions.instanceLive(a.id));
+    await waitFor("A counted gone on C", () => !c.sessions.instanceLive(a.id));
+
+    // Read on C meanwhile: from A's checkpoint and the positions stored after it.
+    const read = await c.reads.segments("trip", imei, start, Date.now());
+    assert.equal(c.relay.stats.fromCheckpoint, 1);
+    assert.equal(read.length, 1);
+    assert.equal(read[0].end, lastFix, "the open trip reaches the last stored fix");
+    near(read[0].distance, 30, 0.5, "the whole trip's km");
+
+    // Two hours later: the leader adopts the device and closes its trip for the gap.
+    const later = () => Date.now() + 2 * HOUR;
+    b.engine.clock = later;
+    c.engine.clock = later;
+    await c.engine.flush(true);
+    assert.deepEqual(await c.adoption.pass(later()), [], "not the leader");
+    assert.deepEqual(await b.adoption.pass(later()), [imei]);
+    await b.engine.flush(true);
+    const trips = await tripsIn(s, imei, start);
+    assert.equal(trips.length, 1, JSON.stringify(trips));
+    near(trips[0].start, start + 300_000, 60_000, "trip start");
+    near(trips[0].end, lastFix, 30_000, "trip end at the last stored fix");
+    near(trips[0].distance, 30, 0.5, "the whole trip's km");
+
+    // Settled: let go by the next pass, and not looked up again after that.
+    await b.adoption.pass(later());
+    assert.deepEqual(b.engine.adoptedDevices(), []);
+    const lookedUp = b.adoption.stats.lookedUp;
+    assert.deepEqual(await b.adoption.pass(later()), []);
+    assert.equal(b.adoption.stats.lookedUp, lookedUp, "a settled device costs no look-up");
+    // C's stale memory of it was never ticked (it would have ended the trip 20 minutes early).
+    assert.ok(c.engine.has(imei)!.analyzer.waitingForGap);
+  });
+});
+
+Deno.test("motion in cluster mode: after a clean close on A the gap is closed once, by the leader", async () => {
+  const imei = "359710049300054";
+  const names = [{ name: "a" }, { name: "b", leading: true }, { name: "c" }];
+  await cluster(imei, names, async (s, userId, [a, b, c]) => {
+    // The trip starts on C, continues on A; A's connection closes cleanly with the trip open.
+    const start = Math.floor(Date.now() / 1000) * 1000 - 40 * 60_000;
+    const points = parkThenDrive(start, 1800);
+    const lastFix = points[points.length - 1].time;
+    const split = points.findIndex((p) => p.time >= start + 20 * 60_000);
+    await connect(c, imei, userId);
+    await send(s, c, imei, userId, points.slice(0, split));
+    await disconnect(c, imei, userId);
+    await connect(a, imei, userId);
+    await send(s, a, imei, userId, points.slice(split));
+    await disconnect(a, imei, userId);
+
+    // Two hours later, on every instance.
+    const later = () => Date.now() + 2 * HOUR;
+    const all = [a, b, c];
+    for (const inst of all) inst.engine.clock = later;
+    const closedBefore = all.map((inst) => inst.engine.stats.segments);
+    for (const inst of [a, c]) {
+      await inst.engine.flush(true);
+      assert.deepEqual(await inst.adoption.pass(later()), [], "not the leader");
+    }
+    assert.deepEqual(await tripsIn(s, imei, start), [], "A and C closed nothing");
+    assert.deepEqual(await b.adoption.pass(later()), [imei]);
+    await b.engine.flush(true);
+    for (const inst of all) await inst.engine.flush(true);
+    assert.deepEqual(await b.adoption.pass(later()), [], "adopted once");
+
+    const trips = await tripsIn(s, imei, start);
+    assert.equal(trips.length, 1, JSON.stringify(trips));
+    near(trips[0].end, lastFix, 30_000, "trip end at A's last fix");
+    near(trips[0].distance, 30, 0.5, "both instances' parts");
+    assert.equal(a.engine.stats.segments, closedBefore[0], "A closed nothing");
+    assert.equal(c.engine.stats.segments, closedBefore[2], "C closed nothing");
+    assert.ok(b.engine.stats.segments > closedBefore[1], "the leader closed the trip");
+    assert.ok(a.engine.has(imei)!.analyzer.waitingForGap, "A never ticked it");
+    assert.ok(c.engine.has(imei)!.analyzer.waitingForGap, "C never ticked it");
+  });
+});
