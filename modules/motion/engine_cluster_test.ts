@@ -378,3 +378,38 @@ Deno.test("motion in cluster mode: after a clean close on A the gap is closed on
     assert.ok(c.engine.has(imei)!.analyzer.waitingForGap, "C never ticked it");
   });
 });
+
+Deno.test("motion in cluster mode: the leader's offline status of a device reaches its holder; with none the leader adopts it", async () => {
+  const imei = "359710049300062";
+  await cluster(imei, [{ name: "a" }, { name: "b", leading: true }], async (s, userId, [a, b]) => {
+    await tripMovedToA(s, imei, userId, a, b);
+    const staleConn = structuredClone(b.engine.has(imei)!.conn);
+    assert.equal(a.engine.has(imei)!.conn?.online, true);
+
+    // The leader's status sweep announces the device offline on the leader's bus.
+    const offline = {
+      type: "status",
+      imei,
+      userId,
+      status: "offline",
+      previous: "moving",
+    } as const;
+    b.engine.onStatus(offline);
+    await waitFor(
+      "A applying the offline status",
+      () => a.engine.has(imei)!.conn?.online === false,
+    );
+    assert.deepEqual(b.engine.has(imei)!.conn, staleConn, "B's stale memory untouched");
+    assert.deepEqual(b.engine.adoptedDevices(), []);
+
+    // Its connection closes on A; it comes back online there and is swept offline again: no
+    // live holder, so the leader adopts it (its checkpoint and stored points) and applies it.
+    a.engine.onStatus({ ...offline, status: "moving", previous: "offline" });
+    await disconnect(a, imei, userId);
+    b.engine.onStatus(offline);
+    await waitFor("B adopting the device", () => b.engine.adoptedDevices().includes(imei));
+    await b.engine.settled();
+    await waitFor("B applying the status", () => b.engine.has(imei)!.conn?.online === false);
+    assert.equal(b.engine.has(imei)!.lastTime, a.engine.has(imei)!.lastTime, "reloaded");
+  });
+});
