@@ -1,11 +1,14 @@
 /**
- * Cluster mode, multi-process (issue 23, "Done when"): a real PostgreSQL and nats-server, two
- * instances of the product and HAProxy in front (tests/helpers/cluster.ts), on loopback.
+ * Cluster mode, multi-process (issue 23, "Done when"): a real PostgreSQL and nats-server, three
+ * instances of the product (A, B, C) and HAProxy in front (tests/helpers/cluster.ts), on
+ * loopback.
  * - a GT06 device connected to instance A is seen live by an SSE client on instance B (≤ 2 s);
  * - a command sent through B reaches a JT/T 808 terminal on A and its answer is recorded;
- * - an automatic report due while both instances tick runs once (one run, one mail);
- * - A is killed with SIGKILL, the device reconnects through the balancer and lands on B, and
- *   every fix the platform acknowledged is stored exactly once (playback through the API);
+ * - an automatic report due while all instances tick runs once (one run, one mail);
+ * - A is killed with SIGKILL, the device reconnects through the balancer and lands on B or C,
+ *   and every fix the platform acknowledged is stored exactly once (playback through the API);
+ * - a command sent after the fail-over to the instance that does not hold the device goes over
+ *   NATS to the one that now does, reaches the device there and its answer is recorded;
  * - the isolation matrix passes with the stores on PostgreSQL.
  *
  * Runs in the test task's first pass on the run's PostgreSQL and NATS (TP_TEST_DATABASE_URL,
@@ -17,13 +20,15 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
-import { startCluster, type TestCluster } from "../helpers/cluster.ts";
+import { type ClusterInstance, startCluster, type TestCluster } from "../helpers/cluster.ts";
 import { parseMetrics } from "../helpers/prometheus.ts";
 import { testNats } from "../helpers/nats.ts";
 import { testPostgres } from "../helpers/postgres.ts";
 import { smtpEnv, startSmtp } from "../helpers/smtp.ts";
+import { commandRoundTrip } from "./command_round_trip.ts";
 import { AckedGt06, type SentFix } from "./gt06_acked.ts";
 import { liveStream, loginToken } from "./live_stream.ts";
+import { waitFor } from "./wait_for.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_IMEI = "359710049230018";
@@ -37,21 +42,6 @@ const ISOLATION_TESTS = [
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `fn` until it gives a truthy value. */
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** The minute (UTC, "HH:MM") an automatic report should be due: at least 25 s ahead. */
 function nextSlot(): { time: string; at: number } {
@@ -81,6 +71,20 @@ async function gatewayConnections(base: string): Promise<number> {
   return health.gateway?.connections ?? -1;
 }
 
+/** The one live instance with a device connection, once the others have none. */
+async function connectedInstance(cluster: TestCluster): Promise<ClusterInstance> {
+  const live = cluster.instances.filter((i) => i.alive);
+  let counts: number[] = [];
+  const settled = async () => {
+    counts = await Promise.all(live.map((i) => gatewayConnections(i.url)));
+    return counts.filter((n) => n !== 0).join() === "1";
+  };
+  await waitFor("one live instance to hold the device", settled, 5000).catch(() => {
+    throw new Error(`connections per live instance: ${counts}`);
+  });
+  return live[counts.indexOf(1)];
+}
+
 /** The platform's stored track of the GT06 device (through the balancer). */
 async function storedFixes(api: PlatformApi, fixes: SentFix[]) {
   const times = fixes.map((f) => f.time);
@@ -99,7 +103,7 @@ Deno.test({
   fn: async (t) => {
     const smtp = await startSmtp();
     const cluster = await startCluster({
-      instances: 2,
+      instances: 3,
       env: { ADMIN_PASSWORD, ...smtpEnv(smtp) },
     });
     const [a, b] = cluster.instances;
@@ -150,25 +154,14 @@ Deno.test({
             const { list } = await apiB.listDevices({});
             return list.find((d) => d.imei === imei)?.gpsTime;
           }, 75_000);
-          const sent = await apiB.call<{ id: string; status: string }>(
-            "/v3/new/command/sendInstruction",
-            { imei, code: "locate", sendType: "online", params: {} },
-          );
-          assert.equal(sent.status, "sending");
-          const row = await waitFor("the command to settle", async () => {
-            const { list } = await apiB.call<
-              { list: { id: string; status: string; reply: string | null }[] }
-            >("/v3/new/command/status", { imei, pageNum: 1, pageSize: 10 });
-            const c = list.find((c) => c.id === sent.id);
-            return c && c.status !== "sending" && c;
-          });
+          const row = await commandRoundTrip(apiB, imei, "locate");
           assert.equal(row.status, "succeeded", JSON.stringify(row));
           assert.match(row.reply ?? "", /^Lat:/);
           assert.deepEqual(heard, ["position query"]);
         },
       );
 
-      await t.step("an automatic report due while both instances tick runs once", async () => {
+      await t.step("an automatic report due while the instances tick runs once", async () => {
         const before = await jobRuns(cluster);
         const history = () =>
           api.call<{ list: { trigger: string; status: string }[] }>(
@@ -180,7 +173,7 @@ Deno.test({
           async () => (await history()).list.some((r) => r.trigger === "schedule"),
           Math.max(0, slot.at - Date.now()) + 30_000,
         );
-        // Both instances tick in the same second: a second run would be there by now.
+        // The instances tick in the same second: a second run would be there by now.
         await sleep(5000);
         const { list } = await history();
         const runs = list.filter((r) => r.trigger === "schedule");
@@ -188,7 +181,7 @@ Deno.test({
         await smtp.waitFor(1);
         await sleep(1000);
         assert.equal(smtp.mails.length, 1, "one mail for the slot");
-        // Every minute's "once" job ran once across both instances, the leader's job on one.
+        // Every minute's "once" job ran once across the instances, the leader's job on one.
         const after = await jobRuns(cluster);
         const minutes = after.minute - before.minute;
         assert.ok(minutes >= 1);
@@ -196,8 +189,10 @@ Deno.test({
         assert.equal(after.leader - before.leader, minutes, "position packing: once a minute");
       });
 
+      // The instance the device lands on after A is killed (B or C: least connections).
+      let holder: ClusterInstance | null = null;
       await t.step(
-        "A is killed; the device reconnects through the balancer to B and no acknowledged fix is lost",
+        "A is killed; the device reconnects through the balancer to B or C and no acknowledged fix is lost",
         async () => {
           for (let i = 0; i < 20; i++) await device.sendAcked();
           // Fixes in flight when A dies: sent, perhaps stored, never acknowledged.
@@ -213,7 +208,7 @@ Deno.test({
             () => device.connect(cluster.ports.gt06, 2000),
             20_000,
           );
-          assert.equal(await gatewayConnections(b.url), 1, "the device is on B");
+          holder = await connectedInstance(cluster);
           for (let i = 0; i < 20; i++) await device.sendAcked();
           const stored = await waitFor("the acknowledged fixes in playback", async () => {
             const points = await storedFixes(api, device.acked);
@@ -229,6 +224,29 @@ Deno.test({
           const twice = [...count].filter(([, n]) => n > 1);
           assert.deepEqual(twice, [], "each fix stored once");
           assert.ok(stored.length <= device.sent.length);
+        },
+      );
+
+      await t.step(
+        "a command sent after the fail-over reaches the device on the instance that now holds it",
+        async () => {
+          assert.ok(holder, "the fail-over step found the device's instance");
+          // Sent to the live instance that does not hold the device: it must look the new
+          // holder up (not A, the holder before the fail-over) and hand it over on NATS.
+          const other = cluster.instances.find((i) => i.alive && i !== holder)!;
+          const [heard, row] = await Promise.all([
+            device.answerCommand(),
+            commandRoundTrip(new PlatformApi(other.url, tokenA), GT06_IMEI, "status"),
+          ]);
+          assert.equal(heard, "STATUS#");
+          assert.equal(row.status, "succeeded", JSON.stringify(row));
+          assert.match(row.reply ?? "", /^Battery:/);
+          // The holder recorded the answer in the shared store: the console reads it anywhere.
+          const { list } = await api.call<{ list: { id: string; reply: string | null }[] }>(
+            "/v3/new/command/status",
+            { imei: GT06_IMEI, pageNum: 1, pageSize: 10 },
+          );
+          assert.equal(list.find((c) => c.id === row.id)?.reply, row.reply);
         },
       );
     } finally {
