@@ -24,6 +24,8 @@ export const ADOPTION_PASS_MS = 60_000;
 /** A live holder has written a gap-closed checkpoint this long after the gap (it ticks every
  * flush, and checkpoints within CHECKPOINT_MS). */
 const HOLDER_SETTLES_MS = 2 * CHECKPOINT_MS;
+/** Adoptions (checkpoint read and replay) under way at once. */
+const ADOPT_AT_ONCE = 20;
 
 export class Adoption {
   /** Devices found settled (adopted here, or closed by a live holder) at this fix time. */
@@ -80,20 +82,26 @@ export class Adoption {
       const holder = holders.get(imei);
       if ((holder && holder !== here) || this.engine.adoptionDone(imei)) this.engine.unadopt(imei);
     }
-    const taken: string[] = [];
-    await Promise.all(candidates.map(async ({ imei, userId, last }) => {
-      if (holders.has(imei)) {
+    const orphans: typeof candidates = [];
+    for (const c of candidates) {
+      if (!holders.has(c.imei)) orphans.push(c);
+      else if (now - c.last > this.engine.gapMsOf(c.userId) + HOLDER_SETTLES_MS) {
         // Analysed by a live instance, which has closed (and checkpointed) the gap by now.
-        if (now - last > this.engine.gapMsOf(userId) + HOLDER_SETTLES_MS) {
-          this.settledAt.set(imei, last);
-        }
-        return;
+        this.settledAt.set(c.imei, c.last);
       }
-      await this.engine.adopt(imei, userId);
-      this.settledAt.set(imei, last);
-      this.stats.adopted++;
-      taken.push(imei);
-    }));
+    }
+    const taken: string[] = [];
+    // A few at a time: each is a checkpoint read and a range read of positions.
+    for (let i = 0; i < orphans.length; i += ADOPT_AT_ONCE) {
+      await Promise.all(
+        orphans.slice(i, i + ADOPT_AT_ONCE).map(async ({ imei, userId, last }) => {
+          await this.engine.adopt(imei, userId);
+          this.settledAt.set(imei, last);
+          this.stats.adopted++;
+          taken.push(imei);
+        }),
+      );
+    }
     if (taken.length) adoptionLog.info(`adopted ${taken.length} device(s) no live instance holds`);
     return taken;
   }

@@ -78,26 +78,35 @@ export class MotionRelay {
   /** What the analysis of the device holds beyond the store, from where it is analysed. */
   async view(imei: string, now: number): Promise<MotionView> {
     if (this.engine.holds(imei)) return this.engine.view(imei, now);
-    const answer = await this.ask(imei, { op: "view", imei, now });
+    const { answer } = await this.ask(imei, { op: "view", imei, now });
     if (answer?.held && answer.view) return answer.view;
     this.stats.fromCheckpoint++;
     return await this.engine.checkpointView(imei, now);
   }
 
-  /** Asks the device's live holder elsewhere; null when there is none or it did not answer. */
-  private async ask(imei: string, request: Request): Promise<Answer | null> {
+  /**
+   * Asks the device's live holder elsewhere. `holder` null: there is none (or it could not be
+   * looked up); `answer` null: there is none or it did not answer in time.
+   */
+  private async ask(
+    imei: string,
+    request: Request,
+  ): Promise<{ holder: string | null; answer: Answer | null }> {
     const holder = await this.holders.holderElsewhere(imei).catch((e) => {
       relayLog.warn(`${imei}: holder not looked up (${(e as Error).message})`);
       return null;
     });
-    if (!holder) return null;
+    if (!holder) return { holder, answer: null };
     this.stats.asked++;
     try {
       const subject = `${SUBJECTS.motion}.${holder}`;
-      return decode<Answer>(await this.link.request(subject, encode(request), this.timeoutMs));
+      const answer = decode<Answer>(
+        await this.link.request(subject, encode(request), this.timeoutMs),
+      );
+      return { holder, answer };
     } catch (e) {
       relayLog.info(`${imei}: motion holder ${holder} did not answer (${(e as Error).message})`);
-      return null;
+      return { holder, answer: null };
     }
   }
 
@@ -117,9 +126,11 @@ export class MotionRelay {
   /** A status change of a device analysed elsewhere: its holder applies it, else the leader
    * adopts the device (the sweep runs there) and applies it to the reloaded analysis. */
   private async statusElsewhere(e: DeviceStatusChanged): Promise<void> {
-    const answer = await this.ask(e.imei, { op: "status", event: e });
+    const { holder, answer } = await this.ask(e.imei, { op: "status", event: e });
     if (answer?.held) return;
-    if (!this.leader.isLeader()) return;
+    // A live holder that did not answer (or not as holding it) keeps the device: it is never
+    // analysed in two places.
+    if (holder || !this.leader.isLeader()) return;
     await this.engine.adopt(e.imei, e.userId);
     this.engine.onStatus(e);
   }
