@@ -665,7 +665,9 @@ export class MotionEngine {
       imeis.push(imei);
     }
     for (const imei of imeis) this.unsaved.delete(imei);
-    return imeis;
+    // Cluster mode: only the instance analysing a device writes its checkpoint (another's is
+    // stale: it would set the stored one back). Release writes its own (releaseDevice).
+    return this.takeOver ? imeis.filter((imei) => this.holds(imei)) : imeis;
   }
 
   private addCheckpoint(batch: Batch, imei: string): void {
