@@ -26,7 +26,8 @@ import { startCluster, type TestCluster } from "../helpers/cluster.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
 import { AckedGt06 } from "../cluster/gt06_acked.ts";
 import { liveStream, loginToken } from "../cluster/live_stream.ts";
-import { GtLoad, Histogram, type LoadResult } from "./cluster_load.ts";
+import { GtLoad, type LoadResult } from "./cluster_load.ts";
+import { Histogram } from "./latency_histogram.ts";
 
 const OPTIONS = {
   devices: 2000,

@@ -18,15 +18,16 @@
  * so that it takes as little of the machine as the kernel's TCP work allows.
  */
 import { PlatformApi } from "../../modules/simulator/api.ts";
-import {
-  crcItu,
-  GT06_COMBINED,
-  gt06Alarm,
-  gt06Login,
-} from "../../modules/simulator/devices/gt06.ts";
-import { sampleFix } from "../../modules/simulator/fix.ts";
 import { imeiFor } from "../../modules/simulator/imei.ts";
 import { configureAlerts } from "./alerts_setup.ts";
+import {
+  type BenchDeviceSetup,
+  drainDevices,
+  Gt06BenchDevice,
+  linkOpener,
+  offerRate,
+} from "./gt06_bench_device.ts";
+import { Histogram } from "./latency_histogram.ts";
 import { LoopbackFleet } from "./loopback_fleet.ts";
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
 import { freePort } from "../helpers/server.ts";
@@ -233,30 +234,6 @@ function machineJiffies(): { busy: number; total: number; steal: number } {
   return { busy: total - v[3] - v[4], total, steal: v[7] ?? 0 };
 }
 
-// ---- latency histogram ------------------------------------------------------------------------------
-
-/** 0.1 ms buckets up to 30 s. */
-class Histogram {
-  private counts = new Uint32Array(300_001);
-  n = 0;
-  max = 0;
-  add(ms: number) {
-    this.counts[Math.min(this.counts.length - 1, Math.round(ms * 10))]++;
-    this.n++;
-    if (ms > this.max) this.max = ms;
-  }
-  percentile(p: number): number {
-    if (!this.n) return NaN;
-    const rank = Math.ceil((p / 100) * this.n);
-    let seen = 0;
-    for (let i = 0; i < this.counts.length; i++) {
-      seen += this.counts[i];
-      if (seen >= rank) return i / 10;
-    }
-    return this.max;
-  }
-}
-
 // ---- simulated GT06 devices ---------------------------------------------------------------------------
 
 type Phase = "login" | "saturate" | "paced" | "drain";
@@ -303,168 +280,19 @@ let lastConnectError = "";
  */
 const BASE_TIME = Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000;
 
-/** A device's connection to the server, whichever way the generator drives sockets. */
-interface Link {
-  write(bytes: Uint8Array): void;
-  close(): void;
-}
-
-interface LinkEvents {
-  onData(bytes: Uint8Array): void;
-  onClosed(): void;
-}
-
 /** `--generator ffi`: one epoll loop for all sockets (see loopback_fleet.ts). */
 const fleet = opt.generator === "ffi" ? new LoopbackFleet() : null;
 fleet?.start();
 
-async function openLink(port: number, events: LinkEvents): Promise<Link> {
-  if (fleet) {
-    const f = fleet;
-    const fd = await f.connect(port, events);
-    return {
-      write: (bytes) => {
-        if (!f.write(fd, bytes)) events.onClosed();
-      },
-      close: () => f.closeSocket(fd),
-    };
-  }
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  (async () => {
-    const chunk = new Uint8Array(1024);
-    try {
-      for (;;) {
-        const n = await conn.read(chunk);
-        if (n === null) break;
-        events.onData(chunk.subarray(0, n));
-      }
-    } catch { /* closed */ }
-    events.onClosed();
-  })();
-  let writing = Promise.resolve();
-  const writeAll = async (bytes: Uint8Array) => {
-    let off = 0;
-    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
-  };
-  return {
-    write: (bytes) => {
-      writing = writing.then(() => writeAll(bytes)).catch(() => {
-        try {
-          conn.close();
-        } catch { /* closed */ }
-      });
-    },
-    close: () => {
-      try {
-        conn.close();
-      } catch { /* closed */ }
-    },
-  };
-}
-
-class BenchDevice {
-  private link: Link | null = null;
-  private buf = new Uint8Array(0);
-  private template: Uint8Array;
-  private serial = 1;
-  /** Send times (performance.now) of frames not yet acknowledged, oldest first. */
-  private outstanding: number[] = [];
-  private loginResolve: (() => void) | null = null;
-  next = 0; // next fix-time offset, seconds
-  acked = 0;
-  sent = 0;
-  closed = false;
-
-  constructor(readonly imei: string, index: number) {
-    this.template = gt06Alarm(
-      sampleFix({
-        latitude: 22.5 + (index % 100) / 1000,
-        longitude: 114.0 + Math.floor(index / 100) / 1000,
-        speedKmh: 40,
-        acc: true,
-      }),
-      0,
-      GT06_COMBINED,
-    );
-  }
-
-  get inFlight(): number {
-    return this.outstanding.length;
-  }
-
-  async login(port: number): Promise<void> {
-    this.closed = false;
-    this.link = await openLink(port, {
-      onData: (bytes) => this.onBytes(bytes),
-      onClosed: () => (this.closed = true),
-    });
-    const ok = new Promise<void>((r) => (this.loginResolve = r));
-    this.link.write(gt06Login(this.imei, this.serial++));
-    const timeout = sleep(30_000).then(() => {
-      throw new Error(`no login ack for ${this.imei}`);
-    });
-    await Promise.race([ok, timeout]);
-  }
-
-  /** One location frame with the next fix time, serial and CRC patched into the template. */
-  send(): void {
-    if (this.closed || !this.link) return;
-    const f = this.template.slice();
-    const t = new Date(BASE_TIME + this.next++ * 1000);
-    f[4] = t.getUTCFullYear() - 2000;
-    f[5] = t.getUTCMonth() + 1;
-    f[6] = t.getUTCDate();
-    f[7] = t.getUTCHours();
-    f[8] = t.getUTCMinutes();
-    f[9] = t.getUTCSeconds();
-    const n = f.length;
-    const serial = this.serial++ & 0xffff;
-    f[n - 6] = serial >> 8;
-    f[n - 5] = serial & 0xff;
-    const crc = crcItu(f, 2, n - 4);
-    f[n - 4] = crc >> 8;
-    f[n - 3] = crc & 0xff;
-    const now = performance.now();
-    this.outstanding.push(now);
-    this.sent++;
+/** Every device's writes and acknowledgements, counted in the phases' windows. */
+const deviceSetup: BenchDeviceSetup = {
+  base: BASE_TIME,
+  open: linkOpener(fleet),
+  onSent(now) {
     totalSent++;
     for (const w of windows) if (now >= w.from && now < w.to) w.sent++;
-    this.link.write(f);
-  }
-
-  private onBytes(bytes: Uint8Array): void {
-    let b: Uint8Array;
-    if (this.buf.length) {
-      b = new Uint8Array(this.buf.length + bytes.length);
-      b.set(this.buf);
-      b.set(bytes, this.buf.length);
-    } else {
-      b = bytes;
-    }
-    let pos = 0;
-    while (b.length - pos >= 5) {
-      if (b[pos] !== 0x78 || b[pos + 1] !== 0x78) {
-        pos++;
-        continue;
-      }
-      const total = b[pos + 2] + 5;
-      if (b.length - pos < total) break;
-      this.onFrame(b[pos + 3]);
-      pos += total;
-    }
-    this.buf = pos < b.length ? b.slice(pos) : new Uint8Array(0);
-  }
-
-  private onFrame(type: number): void {
-    if (type === 0x01) {
-      this.loginResolve?.();
-      this.loginResolve = null;
-      return;
-    }
-    const sentAt = this.outstanding.shift();
-    if (sentAt === undefined) return;
-    const now = performance.now();
-    this.acked++;
+  },
+  onAck(device, sentAt, now) {
     totalAcks++;
     if (now - sentAt > secondMax) secondMax = now - sentAt;
     for (const w of windows) {
@@ -472,18 +300,12 @@ class BenchDevice {
       if (sentAt >= w.from && sentAt < w.to) w.hist.add(now - sentAt);
     }
     if (phase === "saturate") {
-      while (this.outstanding.length < opt.window) this.send();
+      while (device.inFlight < opt.window && !device.closed) device.send();
     }
-  }
+  },
+};
 
-  close(): void {
-    this.closed = true;
-    this.link?.close();
-    this.link = null;
-  }
-}
-
-async function connectAll(devices: BenchDevice[], port: number, concurrency = 200) {
+async function connectAll(devices: Gt06BenchDevice[], port: number, concurrency = 200) {
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -576,16 +398,13 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
 /** Waits (bounded) until every frame in flight is answered. */
-async function drain(load: BenchDevice[]): Promise<void> {
+async function drain(load: Gt06BenchDevice[]): Promise<void> {
   phase = "drain";
-  const until = Date.now() + 15_000;
-  while (load.some((d) => d.inFlight > 0 && !d.closed) && Date.now() < until) await sleep(50);
+  await drainDevices(load);
 }
 
-const MAX_QUEUED = 8;
-
 /** A fixed offered rate spread evenly over the devices (open loop, at most MAX_QUEUED each). */
-async function paced(load: BenchDevice[], rate: number, pid: number) {
+async function paced(load: Gt06BenchDevice[], rate: number, pid: number) {
   log(
     `paced: ${fmt(rate)}/s offered (${(rate / load.length).toFixed(2)}/s per device), 2 s ` +
       `settling + ${opt["paced-seconds"]} s`,
@@ -593,27 +412,12 @@ async function paced(load: BenchDevice[], rate: number, pid: number) {
   phase = "paced";
   const mon = monitor(pid, `paced ${fmt(rate)}/s`);
   const w = newWindow(performance.now() + 2000, opt["paced-seconds"]);
-  // Credit from the real elapsed time: timers fire late under load, fixed steps would offer less.
-  let credit = 0, cursor = 0, skipped = 0, last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    credit = Math.min(credit + (rate * (now - last)) / 1000, rate); // at most 1 s of backlog
-    last = now;
-    while (credit >= 1) {
-      credit--;
-      const d = load[cursor];
-      cursor = (cursor + 1) % load.length;
-      if (d.closed) continue;
-      if (d.inFlight >= MAX_QUEUED) {
-        const now = performance.now();
-        if (now >= w.from && now < w.to) skipped++;
-        continue;
-      }
-      d.send();
-    }
-  }, 10);
+  let skipped = 0;
+  const stop = offerRate(load, rate, (now) => {
+    if (now >= w.from && now < w.to) skipped++;
+  });
   await sleep(2000 + opt["paced-seconds"] * 1000);
-  clearInterval(ticker);
+  stop();
   mon.stop();
   await drain(load);
   return { rate, w, samples: mon.samples.slice(2, 2 + opt["paced-seconds"]), skipped };
@@ -654,7 +458,7 @@ try {
   const rssImported = rssMiB(srv.pid);
 
   // Idle connections.
-  const devices = imeis.map((imei, i) => new BenchDevice(imei, i));
+  const devices = imeis.map((imei, i) => new Gt06BenchDevice(imei, i, deviceSetup));
   t0 = performance.now();
   await connectAll(devices, srv.gt06Port);
   const loginSeconds = (performance.now() - t0) / 1000;
