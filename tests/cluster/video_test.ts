@@ -15,26 +15,12 @@ import type { HistoryFile, VideoDownloadRow } from "../../modules/video/model.ts
 import { ApiClient } from "../helpers/api_client.ts";
 import { startCluster } from "../helpers/cluster.ts";
 import { loginToken } from "./live_stream.ts";
+import { waitFor } from "./wait_for.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PICTURE = await Deno.readFile(
   new URL("../../modules/simulator/devices/alarm_picture.jpg", import.meta.url),
 );
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  ms = 20_000,
-): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 Deno.test({
   name: "cluster video: HLS of a live stream and a download's MP4 from either instance",
@@ -75,7 +61,7 @@ Deno.test({
           endTime: new Date().toISOString(),
         });
         return r.code !== CATALOGUE.deviceOffline;
-      });
+      }, 20_000);
       const auth = { authorization: `Bearer ${await loginToken(a.url, "admin", ADMIN_PASSWORD)}` };
       const get = (base: string, path: string) => fetch(`${base}${path}`, { headers: auth });
 
