@@ -5,6 +5,7 @@
  * - a GT06 device connected to instance A is seen live by an SSE client on instance B (≤ 2 s);
  * - a command sent through B reaches a JT/T 808 terminal on A and its answer is recorded;
  * - an automatic report due while all instances tick runs once (one run, one mail);
+ * - every OsmAnd fix of a device goes to one instance (the balancer hashes its id parameter);
  * - A is killed with SIGKILL, the device reconnects through the balancer and lands on B or C,
  *   and every fix the platform acknowledged is stored exactly once (playback through the API);
  * - a command sent after the fail-over to the instance that does not hold the device goes over
@@ -32,6 +33,7 @@ import { waitFor } from "./wait_for.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_IMEI = "359710049230018";
+const OSMAND_IMEI = "359710049230034";
 const JT808_PREFIX = "86423000";
 /** The isolation matrix: testApp (tests/helpers/harness.ts) opens its store by TP_TEST_BACKEND. */
 const ISOLATION_TESTS = [
@@ -83,6 +85,28 @@ async function connectedInstance(cluster: TestCluster): Promise<ClusterInstance>
     throw new Error(`connections per live instance: ${counts}`);
   });
   return live[counts.indexOf(1)];
+}
+
+/** One OsmAnd fix of OSMAND_IMEI at `unixSeconds` through the balancer; whether it was accepted. */
+async function osmandFix(cluster: TestCluster, unixSeconds: number): Promise<boolean> {
+  const q = new URLSearchParams({
+    id: OSMAND_IMEI,
+    timestamp: String(unixSeconds),
+    lat: (22.5 + (unixSeconds % 100) / 10_000).toFixed(6),
+    lon: "114.050000",
+    speed: "10",
+  });
+  const res = await fetch(`http://127.0.0.1:${cluster.ports.osmand}/?${q}`, { method: "POST" });
+  await res.body?.cancel();
+  return res.status === 200;
+}
+
+/** OsmAnd requests each instance has received, in instance order. */
+async function osmandFrames(cluster: TestCluster): Promise<number[]> {
+  return await Promise.all(cluster.instances.map(async (i) => {
+    const m = parseMetrics(await fetch(`${i.url}/metrics`).then((r) => r.text()));
+    return m.sum("tp_gateway_frames_received_total", { protocol: "osmand" });
+  }));
 }
 
 /** The platform's stored track of the GT06 device (through the balancer). */
@@ -191,6 +215,18 @@ Deno.test({
 
       // The instance the device lands on after A is killed (B or C: least connections).
       let holder: ClusterInstance | null = null;
+      await t.step("every OsmAnd fix of a device reaches the same instance", async () => {
+        await apiA.importDevices(userId, "OsmAnd", [OSMAND_IMEI]);
+        const t0 = Math.floor(Date.now() / 1000) - 300;
+        // The first fix once every instance accepts the device (the directory syncs within 5 s).
+        await waitFor("the OsmAnd device accepted", () => osmandFix(cluster, t0), 10_000);
+        const before = await osmandFrames(cluster);
+        for (let i = 1; i <= 6; i++) assert.ok(await osmandFix(cluster, t0 + i * 10), `fix ${i}`);
+        const after = await osmandFrames(cluster);
+        const added = after.map((n, i) => n - before[i]).sort();
+        assert.deepEqual(added, [0, 0, 6], "one instance took all six (by the id parameter)");
+      });
+
       await t.step(
         "A is killed; the device reconnects through the balancer to B or C and no acknowledged fix is lost",
         async () => {

@@ -197,7 +197,7 @@ function requireHaproxy(): void {
 /**
  * HAProxy's configuration: the console in HTTP mode (round robin: a session token works on
  * every instance), device ports in TCP mode (least connections: long-lived sockets), OsmAnd
- * (one HTTP request per fix) round robin. Every server is checked on its console's /health
+ * (one HTTP request per fix) by the device's id parameter. Every server is checked on its console's /health
  * every 500 ms; two failures take it out. `option redispatch` + `retries` send a connection
  * refused by a dead instance to another one before the checks notice.
  */
@@ -260,7 +260,10 @@ frontend osmand
 
 backend osmand_instances
   mode http
-  balance roundrobin
+  # One device's fixes to one instance (its motion analysis and alert state live there): by the
+  # id parameter (query or form body), consistent so a dead instance moves only its devices.
+  balance url_param id check_post
+  hash-type consistent
   option httpchk GET /health
   http-check expect status 200
 ${servers((p) => p.osmand)}
