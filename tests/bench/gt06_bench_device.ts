@@ -14,6 +14,7 @@ import {
   gt06Login,
 } from "../../modules/simulator/devices/gt06.ts";
 import { sampleFix } from "../../modules/simulator/fix.ts";
+import { gt06Time } from "../helpers/gt06_frames.ts";
 import type { LoopbackFleet, SocketHandler } from "./loopback_fleet.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -141,14 +142,7 @@ export class Gt06BenchDevice {
     if (this.closed || !this.link) return;
     const f = this.template.slice();
     const t = new Date(this.setup.base + this.next++ * 1000);
-    f.set([
-      t.getUTCFullYear() - 2000,
-      t.getUTCMonth() + 1,
-      t.getUTCDate(),
-      t.getUTCHours(),
-      t.getUTCMinutes(),
-      t.getUTCSeconds(),
-    ], 4);
+    f.set(gt06Time(t), 4);
     const n = f.length, serial = this.serial++ & 0xffff;
     f[n - 6] = serial >> 8;
     f[n - 5] = serial & 0xff;

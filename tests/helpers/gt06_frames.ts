@@ -8,21 +8,25 @@ export function gt06Login(imei: string, serial = 1): Uint8Array {
   return buildFrame(0x01, serial, bcd);
 }
 
-/** A 0x12 GPS location: time UTC, positive (north/east) coordinates, speed km/h. */
-export function gt06Location(
-  p: { time: Date; lat: number; lng: number; speedKmh: number; course: number },
-  serial = 2,
-): Uint8Array {
-  const c = new Uint8Array(26);
-  const t = p.time;
-  c.set([
+/** A GT06 date and time: six binary bytes, UTC (year − 2000, month, day, hour, minute, second). */
+export function gt06Time(t: Date): number[] {
+  return [
     t.getUTCFullYear() - 2000,
     t.getUTCMonth() + 1,
     t.getUTCDate(),
     t.getUTCHours(),
     t.getUTCMinutes(),
     t.getUTCSeconds(),
-  ], 0);
+  ];
+}
+
+/** A 0x12 GPS location: time UTC, positive (north/east) coordinates, speed km/h. */
+export function gt06Location(
+  p: { time: Date; lat: number; lng: number; speedKmh: number; course: number },
+  serial = 2,
+): Uint8Array {
+  const c = new Uint8Array(26);
+  c.set(gt06Time(p.time), 0);
   c[6] = 0xc9; // 12 bytes of GPS data, 9 satellites
   const view = new DataView(c.buffer);
   view.setUint32(7, Math.round(p.lat * 1_800_000));

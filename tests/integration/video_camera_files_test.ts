@@ -9,7 +9,7 @@ import { buildFrame } from "../../modules/gateway/protocols/gt06/frame.ts";
 import { hex } from "../../modules/gateway/protocols/jt808/test_frames.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { devicePorts } from "../helpers/gateway.ts";
-import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
+import { gt06Heartbeat, gt06Login, gt06Time } from "../helpers/gt06_frames.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
 import { startServer } from "../helpers/server.ts";
 
@@ -41,14 +41,7 @@ Deno.test({
       // The capture's content with its date set to two minutes ago (GT06 dates are binary).
       const content = CAPTURE.slice(4, 4 + CAPTURE[2] - 5);
       const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 120_000);
-      content.set([
-        at.getUTCFullYear() - 2000,
-        at.getUTCMonth() + 1,
-        at.getUTCDate(),
-        at.getUTCHours(),
-        at.getUTCMinutes(),
-        at.getUTCSeconds(),
-      ], 3);
+      content.set(gt06Time(at), 3);
       const frame = buildFrame(0x95, 7, content);
       await d.send(frame);
       await d.send(frame); // re-sent (a lost ack): still one record
