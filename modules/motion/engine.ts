@@ -267,7 +267,8 @@ export class MotionEngine {
   private async reload(dm: DeviceMotion, connectedAt: number | null): Promise<void> {
     try {
       const c = await this.store.checkpoint(dm.imei);
-      if (c && c.lastTime > dm.lastTime) {
+      // Further than memory, or rebuilt elsewhere with newer rules (./recompute.ts).
+      if (c && (c.lastTime > dm.lastTime || c.rulesAt > dm.rulesAt)) {
         const fresh = this.fromCheckpoint(dm.imei, c);
         dm.analyzer = fresh.analyzer;
         dm.rulesAt = fresh.rulesAt;
@@ -605,7 +606,17 @@ export class MotionEngine {
     return this.flushing;
   }
 
-  private async flushNow(forceCheckpoint: boolean): Promise<void> {
+  /**
+   * Cluster mode, after a rebuild: a flush that writes this device's checkpoint too, so the
+   * next instance to hold it (or a report computed from its checkpoint) starts from the rebuilt
+   * analysis, not from one made with the old rules.
+   */
+  checkpointNow(imei: string): Promise<void> {
+    this.flushing = this.flushing.then(() => this.settled()).then(() => this.flushNow(false, imei));
+    return this.flushing;
+  }
+
+  private async flushNow(forceCheckpoint: boolean, alsoCheckpoint?: string): Promise<void> {
     const started = performance.now();
     const now = this.clock();
     for (const dm of this.devices.values()) {
@@ -620,6 +631,9 @@ export class MotionEngine {
     this.pending = emptyPending();
     this.inFlight = p;
     const imeis = this.dueCheckpoints(forceCheckpoint);
+    if (alsoCheckpoint !== undefined && this.unsaved.delete(alsoCheckpoint)) {
+      if (this.holds(alsoCheckpoint)) imeis.push(alsoCheckpoint);
+    }
     try {
       await this.store.exclusive(async () => {
         const batch = this.store.newBatch();

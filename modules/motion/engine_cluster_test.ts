@@ -9,185 +9,23 @@
  * is moved 2 h ahead (`engine.clock`, the adoption pass's `now`) stands for "two hours later".
  */
 import assert from "node:assert/strict";
-import { testApp } from "../../tests/helpers/harness.ts";
-import { accountWithDevices } from "../../tests/helpers/alerting.ts";
-import { testNats } from "../../tests/helpers/nats.ts";
 import type { Services } from "../../app/compose.ts";
-import type { Leadership } from "../../lib/cluster/types.ts";
-import { NatsLink } from "../../lib/cluster/nats_link.ts";
-import { SessionRegistry, type SessionTimes } from "../gateway/link/sessions.ts";
-import { SessionStore } from "../gateway/link/store_sessions.ts";
 import type { StoredPosition } from "../devices/model.ts";
-import { feed, Track } from "./test_tracks.ts";
-import { type MotionDevices, MotionEngine } from "./engine.ts";
+import {
+  cluster,
+  connect,
+  disconnect,
+  HOUR,
+  type Instance,
+  killInstance,
+  near,
+  parkThenDrive,
+  send,
+  tripsIn,
+  waitFor,
+} from "./test_cluster.ts";
 import { MotionStore } from "./store.ts";
-import { RulesBook } from "./rules.ts";
-import { MotionRelay } from "./relay.ts";
-import { Adoption } from "./adoption.ts";
-import { MotionReads } from "./reader.ts";
 import { dayOf } from "./days.ts";
-
-const HOUR = 3600_000;
-/** Fast heartbeats: an instance silent for 600 ms is gone. */
-const TIMES: SessionTimes = { heartbeatMs: 100, staleMs: 600, flushMs: 10, closeRequestMs: 500 };
-
-/** What compose() gives the engine, from the app's directory (synced fix times). */
-function devicesOf(s: Services): MotionDevices {
-  return {
-    owner: (imei) => s.directory.get(imei)?.userId,
-    overspeedKmh: () => null,
-    imeisOf: (userId) => s.directory.ownedBy(userId).map((d) => d.imei),
-    *fixTimes() {
-      for (const userId of s.directory.owners()) {
-        for (const d of s.directory.ownedBy(userId)) {
-          yield { imei: d.imei, userId, gpsTime: s.directory.state(d.imei)?.gpsTime ?? null };
-        }
-      }
-    },
-    lastHeard: (imei) => s.directory.state(imei)?.hbTime ?? null,
-  };
-}
-
-/** The leadership an instance is given (the advisory lock decides it in production). */
-function leadership(leading: boolean): Leadership {
-  return { isLeader: () => leading, onChange: () => () => {}, close: () => Promise.resolve() };
-}
-
-interface Instance {
-  id: string;
-  engine: MotionEngine;
-  link: NatsLink;
-  sessions: SessionRegistry;
-  relay: MotionRelay;
-  adoption: Adoption;
-  reads: MotionReads;
-  /** Stopped (cleanly or killed). */
-  down: boolean;
-}
-
-/** An instance in cluster mode: its own memory (loaded at start), link, sessions and relay. */
-async function startInstance(
-  s: Services,
-  name: string,
-  natsUrl: string,
-  leading = false,
-): Promise<Instance> {
-  const id = `${name}-${crypto.randomUUID().slice(0, 8)}`;
-  const store = new MotionStore(s.kv);
-  const book = new RulesBook();
-  await book.load(store);
-  const engine = new MotionEngine(store, book, devicesOf(s), s.positions, true);
-  await engine.load();
-  const link = await NatsLink.connect(natsUrl);
-  const sessions = new SessionRegistry(new SessionStore(s.kv), { instanceId: id, link }, TIMES);
-  sessions.start(() => ({ closed: true }));
-  const leader = leadership(leading);
-  const relay = new MotionRelay(engine, link, sessions, leader);
-  relay.start();
-  const adoption = new Adoption(engine, devicesOf(s), sessions, leader);
-  const reads = new MotionReads(store, engine, relay);
-  return { id, engine, link, sessions, relay, adoption, reads, down: false };
-}
-
-/** A clean stop: what is pending written, heartbeat deleted. */
-async function stopInstance(inst: Instance): Promise<void> {
-  if (inst.down) return;
-  inst.down = true;
-  inst.relay.stop();
-  await inst.engine.close();
-  await inst.sessions.stop();
-  await inst.link.close();
-}
-
-/** SIGKILL: memory lost, heartbeat and link gone without a word. */
-async function killInstance(inst: Instance): Promise<void> {
-  inst.down = true;
-  inst.engine.abandon();
-  inst.relay.stop();
-  await inst.sessions.stop(false);
-  await inst.link.close();
-}
-
-async function waitFor(what: string, fn: () => boolean | Promise<boolean>, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** All instances see each other's heartbeats. */
-async function allLive(list: Instance[]): Promise<void> {
-  await waitFor(
-    "the instances' heartbeats",
-    () => list.every((a) => list.every((b) => a.sessions.instanceLive(b.id))),
-  );
-}
-
-/** The device connects to an instance (its session recorded) and sends points there. */
-async function connect(inst: Instance, imei: string, userId: string): Promise<void> {
-  inst.engine.onConnection({ type: "connection", imei, userId, connected: true });
-  inst.sessions.claimed(imei);
-  await inst.sessions.flush();
-  await inst.engine.settled();
-}
-
-async function send(
-  s: Services,
-  inst: Instance,
-  imei: string,
-  userId: string,
-  points: StoredPosition[],
-): Promise<void> {
-  await feed(s, imei, points);
-  inst.engine.onCommitted({ type: "positionsCommitted", imei, userId, points });
-  await inst.engine.settled();
-}
-
-/** Its connection closes there (the instance writes its checkpoint at release). */
-async function disconnect(inst: Instance, imei: string, userId: string): Promise<void> {
-  inst.engine.onConnection({ type: "connection", imei, userId, connected: false });
-  inst.sessions.released(imei);
-  await inst.sessions.flush();
-  await inst.engine.flush();
-}
-
-const near = (a: number, b: number, tol: number, what: string) =>
-  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} not within ${tol} of ${b}`);
-
-/** One app (its store and directory) shared by the instances, one nats-server, one device. */
-async function cluster(
-  imei: string,
-  names: { name: string; leading?: boolean }[],
-  body: (s: Services, userId: string, instances: Instance[]) => Promise<void>,
-): Promise<void> {
-  const app = await testApp({ MOTION_ANALYSIS: "off" });
-  const nats = await testNats();
-  const instances: Instance[] = [];
-  try {
-    await accountWithDevices(app, `motion_cl_${imei.slice(-3)}`, [imei]);
-    const s = app.services;
-    const userId = s.directory.get(imei)!.userId;
-    // Every instance started (and loaded its checkpoints) before the device moved.
-    for (const n of names) {
-      instances.push(await startInstance(s, n.name, nats.url, n.leading ?? false));
-    }
-    await allLive(instances);
-    await body(s, userId, instances);
-  } finally {
-    for (const inst of instances) await stopInstance(inst);
-    await nats.stop();
-    await app.close();
-  }
-}
-
-/** A drive from `start` (a point every 30 s at 60 km/h) after a 5-minute park. */
-function parkThenDrive(start: number, driveSeconds: number): StoredPosition[] {
-  return new Track(start, 22.5, 114).here().stay(300).drive(driveSeconds, 60).points;
-}
-
-const tripsIn = (s: Services, imei: string, from: number) =>
-  new MotionStore(s.kv).segments(imei, "trip", dayOf(from), dayOf(Date.now() + 3 * HOUR));
 
 /**
  * The device's trip started on B (10 minutes of it), then the device reconnected to A, which

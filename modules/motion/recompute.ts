@@ -7,8 +7,16 @@
  * - a rules change (or late points into the live day) rebuilds from a day up to now and puts
  *   the rebuilt analyzer in place of the live one (points arriving meanwhile are buffered).
  * Marks are KV records (./store.ts), so a restart finishes what was left.
+ *
+ * Cluster mode (issue 23): a mark is worked off only where the device is analysed (held here,
+ * or adopted here), so the rebuilt analyzer is the one that runs; the others leave it in the
+ * store. The leader adopts a device no live instance holds (once silent past its gap, as
+ * ./adoption.ts does) and works its marks. After a rebuild the device's checkpoint is written.
+ * Marks are looked at on start, after late points, when an account's rules change on any
+ * instance (./service.ts), and again every RETRY_MS while some were left for others.
  */
 import type { StoredPosition } from "../devices/model.ts";
+import type { Leadership } from "../../lib/cluster/types.ts";
 import { log } from "../../lib/log.ts";
 import { MotionAnalyzer, type MotionOutput, newOutput } from "./analyzer.ts";
 import { addDays, DAY_MS, dayEnd, daysBetween, dayStart } from "./days.ts";
@@ -19,6 +27,7 @@ import {
   type PointReader,
   segmentWrites,
 } from "./engine.ts";
+import type { MotionHolders } from "./relay.ts";
 import type { MotionRulesService, RulesBook } from "./rules.ts";
 import type { DayEnd, MotionStore, RecomputeMark, SegmentWrite } from "./store.ts";
 import type { DaySummary, SegmentKind } from "./types.ts";
@@ -31,6 +40,9 @@ const ANALYZED: SegmentKind[] = ["trip", "parking", "idling", "ignition", "overs
 const START_LOOKBACK_DAYS = 7;
 /** A replayed day is continued into at most this many following days to become final. */
 const FINAL_LOOKAHEAD_DAYS = 2;
+/** Cluster mode: marks left for another instance (or a device not silent yet) are looked at
+ * again after this long (their holder may have gone, the device may have moved here). */
+export const RETRY_MS = 60_000;
 
 export interface RecomputeDeps {
   store: MotionStore;
@@ -39,7 +51,16 @@ export interface RecomputeDeps {
   rules: MotionRulesService;
   known: MotionDevices;
   points: PointReader;
+  /** Cluster mode: who analyses a device (absent in single mode: every mark is worked here). */
+  cluster?: RecomputeCluster;
 }
+
+export interface RecomputeCluster {
+  holders: Pick<MotionHolders, "instanceId" | "liveHolders">;
+  leader: Pick<Leadership, "isLeader">;
+}
+
+type Marked = { imei: string; mark: RecomputeMark; stamp: string };
 
 /** A replay's products. */
 interface Replay {
@@ -53,7 +74,11 @@ interface Replay {
 export class Recomputer {
   private running: Promise<void> | null = null;
   private again = false;
-  readonly stats = { days: 0, rebuilds: 0 };
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  /** Counted for GET /metrics and the tests: days, rebuilds, marks left for another instance
+   * (cluster mode), devices the leader adopted to work their marks. */
+  readonly stats = { days: 0, rebuilds: 0, left: 0, adopted: 0 };
 
   constructor(private readonly d: RecomputeDeps) {}
 
@@ -62,7 +87,8 @@ export class Recomputer {
     let marks = 0;
     for await (const { mark } of this.d.store.marks()) {
       marks++;
-      if (!mark.from) continue;
+      // Cluster mode reads the progress from the marks in the store (any instance works them).
+      if (!mark.from || this.d.cluster) continue;
       const p = this.d.rules.progress.get(mark.userId) ?? { done: 0, total: 0 };
       p.total++;
       this.d.rules.progress.set(mark.userId, p);
@@ -72,6 +98,7 @@ export class Recomputer {
 
   /** Works off the marks (again, if some arrive while it runs). */
   kick = (): void => {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
@@ -87,11 +114,26 @@ export class Recomputer {
     while (this.running) await this.running;
   }
 
+  /** Process exit: no more runs (the one under way finishes). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    await this.idle();
+  }
+
   private async run(): Promise<void> {
+    let left = 0;
     do {
       this.again = false;
-      const marks: { imei: string; mark: RecomputeMark; stamp: string }[] = [];
+      let marks: Marked[] = [];
       for await (const m of this.d.store.marks()) marks.push(m);
+      if (this.d.cluster) {
+        const all = marks.length;
+        marks = await this.analysedHere(marks, this.d.cluster);
+        left = all - marks.length;
+        this.stats.left += left;
+      }
       for (const { imei, mark, stamp } of marks) {
         try {
           await this.process(imei, mark);
@@ -103,6 +145,48 @@ export class Recomputer {
         if (mark.from) this.d.rules.deviceDone(mark.userId);
       }
     } while (this.again);
+    if (left && !this.stopped && this.retry === undefined) {
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        this.kick();
+      }, RETRY_MS);
+      Deno.unrefTimer(this.retry);
+    }
+  }
+
+  /**
+   * Cluster mode: the marks of devices analysed here. A device no live instance holds is
+   * adopted by the leader first (its checkpoint read again and the positions after it
+   * replayed), once silent past its gap: a device heard lately may be sending to an instance
+   * over HTTP (no session), and adopting it then would analyse it in two places. The other
+   * marks are left in the store for the instance analysing the device.
+   */
+  private async analysedHere(marks: Marked[], c: RecomputeCluster): Promise<Marked[]> {
+    const engine = this.d.engine;
+    const elsewhere = marks.filter((m) => !engine.holds(m.imei)).map((m) => m.imei);
+    if (!elsewhere.length) return marks;
+    const holders = await c.holders.liveHolders(elsewhere);
+    const here: Marked[] = [];
+    for (const m of marks) {
+      if (!engine.holds(m.imei)) {
+        const holder = holders.get(m.imei);
+        if (holder !== undefined && holder !== c.holders.instanceId) continue;
+        const userId = this.d.known.owner(m.imei) ?? m.mark.userId;
+        if (holder === undefined && !(c.leader.isLeader() && this.silent(m.imei, userId))) {
+          continue;
+        }
+        await engine.adopt(m.imei, userId);
+        this.stats.adopted++;
+      }
+      here.push(m);
+    }
+    return here;
+  }
+
+  /** Not heard for longer than its gap (by this instance's clock). */
+  private silent(imei: string, userId: string): boolean {
+    const heard = this.d.known.lastHeard(imei);
+    return heard === null || this.d.engine.clock() - heard > this.d.engine.gapMsOf(userId);
   }
 
   private async process(imei: string, mark: RecomputeMark): Promise<void> {
@@ -180,6 +264,7 @@ export class Recomputer {
       this.d.engine.release(dm);
       throw e;
     }
+    if (this.d.cluster) await this.d.engine.checkpointNow(imei);
   }
 
   /** A fresh analyzer with the owner's rules, from the state at the end of an earlier day. */

@@ -21,6 +21,9 @@ export class RulesBook {
   private store: MotionStore | null = null;
   /** Told the accounts whose rules changed here (cluster mode's sync re-reads them elsewhere). */
   onChanged: (userIds: string[]) => void = () => {};
+  /** Told the accounts whose rules another instance changed, once re-read (cluster mode: the
+   * recompute looks at the marks that change left, ./service.ts). */
+  onReloaded: (userIds: string[]) => void = () => {};
 
   async load(store: MotionStore): Promise<void> {
     this.store = store;
@@ -34,6 +37,7 @@ export class RulesBook {
       if (record) this.byAccount.set(userId, record);
       else this.byAccount.delete(userId);
     }
+    this.onReloaded(userIds);
   }
 
   of(userId: string): RulesRecord {
@@ -73,10 +77,16 @@ export interface RulesDeps {
   imeisOf(userId: string): string[];
   /** Starts the background recompute of what is marked. */
   kick(): void;
+  /**
+   * Cluster mode: how many of the account's devices are still marked for a rules recompute,
+   * counted in the store (other instances work off the devices they analyse, and the change
+   * may have been made elsewhere). Absent in single mode: the counter in memory is the truth.
+   */
+  marksLeft?(userId: string): Promise<number>;
 }
 
 export class MotionRulesService {
-  /** userId → progress of its running rules recompute. */
+  /** userId → progress of its running rules recompute (single mode). */
   readonly progress = new Map<string, RecomputeProgress>();
 
   constructor(private readonly d: RulesDeps) {}
@@ -113,9 +123,9 @@ export class MotionRulesService {
     if (p.done >= p.total) this.progress.delete(userId);
   }
 
-  private answer(userId: string): RulesAnswer {
+  private async answer(userId: string): Promise<RulesAnswer> {
     const record = this.d.book.of(userId);
-    const p = this.progress.get(userId);
+    const p = this.d.marksLeft ? await this.progressInStore(userId) : this.progress.get(userId);
     return {
       userId,
       rules: record.rules,
@@ -123,5 +133,13 @@ export class MotionRulesService {
       changedAt: record.changedAt ? new Date(record.changedAt).toISOString() : null,
       recomputing: p ? { ...p } : null,
     };
+  }
+
+  /** Cluster mode: the devices marked of the account's devices (all marked by the change). */
+  private async progressInStore(userId: string): Promise<RecomputeProgress | undefined> {
+    const left = await this.d.marksLeft!(userId);
+    if (!left) return undefined;
+    const total = Math.max(left, this.d.imeisOf(userId).length);
+    return { done: total - left, total };
   }
 }

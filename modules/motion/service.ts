@@ -64,6 +64,8 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
     account: d.account,
     imeisOf: (userId) => d.devices.imeisOf(userId),
     kick: () => kick(),
+    // Cluster mode: other instances work off the marks of the devices they analyse.
+    marksLeft: d.cluster ? (userId) => store.rulesMarksLeft(userId) : undefined,
   });
   if (!d.enabled) {
     return {
@@ -77,6 +79,7 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
     };
   }
   const engine = new MotionEngine(store, book, d.devices, d.points, d.takeOver);
+  const c = d.cluster;
   const recompute = new Recomputer({
     store,
     engine,
@@ -84,12 +87,14 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
     rules,
     known: d.devices,
     points: d.points,
+    cluster: c ? { holders: c.holders, leader: c.leader } : undefined,
   });
   kick = recompute.kick;
   engine.onLate = recompute.kick;
+  // Cluster mode: a rules change made elsewhere left marks for the devices analysed here.
+  if (c) book.onReloaded = recompute.kick;
   await engine.load();
   await recompute.start();
-  const c = d.cluster;
   const relay = c ? new MotionRelay(engine, c.link, c.holders, c.leader) : null;
   const adoption = c ? new Adoption(engine, d.devices, c.holders, c.leader) : null;
   relay?.start();
@@ -108,7 +113,7 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
     async close() {
       await adoption?.stop();
       relay?.stop();
-      await recompute.idle();
+      await recompute.stop();
       await engine.close();
     },
   };

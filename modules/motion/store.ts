@@ -346,6 +346,14 @@ export class MotionStore {
     }
   }
 
+  /** How many devices of the account are still marked for a rules recompute (cluster mode's
+   * progress: marks are few, and each is deleted once worked off). */
+  async rulesMarksLeft(userId: string): Promise<number> {
+    let left = 0;
+    for await (const { mark } of this.marks()) if (mark.from && mark.userId === userId) left++;
+    return left;
+  }
+
   /** Removes a mark unless it changed since it was read (new late points: run again). */
   async clearMark(imei: string, stamp: string): Promise<boolean> {
     const res = await this.kv.atomic().check({ key: K.mark(imei), versionstamp: stamp })
