@@ -13,7 +13,8 @@
  * store. The leader adopts a device no live instance holds (once silent past its gap, as
  * ./adoption.ts does) and works its marks. After a rebuild the device's checkpoint is written.
  * Marks are looked at on start, after late points, when an account's rules change on any
- * instance (./service.ts), and again every RETRY_MS while some were left for others.
+ * instance (./service.ts), and every LOOK_MS (a mark left by an instance that crashed before
+ * working it, for a device that moved here since; a sync message lost).
  */
 import type { StoredPosition } from "../devices/model.ts";
 import type { Leadership } from "../../lib/cluster/types.ts";
@@ -40,9 +41,9 @@ const ANALYZED: SegmentKind[] = ["trip", "parking", "idling", "ignition", "overs
 const START_LOOKBACK_DAYS = 7;
 /** A replayed day is continued into at most this many following days to become final. */
 const FINAL_LOOKAHEAD_DAYS = 2;
-/** Cluster mode: marks left for another instance (or a device not silent yet) are looked at
- * again after this long (their holder may have gone, the device may have moved here). */
-export const RETRY_MS = 60_000;
+/** Cluster mode: how often every instance looks at the marks (one list of the mark prefix,
+ * usually empty; plus one batch of session reads while some are of devices not analysed here). */
+export const LOOK_MS = 60_000;
 
 export interface RecomputeDeps {
   store: MotionStore;
@@ -74,7 +75,7 @@ interface Replay {
 export class Recomputer {
   private running: Promise<void> | null = null;
   private again = false;
-  private retry: ReturnType<typeof setTimeout> | undefined;
+  private looking: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   /** Counted for GET /metrics and the tests: days, rebuilds, marks left for another instance
    * (cluster mode), devices the leader adopted to work their marks. */
@@ -84,6 +85,10 @@ export class Recomputer {
 
   /** Counts unfinished rules recomputes left by a previous run (progress), then starts. */
   async start(): Promise<void> {
+    if (this.d.cluster) {
+      this.looking = setInterval(this.kick, LOOK_MS);
+      Deno.unrefTimer(this.looking);
+    }
     let marks = 0;
     for await (const { mark } of this.d.store.marks()) {
       marks++;
@@ -117,24 +122,23 @@ export class Recomputer {
   /** Process exit: no more runs (the one under way finishes). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.retry);
-    this.retry = undefined;
+    clearInterval(this.looking);
+    this.looking = undefined;
     await this.idle();
   }
 
   private async run(): Promise<void> {
-    let left = 0;
     do {
       this.again = false;
-      let marks: Marked[] = [];
+      const marks: Marked[] = [];
       for await (const m of this.d.store.marks()) marks.push(m);
-      if (this.d.cluster) {
-        const all = marks.length;
-        marks = await this.analysedHere(marks, this.d.cluster);
-        left = all - marks.length;
-        this.stats.left += left;
-      }
+      const c = this.d.cluster;
+      const holders = c && marks.length ? await this.holdersElsewhere(marks, c) : null;
       for (const { imei, mark, stamp } of marks) {
+        if (c && !(await this.analysedHere(imei, mark, holders!, c))) {
+          this.stats.left++;
+          continue;
+        }
         try {
           await this.process(imei, mark);
         } catch (e) {
@@ -145,42 +149,37 @@ export class Recomputer {
         if (mark.from) this.d.rules.deviceDone(mark.userId);
       }
     } while (this.again);
-    if (left && !this.stopped && this.retry === undefined) {
-      this.retry = setTimeout(() => {
-        this.retry = undefined;
-        this.kick();
-      }, RETRY_MS);
-      Deno.unrefTimer(this.retry);
-    }
+  }
+
+  /** Cluster mode: the live holders of the marked devices not analysed here (one read). */
+  private holdersElsewhere(marks: Marked[], c: RecomputeCluster): Promise<Map<string, string>> {
+    const elsewhere = marks.filter((m) => !this.d.engine.holds(m.imei)).map((m) => m.imei);
+    return elsewhere.length ? c.holders.liveHolders(elsewhere) : Promise.resolve(new Map());
   }
 
   /**
-   * Cluster mode: the marks of devices analysed here. A device no live instance holds is
-   * adopted by the leader first (its checkpoint read again and the positions after it
-   * replayed), once silent past its gap: a device heard lately may be sending to an instance
-   * over HTTP (no session), and adopting it then would analyse it in two places. The other
-   * marks are left in the store for the instance analysing the device.
+   * Cluster mode: whether this instance works off the device's mark (asked right before, as
+   * the previous device's recompute may have taken a while). Yes when it analyses the device.
+   * A device no live instance holds is adopted by the leader first (its checkpoint read again
+   * and the positions after it replayed), once silent past its gap: a device heard lately may
+   * be sending to an instance over HTTP (no session), and adopting it then would analyse it in
+   * two places. Otherwise the mark is left in the store for the instance analysing the device.
    */
-  private async analysedHere(marks: Marked[], c: RecomputeCluster): Promise<Marked[]> {
+  private async analysedHere(
+    imei: string,
+    mark: RecomputeMark,
+    holders: Map<string, string>,
+    c: RecomputeCluster,
+  ): Promise<boolean> {
     const engine = this.d.engine;
-    const elsewhere = marks.filter((m) => !engine.holds(m.imei)).map((m) => m.imei);
-    if (!elsewhere.length) return marks;
-    const holders = await c.holders.liveHolders(elsewhere);
-    const here: Marked[] = [];
-    for (const m of marks) {
-      if (!engine.holds(m.imei)) {
-        const holder = holders.get(m.imei);
-        if (holder !== undefined && holder !== c.holders.instanceId) continue;
-        const userId = this.d.known.owner(m.imei) ?? m.mark.userId;
-        if (holder === undefined && !(c.leader.isLeader() && this.silent(m.imei, userId))) {
-          continue;
-        }
-        await engine.adopt(m.imei, userId);
-        this.stats.adopted++;
-      }
-      here.push(m);
-    }
-    return here;
+    if (engine.holds(imei)) return true;
+    const holder = holders.get(imei);
+    if (holder !== undefined && holder !== c.holders.instanceId) return false;
+    const userId = this.d.known.owner(imei) ?? mark.userId;
+    if (holder === undefined && !(c.leader.isLeader() && this.silent(imei, userId))) return false;
+    await engine.adopt(imei, userId);
+    this.stats.adopted++;
+    return true;
   }
 
   /** Not heard for longer than its gap (by this instance's clock). */

@@ -110,7 +110,7 @@ export class MotionRulesService {
     const from = addDays(dayOf(now), -(RULES_RECOMPUTE_DAYS - 1));
     await this.d.store.saveRules(id, record, imeis, from);
     this.d.book.put(id, record);
-    if (imeis.length) this.progress.set(id, { done: 0, total: imeis.length });
+    if (imeis.length && !this.d.marksLeft) this.progress.set(id, { done: 0, total: imeis.length });
     this.d.kick();
     return this.answer(id);
   }
