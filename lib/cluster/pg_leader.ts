@@ -5,7 +5,8 @@
  * the session and frees the lock, and another instance's next try (every ~2 s) takes it.
  *
  * A lost connection means not leader at once (the lock went with the session); the instance
- * reconnects and tries again. While leading, each tick runs a trivial query, so a connection that
+ * reconnects and tries again after two intervals, so the others take the lock first (a lone
+ * instance leads again ~4 s later). While leading, each tick runs a trivial query, so a connection that
  * died quietly is noticed within a tick or the query timeout. The session also asks the server
  * for short TCP keepalives, so a holder that vanished without closing its socket (a cut
  * network) frees the lock within ~15 s instead of the kernel's two hours.
@@ -35,6 +36,11 @@ export class PgLeadership implements Leadership {
   private failing = false;
   private timer?: ReturnType<typeof setTimeout>;
   private running?: Promise<void>;
+  /**
+   * A leader whose session broke does not try for the lock again before this time: the others
+   * (whose sessions held) take it first, and the broken one does not win it back by racing them.
+   */
+  private standDownUntil = 0;
   private readonly listeners = new Set<(leader: boolean) => void>();
   private readonly intervalMs: number;
 
@@ -90,6 +96,7 @@ export class PgLeadership implements Leadership {
         await client.query("SELECT 1");
         return this.reachable(true);
       }
+      if (Date.now() < this.standDownUntil) return this.reachable(true);
       const res = await client.query<{ locked: boolean }>(
         "SELECT pg_try_advisory_lock($1::bigint) AS locked",
         [LOCK_KEY],
@@ -147,6 +154,7 @@ export class PgLeadership implements Leadership {
   private async drop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    if (this.leading) this.standDownUntil = Date.now() + 2 * this.intervalMs;
     this.setLeader(false);
     if (client) await client.end().catch(() => {});
   }
