@@ -53,12 +53,21 @@ async function rig(links: [ClusterLink, ClusterLink]) {
   };
 }
 
-async function scenario(links: [ClusterLink, ClusterLink]) {
+/**
+ * `announced`: resolves once the expectation has left A for the others (NatsLink.flush). In the
+ * product the terminal connects only after a JT/T 808 round trip that follows it; here it
+ * connects at once, so without it a busy machine can let the connection reach B first.
+ */
+async function scenario(
+  links: [ClusterLink, ClusterLink],
+  announced: () => Promise<void> = () => Promise.resolve(),
+) {
   const r = await rig(links);
   const abort = new AbortController();
   try {
-    const ready = r.a.hub.expect(KEY, 10_000);
     const clip = await testClip(false);
+    const ready = r.a.hub.expect(KEY, 10_000);
+    await announced();
     const streaming = streamClip({
       host: "127.0.0.1",
       port: r.b.listener.port,
@@ -126,7 +135,7 @@ Deno.test("cluster media (NatsLink): the same across two links on a real nats-se
   const nats = await testNats();
   const a = await NatsLink.connect(nats.url), b = await NatsLink.connect(nats.url);
   try {
-    await scenario([a, b]);
+    await scenario([a, b], () => a.flush());
   } finally {
     await a.close();
     await b.close();
