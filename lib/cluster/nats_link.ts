@@ -49,6 +49,40 @@ export function natsServers(natsUrl: string): string[] {
   return natsUrl.split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
 
+/** Where to connect and as whom: the client ignores credentials written in a server's URL. */
+export interface NatsTarget {
+  /** The servers without credentials. */
+  servers: string[];
+  user?: string;
+  pass?: string;
+  token?: string;
+}
+
+/**
+ * Reads NATS_URL: `nats://user:pass@host:port` logs in with user and password,
+ * `nats://token@host:port` with a token (the NATS convention). The first server that carries
+ * credentials gives them for all (a cluster's servers share their accounts).
+ */
+export function natsTarget(natsUrl: string): NatsTarget {
+  const target: NatsTarget = { servers: [] };
+  for (const server of natsServers(natsUrl)) {
+    const url = URL.canParse(server) ? new URL(server) : null;
+    if (!url || (!url.username && !url.password)) {
+      target.servers.push(server);
+      continue;
+    }
+    const user = decodeURIComponent(url.username), pass = decodeURIComponent(url.password);
+    if (!target.user && !target.token) {
+      if (url.password) Object.assign(target, { user, pass });
+      else target.token = user;
+    }
+    url.username = "";
+    url.password = "";
+    target.servers.push(`${url.protocol}//${url.host}`);
+  }
+  return target;
+}
+
 export class NatsLink implements ClusterLink {
   private current: "up" | "down" = "up";
   private downSince = 0;
@@ -61,14 +95,18 @@ export class NatsLink implements ClusterLink {
 
   /** Connects to the first reachable server of `natsUrl`; throws UnreachableError if none. */
   static async connect(natsUrl: string, opts: NatsLinkOptions = {}): Promise<NatsLink> {
-    const servers = natsServers(natsUrl);
+    const { servers, ...credentials } = natsTarget(natsUrl);
     let link: NatsLink | undefined;
     try {
       const nc = await connect({
         servers,
+        ...credentials,
         name: opts.name,
         timeout: opts.connectTimeoutMs ?? 5_000,
         maxReconnectAttempts: -1,
+        // Credentials refused on a reconnect (a password being rotated): keep trying, as for
+        // any outage (/health answers 503 meanwhile), rather than give up for good.
+        ignoreAuthErrorAbort: true,
         // Grows with the outage; `link` is set once connected (reconnects come after).
         reconnectDelayHandler: () => link?.reconnectDelay() ?? RECONNECT_MIN_MS,
         // A half-open connection (no FIN) is noticed within ~15 s, not the default 4 min.

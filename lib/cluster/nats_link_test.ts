@@ -4,9 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { freePort } from "../../tests/helpers/server.ts";
-import { NatsLink, natsServers } from "./nats_link.ts";
+import { NatsLink, natsServers, natsTarget } from "./nats_link.ts";
 import { LinkRemoteError, LinkTimeout } from "./types.ts";
 import { UnreachableError } from "../net/unreachable.ts";
+import { guardStraySocketResets } from "../net/stray_socket_errors.ts";
+
+// As cluster mode does (lib/cluster/open.ts): a refused login resets the client's socket after
+// it dropped its listeners, which would otherwise end this test process.
+guardStraySocketResets();
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -20,9 +25,11 @@ class NatsProcess {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  async start(): Promise<void> {
+  /** `auth`: the server accepts only this user and password. */
+  async start(auth?: { user: string; pass: string }): Promise<void> {
+    const login = auth ? ["--user", auth.user, "--pass", auth.pass] : [];
     this.child = new Deno.Command("nats-server", {
-      args: ["-a", "127.0.0.1", "-p", String(this.port)],
+      args: ["-a", "127.0.0.1", "-p", String(this.port), ...login],
       stdout: "null",
       stderr: "null",
     }).spawn();
@@ -213,4 +220,43 @@ Deno.test("NatsLink: no reachable server at start-up is an UnreachableError", as
       e instanceof UnreachableError && e.message.includes(`127.0.0.1:${port}`) &&
       !e.message.includes("secret"),
   );
+});
+
+Deno.test("NatsLink: credentials in NATS_URL: user and password, or a token", () => {
+  assert.deepEqual(natsTarget("nats://tp:s%3Acret@a:4222, nats://b:4222"), {
+    servers: ["nats://a:4222", "nats://b:4222"],
+    user: "tp",
+    pass: "s:cret",
+  });
+  assert.deepEqual(natsTarget("tls://t0ken@a:4222"), { servers: ["tls://a:4222"], token: "t0ken" });
+  assert.deepEqual(natsTarget("nats://a:4222"), { servers: ["nats://a:4222"] });
+});
+
+Deno.test("NatsLink: credentials refused on a reconnect (rotated): the link waits, down, and comes back", async () => {
+  const server = new NatsProcess();
+  const auth = { user: "tp", pass: "first/secret" };
+  await server.start(auth);
+  const url = `nats://tp:${encodeURIComponent(auth.pass)}@127.0.0.1:${server.port}`;
+  try {
+    await assert.rejects(
+      NatsLink.connect(`nats://tp:wrong@127.0.0.1:${server.port}`, { connectTimeoutMs: 2_000 }),
+      (e) => e instanceof UnreachableError && /Authorization/i.test(e.message),
+    );
+    const link = await NatsLink.connect(url);
+    try {
+      assert.equal(link.state(), "up");
+      await server.kill();
+      await server.start({ user: "tp", pass: "rotated" });
+      await waitFor("down", () => link.state() === "down");
+      await sleep(3_000); // several refused reconnects: the process lives on
+      assert.equal(link.state(), "down");
+      await server.kill();
+      await server.start(auth);
+      await waitFor("up again", () => link.state() === "up", 10_000);
+    } finally {
+      await link.close();
+    }
+  } finally {
+    await server.kill();
+  }
 });

@@ -7,6 +7,7 @@
 import type { Config } from "../config.ts";
 import { log } from "../log.ts";
 import { withoutPassword } from "../net/unreachable.ts";
+import { guardStraySocketResets } from "../net/stray_socket_errors.ts";
 import { newInstanceId, singleCluster } from "./local.ts";
 import type { Cluster, Leadership } from "./types.ts";
 
@@ -20,6 +21,8 @@ export async function openCluster(
     import("./nats_link.ts"),
     import("./pg_leader.ts"),
   ]);
+  // Their sockets can raise a reset after dropping its listeners: not a reason to die.
+  guardStraySocketResets();
   const link = await NatsLink.connect(config.NATS_URL, { name: `tp ${instanceId}` });
   let leader: Leadership;
   try {
