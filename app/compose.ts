@@ -92,6 +92,7 @@ import { MyReports } from "../modules/reports/my_reports.ts";
 import { MyReportsStore } from "../modules/reports/my_reports_store.ts";
 import { createMotion, type MotionServices } from "../modules/motion/service.ts";
 import { MotionStore } from "../modules/motion/store.ts";
+import { directoryDevices } from "../modules/motion/directory_devices.ts";
 import { ReportService } from "../modules/reports/service.ts";
 import { ReportOverviews } from "../modules/reports/overview.ts";
 import { SessionReportRunner } from "../modules/reports/runner.ts";
@@ -1047,19 +1048,10 @@ async function buildMotion(
     cluster: deviceSessions
       ? { link: cluster.link, leader: cluster.leader, holders: deviceSessions }
       : undefined,
-    devices: {
-      owner: (imei) => directory.get(imei)?.userId,
-      overspeedKmh: (imei) => alertSettings.device(imei)?.overSpeed ?? null,
-      imeisOf: (userId) => directory.ownedBy(userId).map((d) => d.imei),
-      *fixTimes() {
-        for (const userId of directory.owners()) {
-          for (const d of directory.ownedBy(userId)) {
-            yield { imei: d.imei, userId, gpsTime: directory.state(d.imei)?.gpsTime ?? null };
-          }
-        }
-      },
-      lastHeard: (imei) => directory.state(imei)?.hbTime ?? null,
-    },
+    devices: directoryDevices(
+      directory,
+      (imei) => alertSettings.device(imei)?.overSpeed ?? null,
+    ),
     account: async (session, userId) =>
       userId === null ? session.cAccountId : (await access.visibleAccount(session, userId)).id,
   });

@@ -18,6 +18,7 @@ import {
   HOUR,
   type Instance,
   killInstance,
+  moveMidway,
   near,
   parkThenDrive,
   send,
@@ -41,13 +42,7 @@ async function tripMovedToA(
 ): Promise<{ start: number; points: StoredPosition[] }> {
   const start = Math.floor(Date.now() / 1000) * 1000 - 2 * HOUR;
   const points = parkThenDrive(start, (2 * HOUR - 360_000) / 1000);
-  const split = points.findIndex((p) => p.time >= start + 900_000);
-  await connect(b, imei, userId);
-  await send(s, b, imei, userId, points.slice(0, split));
-  await disconnect(b, imei, userId);
-  await connect(a, imei, userId);
-  await send(s, a, imei, userId, points.slice(split));
-  await a.engine.flush();
+  await moveMidway(s, { imei, userId }, points, start + 900_000, b, a);
   return { start, points };
 }
 

@@ -5,39 +5,29 @@
  * positions stored after it, so the trip continues (one trip, not two overlapping ones) and the
  * day summary has both parts.
  */
+import { directoryDevices } from "./directory_devices.ts";
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import type { Services } from "../../app/compose.ts";
 import { feed, Track } from "./test_tracks.ts";
-import { type MotionDevices, MotionEngine } from "./engine.ts";
+import { MotionEngine } from "./engine.ts";
 import { MotionStore } from "./store.ts";
 import { RulesBook } from "./rules.ts";
 import { dayOf } from "./days.ts";
-
-/** What compose() gives the engine, from the app's directory. */
-function devicesOf(s: Services): MotionDevices {
-  return {
-    owner: (imei) => s.directory.get(imei)?.userId,
-    overspeedKmh: () => null,
-    imeisOf: (userId) => s.directory.ownedBy(userId).map((d) => d.imei),
-    *fixTimes() {
-      for (const userId of s.directory.owners()) {
-        for (const d of s.directory.ownedBy(userId)) {
-          yield { imei: d.imei, userId, gpsTime: s.directory.state(d.imei)?.gpsTime ?? null };
-        }
-      }
-    },
-    lastHeard: (imei) => s.directory.state(imei)?.hbTime ?? null,
-  };
-}
 
 /** An instance's engine in cluster mode: its own memory, the shared store, loaded at start. */
 async function instanceEngine(s: Services): Promise<MotionEngine> {
   const motionStore = new MotionStore(s.kv);
   const book = new RulesBook();
   await book.load(motionStore);
-  const engine = new MotionEngine(motionStore, book, devicesOf(s), s.positions, true);
+  const engine = new MotionEngine(
+    motionStore,
+    book,
+    directoryDevices(s.directory),
+    s.positions,
+    true,
+  );
   await engine.load();
   return engine;
 }

@@ -17,6 +17,7 @@ import {
   connect,
   disconnect,
   HOUR,
+  moveMidway,
   near,
   send,
   tripsIn,
@@ -59,13 +60,7 @@ Deno.test("motion recompute in cluster mode: a rules change made on B rebuilds t
     // the device: its last fix 2 minutes ago, the second drive under way.
     const start = Math.floor(Date.now() / 1000) * 1000 - 47 * 60_000;
     const points = driveStopDrive(start);
-    const split = points.findIndex((p) => p.time >= start + 10 * 60_000);
-    await connect(b, imei, userId);
-    await send(s, b, imei, userId, points.slice(0, split));
-    await disconnect(b, imei, userId);
-    await connect(a, imei, userId);
-    await send(s, a, imei, userId, points.slice(split));
-    await a.engine.flush();
+    await moveMidway(s, { imei, userId }, points, start + 10 * 60_000, b, a);
     const [openBefore] = a.engine.openSegments(imei, "trip", Date.now());
     near(openBefore.distance, 10, 0.5, "A's second trip under the default rules");
     assert.equal((await tripsIn(s, imei, start)).length, 1, "the first trip stored");

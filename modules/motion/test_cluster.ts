@@ -5,6 +5,7 @@
  * adoption, background recompute and rules service, the rules kept in step over tp.sync as
  * app/compose.ts does. Used by engine_cluster_test.ts and recompute_cluster_test.ts.
  */
+import { directoryDevices } from "./directory_devices.ts";
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
@@ -36,21 +37,7 @@ export const TIMES: SessionTimes = {
 };
 
 /** What compose() gives the engine, from the app's directory (synced fix times). */
-export function devicesOf(s: Services): MotionDevices {
-  return {
-    owner: (imei) => s.directory.get(imei)?.userId,
-    overspeedKmh: () => null,
-    imeisOf: (userId) => s.directory.ownedBy(userId).map((d) => d.imei),
-    *fixTimes() {
-      for (const userId of s.directory.owners()) {
-        for (const d of s.directory.ownedBy(userId)) {
-          yield { imei: d.imei, userId, gpsTime: s.directory.state(d.imei)?.gpsTime ?? null };
-        }
-      }
-    },
-    lastHeard: (imei) => s.directory.state(imei)?.hbTime ?? null,
-  };
-}
+export const devicesOf = (s: Services): MotionDevices => directoryDevices(s.directory);
 
 /** The leadership an instance is given (the advisory lock decides it in production). */
 export function leadership(leading: boolean): Leadership {
@@ -196,6 +183,28 @@ export async function disconnect(inst: Instance, imei: string, userId: string): 
   inst.sessions.released(imei);
   await inst.sessions.flush();
   await inst.engine.flush();
+}
+
+/**
+ * The track's points before `splitAt` go to `first` (connected there, then closed), the rest to
+ * `then`, which holds the device afterwards and has flushed: a drive that moved instances.
+ */
+export async function moveMidway(
+  s: Services,
+  device: { imei: string; userId: string },
+  points: StoredPosition[],
+  splitAt: number,
+  first: Instance,
+  then: Instance,
+): Promise<void> {
+  const { imei, userId } = device;
+  const split = points.findIndex((p) => p.time >= splitAt);
+  await connect(first, imei, userId);
+  await send(s, first, imei, userId, points.slice(0, split));
+  await disconnect(first, imei, userId);
+  await connect(then, imei, userId);
+  await send(s, then, imei, userId, points.slice(split));
+  await then.engine.flush();
 }
 
 export const near = (a: number, b: number, tol: number, what: string) =>
