@@ -28,8 +28,19 @@ export class ReportCounter {
     private readonly startedAt = Date.now(),
   ) {}
 
+  /** The day being counted and its counts: found once per day and flush, not per position. */
+  private today: { from: number; to: number; counts: Map<string, number> } | null = null;
+
   count(imei: string, now = Date.now()): void {
-    this.add(isoDay(now), imei, 1);
+    let t = this.today;
+    if (!t || now < t.from || now >= t.to) {
+      const from = Math.floor(now / DAY_MS) * DAY_MS;
+      const day = isoDay(from);
+      let counts = this.pending.get(day);
+      if (!counts) this.pending.set(day, counts = new Map());
+      t = this.today = { from, to: from + DAY_MS, counts };
+    }
+    t.counts.set(imei, (t.counts.get(imei) ?? 0) + 1);
   }
 
   private add(day: string, imei: string, n: number): void {
@@ -47,6 +58,7 @@ export class ReportCounter {
   private async write(now: number): Promise<void> {
     const batch = this.pending;
     this.pending = new Map();
+    this.today = null;
     try {
       for (const [day, counts] of batch) {
         await this.store.add(day, counts);
