@@ -1060,12 +1060,13 @@ async function buildMotion(
   if (engine && recompute) {
     metrics.registry.gaugeFn(
       "tp_motion_analysis",
-      "Motion analysis counters since start: points, late points, flushes, closed segments, replayed points, checkpoints, flush seconds, recomputed days, rebuilds",
+      "Motion analysis counters since start: points, late points, flushes, closed segments, replayed points, checkpoints, flush seconds, recomputed days, rebuilds; in cluster mode also reports asked of the holder or computed from a checkpoint, adoptions and marks left to the holder",
       ["counter"],
       (emit) => {
         for (const [k, v] of Object.entries(engine.stats)) emit(v, k);
         emit(recompute.stats.days, "recomputedDays");
         emit(recompute.stats.rebuilds, "rebuilds");
+        for (const [k, v] of Object.entries(motion.clusterStats())) emit(v, k);
       },
     );
   }

@@ -26,6 +26,12 @@ export interface MotionServices {
   /** The live analysis (the pipeline's "motion analysis" stage); null when off. */
   engine: MotionEngine | null;
   recompute: Recomputer | null;
+  /**
+   * Cluster mode's counters since start (GET /metrics): reports asked of the holder or computed
+   * from a checkpoint, devices adopted by the leader, marks left to their analysing instance.
+   * Empty in single mode.
+   */
+  clusterStats(): Record<string, number>;
   /** Writes what is pending and waits for the recompute (tests; process exit). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +80,7 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
       book,
       engine: null,
       recompute: null,
+      clusterStats: () => ({}),
       idle: () => Promise.resolve(),
       close: () => Promise.resolve(),
     };
@@ -105,6 +112,17 @@ export async function createMotion(d: MotionDeps): Promise<MotionServices> {
     book,
     engine,
     recompute,
+    clusterStats: (): Record<string, number> =>
+      relay && adoption
+        ? {
+          reportsAskedOfHolder: relay.stats.asked,
+          reportsFromCheckpoint: relay.stats.fromCheckpoint,
+          adoptionLookUps: adoption.stats.lookedUp,
+          adopted: adoption.stats.adopted,
+          marksLeftToHolder: recompute.stats.left,
+          adoptedForMarks: recompute.stats.adopted,
+        }
+        : {},
     async idle() {
       await engine.flush();
       await recompute.idle();
