@@ -154,6 +154,7 @@ import { createVideo } from "../modules/video/wiring.ts";
 import { SensorStore } from "../modules/sensors/store.ts";
 import { type FuelTank, SensorRecorder } from "../modules/sensors/recorder.ts";
 import { SensorReadings } from "../modules/sensors/reader.ts";
+import { SensorRelay } from "../modules/sensors/relay.ts";
 import { ClusterMediaHub } from "../modules/video/cluster_media.ts";
 import { MediaHolderStore } from "../modules/video/store_media_holder.ts";
 import { SignalRelay } from "../modules/video/signal_relay.ts";
@@ -427,7 +428,7 @@ export async function compose(
     mailer: notifications.mailer,
   });
   const deviceRequests = buildDeviceRequests(core, signIn, devices, gateway);
-  const sensors = buildSensors(core, deviceRequests);
+  const sensors = buildSensors(core, deviceRequests, gateway);
   const reports = buildReports(
     core,
     signIn,
@@ -1080,18 +1081,25 @@ async function buildMotion(
 function buildSensors(
   { kv, cluster }: Core,
   { deviceOps }: DeviceRequestsArea,
+  { deviceSessions }: GatewayArea,
 ): Pick<Services, "sensorRecorder" | "sensorReadings"> {
   const store = new SensorStore(kv);
   const sensorRecorder = new SensorRecorder({
     store,
     leader: cluster.leader, // the hourly compaction: once, on the leader
+    // Cluster mode: readings wait only where the device is held (reads ask there).
+    appendOnClose: deviceSessions !== null,
     // The device's fuel tanks (details → sensors), the first one converting its readings.
     tanks: async (imei) =>
       ((await deviceOps.loadDetail(imei)).sensors?.oilTanks ?? [])
         .filter((t) => t.type === "fuel") as FuelTank[],
   });
   sensorRecorder.start();
-  return { sensorRecorder, sensorReadings: new SensorReadings(store, sensorRecorder) };
+  const relay = deviceSessions
+    ? new SensorRelay(sensorRecorder, cluster.link, deviceSessions)
+    : undefined;
+  relay?.start();
+  return { sensorRecorder, sensorReadings: new SensorReadings(store, sensorRecorder, relay) };
 }
 
 /** The report queries and overviews over the motion analysis, tracks and alerts. */

@@ -111,6 +111,7 @@ export function positionPipeline(s: PipelineServices): PipelineStage[] {
       committed: s.sensors.onCommitted,
       statusReported: s.sensors.onStatusReported,
       identified: s.sensors.onIdentified,
+      connection: s.sensors.onConnection,
     },
     { name: "event media", durable: true, committed: cameraFilesHandler(s.eventMedia) },
     { name: "auto broadcast", durable: true, alert: (e) => s.autoBroadcast.onAlert(e.alert) },

@@ -22,7 +22,12 @@ Deno.test("composition: the position pipeline and reactions as subscribed on the
     assert.deepEqual(of("statusReported"), ["sensor readings"]);
     assert.ok(of("driverIdentified").includes("sensor readings"));
     assert.deepEqual(of("fenceCrossed"), ["motion analysis"]);
-    assert.deepEqual(of("connection"), ["alert engine", "motion analysis", "open api push"]);
+    assert.deepEqual(of("connection"), [
+      "alert engine",
+      "motion analysis",
+      "sensor readings",
+      "open api push",
+    ]);
     assert.deepEqual(of("alert"), [
       "auto broadcast",
       "alert delivery",

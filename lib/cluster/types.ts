@@ -97,4 +97,7 @@ export const SUBJECTS = {
   /** A device's live motion analysis on the instance analysing it: `tp.motion.<instanceId>`
    *  (request: its open segments, unflushed ones and running days; a status change). */
   motion: "tp.motion",
+  /** Sensor readings not appended yet, on the instance holding the device:
+   *  `tp.sensors.<instanceId>` (request). */
+  sensors: "tp.sensors",
 } as const;

@@ -13,16 +13,19 @@
  */
 import { log } from "../../lib/log.ts";
 import { type ClusterLink, type Leadership, SUBJECTS } from "../../lib/cluster/types.ts";
+import {
+  answerAsHolder,
+  askHolder,
+  type DeviceHolders,
+  type HolderAnswer,
+} from "../../lib/cluster/holder_request.ts";
 import type { DeviceStatusChanged } from "../gateway/events.ts";
 import type { MotionEngine, MotionView } from "./engine.ts";
 
 const relayLog = log.area("motion");
 
 /** Which instance holds a device's connection (modules/gateway SessionRegistry). */
-export interface MotionHolders {
-  readonly instanceId: string;
-  /** The live instance other than this one that holds the device, else null. */
-  holderElsewhere(imei: string): Promise<string | null>;
+export interface MotionHolders extends DeviceHolders {
   /** The live holder of each device that has one (this instance included), in one read. */
   liveHolders(imeis: readonly string[]): Promise<Map<string, string>>;
 }
@@ -40,11 +43,6 @@ interface Answer {
   view?: MotionView;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const encode = (v: unknown) => encoder.encode(JSON.stringify(v));
-const decode = <T>(b: Uint8Array): T => JSON.parse(decoder.decode(b)) as T;
-
 export class MotionRelay {
   private unreply: (() => void) | null = null;
   /** Counted for the tests and GET /metrics: views asked elsewhere, computed from checkpoints. */
@@ -60,9 +58,11 @@ export class MotionRelay {
 
   start(): void {
     if (this.unreply) return;
-    this.unreply = this.link.reply(
-      `${SUBJECTS.motion}.${this.holders.instanceId}`,
-      async (data) => encode(await this.answer(decode<Request>(data))),
+    this.unreply = answerAsHolder<Request, Answer>(
+      this.link,
+      SUBJECTS.motion,
+      this.holders.instanceId,
+      (request) => this.answer(request),
     );
     this.engine.unheldStatus = (e) => {
       this.statusElsewhere(e).catch((err) => relayLog.error("motion status not handed on", err));
@@ -84,30 +84,18 @@ export class MotionRelay {
     return await this.engine.checkpointView(imei, now);
   }
 
-  /**
-   * Asks the device's live holder elsewhere. `holder` null: there is none (or it could not be
-   * looked up); `answer` null: there is none or it did not answer in time.
-   */
-  private async ask(
-    imei: string,
-    request: Request,
-  ): Promise<{ holder: string | null; answer: Answer | null }> {
-    const holder = await this.holders.holderElsewhere(imei).catch((e) => {
-      relayLog.warn(`${imei}: holder not looked up (${(e as Error).message})`);
-      return null;
-    });
-    if (!holder) return { holder, answer: null };
-    this.stats.asked++;
-    try {
-      const subject = `${SUBJECTS.motion}.${holder}`;
-      const answer = decode<Answer>(
-        await this.link.request(subject, encode(request), this.timeoutMs),
-      );
-      return { holder, answer };
-    } catch (e) {
-      relayLog.info(`${imei}: motion holder ${holder} did not answer (${(e as Error).message})`);
-      return { holder, answer: null };
-    }
+  /** Asks the device's live holder elsewhere (lib/cluster/holder_request.ts). */
+  private async ask(imei: string, request: Request): Promise<HolderAnswer<Answer>> {
+    const asked = await askHolder<Answer>(
+      this.link,
+      this.holders,
+      SUBJECTS.motion,
+      imei,
+      request,
+      this.timeoutMs,
+    );
+    if (asked.holder) this.stats.asked++;
+    return asked;
   }
 
   private async answer(request: Request): Promise<Answer> {

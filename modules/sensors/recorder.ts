@@ -9,7 +9,12 @@
 import { log } from "../../lib/log.ts";
 import type { Leadership } from "../../lib/cluster/types.ts";
 import type { StoredPosition } from "../devices/model.ts";
-import type { DriverIdentified, PositionsCommitted, StatusReported } from "../gateway/events.ts";
+import type {
+  DeviceConnection,
+  DriverIdentified,
+  PositionsCommitted,
+  StatusReported,
+} from "../gateway/events.ts";
 import { dayOf } from "./codec.ts";
 import { bleTags, extractEvents, extractValues, faultCodes, type SensorReport } from "./extract.ts";
 import { detectFuelChanges, type FuelSample } from "./fuel_events.ts";
@@ -37,6 +42,8 @@ export interface RecorderDeps {
   now?: () => number;
   /** Cluster mode: only the leader compacts the finished days (every instance appends). */
   leader?: Pick<Leadership, "isLeader">;
+  /** Cluster mode: a device's readings are appended when its connection closes here. */
+  appendOnClose?: boolean;
 }
 
 /** Samples a device-series buffer holds before it is appended whatever its age. */
@@ -62,6 +69,8 @@ const TANKS_TTL_MS = 60_000;
 interface DeviceBuffer {
   series: Map<SensorSeries, SensorSample[]>;
   events: SensorEvent[];
+  /** Taken out for an append not committed yet: still what reads see waiting until it is. */
+  appending: { series: Map<SensorSeries, SensorSample[]>; events: SensorEvent[] } | null;
   /** Wall time the oldest waiting sample or event arrived (0: nothing waits). */
   since: number;
   /** Last kept value per series/probe ("series:index"). */
@@ -145,6 +154,7 @@ export class SensorRecorder {
       d = {
         series: new Map(),
         events: [],
+        appending: null,
         since: 0,
         last: new Map(),
         raw: [],
@@ -276,14 +286,22 @@ export class SensorRecorder {
 
   // ---- what reads see before it is stored -------------------------------------------------------
 
-  /** Waiting samples of one series with from ≤ time < to. */
+  /**
+   * Waiting samples of one series with from ≤ time < to, those of an append under way included
+   * (read these before the store, and merge without repeats: SensorReadings).
+   */
   pendingSeries(imei: string, series: SensorSeries, from: number, to: number): SensorSample[] {
-    const list = this.devices.get(imei)?.series.get(series) ?? [];
+    const d = this.devices.get(imei);
+    if (!d) return [];
+    const inFlight = d.appending?.series.get(series) ?? [];
+    const list = [...inFlight, ...(d.series.get(series) ?? [])];
     return list.filter((s) => s.time >= from && s.time < to);
   }
 
   pendingEvents(imei: string, kinds: SensorEventKind[], from: number, to: number) {
-    const list = this.devices.get(imei)?.events ?? [];
+    const d = this.devices.get(imei);
+    if (!d) return [];
+    const list = [...(d.appending?.events ?? []), ...d.events];
     return list.filter((e) => kinds.includes(e.kind) && e.time >= from && e.time < to);
   }
 
@@ -303,6 +321,20 @@ export class SensorRecorder {
       this.compact().catch((e) => sensorLog.error("sensor compaction failed", e));
     }, COMPACT_EVERY_MS);
   }
+
+  /**
+   * Cluster mode: the device's connection closed here, so its waiting readings are appended now
+   * (it may reconnect to another instance, and reads ask only the one holding it: ./relay.ts).
+   */
+  onConnection = (e: DeviceConnection): void => {
+    if (!this.deps.appendOnClose || e.connected) return;
+    this.schedule(async () => {
+      const d = this.devices.get(e.imei);
+      if (!d) return;
+      await this.convertDevice(e.imei, d, true);
+      await this.append([e.imei], true);
+    }).catch((err) => sensorLog.error(`sensor readings of ${e.imei} not appended`, err));
+  };
 
   /** Stops the timers and appends everything waiting (process exit, tests). */
   async stop(): Promise<void> {
@@ -337,29 +369,31 @@ export class SensorRecorder {
 
   /** Raw fuel readings → litres by the device's tank; fuel levels → refuels and drains. */
   private async convertAndDetect(final: boolean): Promise<void> {
-    for (const [imei, d] of this.devices) {
-      if (d.raw.length) {
-        const tank = (await this.tanksOf(imei, d))[0];
-        const raw = d.raw.splice(0);
-        for (const x of tank ? raw : []) {
-          const litres = tankLitres(tank, x.reading);
-          if (litres === null) continue;
-          const s = { ...x.sample, value: roundLitres(litres) };
-          this.addSample(imei, d, "fuelLitres", s);
-          this.addFuel(d, s, x.speed);
-        }
+    for (const [imei, d] of this.devices) await this.convertDevice(imei, d, final);
+  }
+
+  private async convertDevice(imei: string, d: DeviceBuffer, final: boolean): Promise<void> {
+    if (d.raw.length) {
+      const tank = (await this.tanksOf(imei, d))[0];
+      const raw = d.raw.splice(0);
+      for (const x of tank ? raw : []) {
+        const litres = tankLitres(tank, x.reading);
+        if (litres === null) continue;
+        const s = { ...x.sample, value: roundLitres(litres) };
+        this.addSample(imei, d, "fuelLitres", s);
+        this.addFuel(d, s, x.speed);
       }
-      // A device's levels are checked once a minute of its time or of ours (the window is
-      // hours long): a live device every minute, an upload of history at every tick.
-      const newest = d.fuel.length ? d.fuel[d.fuel.length - 1].time : 0;
-      const due = this.now() - d.fuelCheckedAt >= FUEL_CHECK_MS ||
-        newest - d.fuelCheckedTime >= FUEL_CHECK_MS;
-      if ((d.fuelNew && due) || (final && d.fuel.length)) {
-        d.fuelNew = false;
-        d.fuelCheckedAt = this.now();
-        d.fuelCheckedTime = newest;
-        await this.detectFuel(imei, d, final);
-      }
+    }
+    // A device's levels are checked once a minute of its time or of ours (the window is
+    // hours long): a live device every minute, an upload of history at every tick.
+    const newest = d.fuel.length ? d.fuel[d.fuel.length - 1].time : 0;
+    const due = this.now() - d.fuelCheckedAt >= FUEL_CHECK_MS ||
+      newest - d.fuelCheckedTime >= FUEL_CHECK_MS;
+    if ((d.fuelNew && due) || (final && d.fuel.length)) {
+      d.fuelNew = false;
+      d.fuelCheckedAt = this.now();
+      d.fuelCheckedTime = newest;
+      await this.detectFuel(imei, d, final);
     }
   }
 
@@ -417,12 +451,16 @@ export class SensorRecorder {
         events.push({ imei, day, events: list });
       }
       taken.push({ d, lists: d.series, ev: d.events });
+      d.appending = { series: d.series, events: d.events };
       d.series = new Map();
       d.events = [];
       d.since = 0;
       if (d.reportedChanged) reported.set(imei, d.reported!);
     }
-    if (!series.length && !events.length && !reported.size) return;
+    if (!series.length && !events.length && !reported.size) {
+      for (const t of taken) t.d.appending = null;
+      return;
+    }
     // What the device reported before this process started is kept too.
     const stored = await this.deps.store.reportedMany([...reported.keys()]);
     for (const [imei, r] of reported) reported.set(imei, mergeReported(stored.get(imei), r));
@@ -431,6 +469,7 @@ export class SensorRecorder {
     } catch (e) {
       // Put everything back: the next tick tries again.
       for (const t of taken) {
+        t.d.appending = null;
         for (const [name, list] of t.lists) {
           const now = t.d.series.get(name) ?? [];
           t.d.series.set(name, list.concat(now));
@@ -440,6 +479,7 @@ export class SensorRecorder {
       }
       throw e;
     }
+    for (const t of taken) t.d.appending = null;
     for (const [imei, r] of reported) {
       const d = this.devices.get(imei)!;
       d.reported = r;
