@@ -4,6 +4,7 @@
  * already inside, one exit when it leaves, stay alerts not raised again.
  */
 import assert from "node:assert/strict";
+import { storedFix } from "../../tests/helpers/stored_fix.ts";
 import { type TestApp, testApp } from "../../tests/helpers/harness.ts";
 import { accountWithDevices, circleFence } from "../../tests/helpers/alerting.ts";
 import type { StoredPosition } from "../devices/model.ts";
@@ -33,22 +34,7 @@ function instanceEngine(app: TestApp, raised: AlertRaised[]): AlertEngine {
 }
 
 function at(time: number, lng: number, kmh = 30): StoredPosition {
-  return {
-    time,
-    lat: LAT,
-    lng,
-    speed: kmh,
-    course: 90,
-    altitude: 0,
-    satellites: 9,
-    posType: 1,
-    valid: true,
-    acc: true,
-    mileage: null,
-    battery: null,
-    signal: null,
-    attributes: {},
-  };
+  return storedFix({ time, lat: LAT, lng, speed: kmh, altitude: 0 });
 }
 
 async function feed(engine: AlertEngine, imei: string, userId: string, p: StoredPosition) {

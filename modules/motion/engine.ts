@@ -269,14 +269,11 @@ export class MotionEngine {
       const c = await this.store.checkpoint(dm.imei);
       // Further than memory, or rebuilt elsewhere with newer rules (./recompute.ts).
       if (c && (c.lastTime > dm.lastTime || c.rulesAt > dm.rulesAt)) {
-        const fresh = this.fromCheckpoint(dm.imei, c);
-        dm.analyzer = fresh.analyzer;
-        dm.rulesAt = fresh.rulesAt;
-        dm.lastTime = fresh.lastTime;
-        dm.day = fresh.day;
-        dm.dayEndsAt = fresh.dayEndsAt;
-        dm.conn = fresh.conn;
-        dm.fences = fresh.fences;
+        // The checkpoint's analysis in place (the owner as known now, the points held meanwhile).
+        Object.assign(dm, this.fromCheckpoint(dm.imei, c), {
+          userId: dm.userId,
+          buffer: dm.buffer,
+        });
       }
       const now = this.clock();
       // Never analysed anywhere (no checkpoint): today's points, as at start-up.

@@ -7,27 +7,13 @@ import assert from "node:assert/strict";
 import type { StoredPosition } from "../devices/model.ts";
 import { PositionStore } from "./store.ts";
 import { openTestKv } from "../../tests/helpers/test_kv.ts";
+import { storedFix } from "../../tests/helpers/stored_fix.ts";
 
 const IMEI = "359710049095095";
 const T0 = Date.UTC(2026, 10, 1, 8);
 
 function fix(time: number, lat: number, lng: number): StoredPosition {
-  return {
-    time,
-    lat,
-    lng,
-    speed: 30,
-    course: 90,
-    altitude: 10,
-    satellites: 9,
-    posType: 1,
-    valid: true,
-    acc: true,
-    mileage: 100,
-    battery: 80,
-    signal: 4,
-    attributes: {},
-  };
+  return storedFix({ time, lat, lng, speed: 30, mileage: 100, battery: 80, signal: 4 });
 }
 
 /** Journals points through one instance's store; returns the seq it used. */

@@ -7,6 +7,7 @@ import { testApp } from "../../tests/helpers/harness.ts";
 import type { StoredPosition } from "../devices/model.ts";
 import { accountWithDevices } from "../../tests/helpers/alerting.ts";
 import { JobSlotStore } from "./store_job_slots.ts";
+import { storedFix } from "../../tests/helpers/stored_fix.ts";
 
 const follower: Leadership = {
   isLeader: () => false,
@@ -140,22 +141,15 @@ Deno.test("jobs: POSITION_RETENTION_DAYS on the KV store removes blocks older th
     await accountWithDevices(app, "retention_a", [IMEI]);
     const DAY = 86_400_000;
     const now = Date.UTC(2026, 10, 27, 12);
-    const point = (time: number): StoredPosition => ({
-      time,
-      lat: 22.5,
-      lng: 114 + (time % 1000) * 1e-6,
-      speed: 0,
-      course: 0,
-      altitude: 0,
-      satellites: 9,
-      posType: 1,
-      valid: true,
-      acc: null,
-      mileage: null,
-      battery: null,
-      signal: null,
-      attributes: {},
-    });
+    const point = (time: number): StoredPosition =>
+      storedFix({
+        time,
+        lat: 22.5,
+        lng: 114 + (time % 1000) * 1e-6,
+        course: 0,
+        altitude: 0,
+        acc: null,
+      });
     const positions = app.services.positions;
     // 40, 31 and 29 days ago, a block from the cutoff's eve into the first kept day, today.
     const cutoff = Math.floor(now / DAY - 30) * DAY;

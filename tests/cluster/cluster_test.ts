@@ -29,7 +29,7 @@ import { smtpEnv, startSmtp } from "../helpers/smtp.ts";
 import { commandRoundTrip } from "./command_round_trip.ts";
 import { AckedGt06, type SentFix } from "./gt06_acked.ts";
 import { liveStream, loginToken } from "./live_stream.ts";
-import { waitFor } from "./wait_for.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_IMEI = "359710049230018";

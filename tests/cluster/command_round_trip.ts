@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { PlatformApi } from "../../modules/simulator/api.ts";
-import { waitFor } from "./wait_for.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 export interface CommandRow {
   id: string;

@@ -6,7 +6,6 @@
  * whole, by B (the MP4 is a blob in PostgreSQL).
  */
 import assert from "node:assert/strict";
-import { CATALOGUE } from "../../lib/errors.ts";
 import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
 import { testClip } from "../../modules/simulator/video/clip.ts";
@@ -15,7 +14,8 @@ import type { HistoryFile, VideoDownloadRow } from "../../modules/video/model.ts
 import { ApiClient } from "../helpers/api_client.ts";
 import { startCluster } from "../helpers/cluster.ts";
 import { loginToken } from "./live_stream.ts";
-import { waitFor } from "./wait_for.ts";
+import { waitFor } from "../helpers/wait_for.ts";
+import { videoTerminalOnline } from "../helpers/video_terminal.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PICTURE = await Deno.readFile(
@@ -53,15 +53,7 @@ Deno.test({
       fleet.start();
       const viaA = await ApiClient.login(a.url, "admin", ADMIN_PASSWORD);
       const viaB = await ApiClient.login(b.url, "admin", ADMIN_PASSWORD);
-      await waitFor("the terminal online", async () => {
-        const r = await viaA.raw("/v3/new/video/history/list", {
-          imei,
-          channel: 1,
-          startTime: new Date(Date.now() - 3_600_000).toISOString(),
-          endTime: new Date().toISOString(),
-        });
-        return r.code !== CATALOGUE.deviceOffline;
-      }, 20_000);
+      await videoTerminalOnline(viaA, imei);
       const auth = { authorization: `Bearer ${await loginToken(a.url, "admin", ADMIN_PASSWORD)}` };
       const get = (base: string, path: string) => fetch(`${base}${path}`, { headers: auth });
 

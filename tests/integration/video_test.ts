@@ -19,6 +19,8 @@ import { streamClip } from "../../modules/simulator/video/streamer.ts";
 import { decodeErrors, probe } from "../../modules/video/media/probe_test_helpers.ts";
 import type { EventMediaRow, HistoryFile, VideoDownloadRow } from "../../modules/video/model.ts";
 import { ApiClient } from "../helpers/api_client.ts";
+import { videoTerminalOnline } from "../helpers/video_terminal.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
@@ -26,27 +28,11 @@ const PICTURE = await Deno.readFile(
   new URL("../../modules/simulator/devices/alarm_picture.jpg", import.meta.url),
 );
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  ms = 20_000,
-) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 async function jt808Port(output: () => string): Promise<number> {
   return await waitFor("the gateway ports in the server log", () => {
     const m = output().match(/Device gateway: .*JT\/T 808 (\d+)/);
     return Promise.resolve(m ? Number(m[1]) : null);
-  });
+  }, 20_000);
 }
 
 interface Rig {
@@ -74,15 +60,7 @@ async function rig(video: VideoTerminalOptions): Promise<Rig> {
   await api.importDevices(await api.currentUserId(), "JT808", [imei]);
   fleet.start();
   const admin = await ApiClient.login(server.url, "admin", ADMIN_PASSWORD);
-  await waitFor("the terminal online", async () => {
-    const r = await admin.raw("/v3/new/video/history/list", {
-      imei,
-      channel: 1,
-      startTime: new Date(Date.now() - 3_600_000).toISOString(),
-      endTime: new Date().toISOString(),
-    });
-    return r.code !== CATALOGUE.deviceOffline;
-  });
+  await videoTerminalOnline(admin, imei);
   return { server, fleet, imei, admin };
 }
 
@@ -135,7 +113,7 @@ Deno.test({
             state: "obtainedPicture",
           }) as { list: EventMediaRow[] };
           return list[0];
-        });
+        }, 20_000);
         assert.equal(row.imei, imei);
         assert.equal(row.alarmType, "adas:1");
         assert.equal(row.pictures.length, 1);

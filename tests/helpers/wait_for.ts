@@ -1,4 +1,4 @@
-/** Polling with a deadline for the cluster tests (conditions across processes, not sleeps). */
+/** Polling with a deadline: tests wait for conditions (across processes too), not for sleeps. */
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
