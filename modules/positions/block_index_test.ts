@@ -6,27 +6,19 @@ import assert from "node:assert/strict";
 import type { StoredPosition } from "../devices/model.ts";
 import { PositionStore } from "./store.ts";
 import { openTestKv } from "../../tests/helpers/test_kv.ts";
+import { storedFix } from "../../tests/helpers/stored_fix.ts";
 
 const IMEI = "359710049095222";
 const T0 = Date.UTC(2026, 9, 1);
 
 function point(i: number): StoredPosition {
-  return {
+  return storedFix({
     time: T0 + i * 10_000,
     lat: 22.5 + i * 1e-5,
     lng: 114.05,
     speed: 30,
-    course: 90,
     altitude: 0,
-    satellites: 9,
-    posType: 1,
-    valid: true,
-    acc: true,
-    mileage: null,
-    battery: null,
-    signal: null,
-    attributes: {},
-  };
+  });
 }
 
 const times = (json: string) => [...json.matchAll(/"gpsTime":"([^"]+)"/g)].map((m) => m[1]);

@@ -10,12 +10,15 @@ import { PlatformApi } from "../../modules/simulator/api.ts";
 import { Simulator } from "../../modules/simulator/simulator.ts";
 import { testClip } from "../../modules/simulator/video/clip.ts";
 import { streamClip } from "../../modules/simulator/video/streamer.ts";
-import type { HistoryFile, VideoDownloadRow } from "../../modules/video/model.ts";
 import { ApiClient } from "../helpers/api_client.ts";
 import { startCluster } from "../helpers/cluster.ts";
 import { loginToken } from "./live_stream.ts";
 import { waitFor } from "../helpers/wait_for.ts";
-import { videoTerminalOnline } from "../helpers/video_terminal.ts";
+import {
+  downloadRecording,
+  newestRecording,
+  videoTerminalOnline,
+} from "../helpers/video_terminal.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const PICTURE = await Deno.readFile(
@@ -88,24 +91,8 @@ Deno.test({
       });
 
       await t.step("a download through A is served whole by B", async () => {
-        const end = new Date();
-        const { list } = await viaA.call("/v3/new/video/history/list", {
-          imei,
-          channel: 1,
-          startTime: new Date(end.getTime() - 86_400_000).toISOString(),
-          endTime: end.toISOString(),
-        }) as { list: HistoryFile[] };
-        const file = list.at(-1)!;
-        const { list: tasks } = await viaA.call("/v3/new/video/history/download", {
-          imei,
-          files: [{ channel: 1, startTime: file.startTime, endTime: file.endTime }],
-        }) as { list: VideoDownloadRow[] };
-        const done = await waitFor("the download", async () => {
-          const { list } = await viaB.call("/v3/new/video/history/downloads", {}) as {
-            list: VideoDownloadRow[];
-          };
-          return list.find((d) => d.id === tasks[0].id && d.state !== "downloading");
-        }, 60_000);
+        const file = await newestRecording(viaA, imei);
+        const { done } = await downloadRecording(viaA, viaB, imei, file);
         assert.equal(done.state, "success");
         const mp4 = await get(b.url, done.url!);
         assert.equal(mp4.status, 200);

@@ -17,9 +17,13 @@ import type { VideoTerminalOptions } from "../../modules/simulator/devices/jt808
 import { testClip } from "../../modules/simulator/video/clip.ts";
 import { streamClip } from "../../modules/simulator/video/streamer.ts";
 import { decodeErrors, probe } from "../../modules/video/media/probe_test_helpers.ts";
-import type { EventMediaRow, HistoryFile, VideoDownloadRow } from "../../modules/video/model.ts";
+import type { EventMediaRow, HistoryFile } from "../../modules/video/model.ts";
 import { ApiClient } from "../helpers/api_client.ts";
-import { videoTerminalOnline } from "../helpers/video_terminal.ts";
+import {
+  downloadRecording,
+  newestRecording,
+  videoTerminalOnline,
+} from "../helpers/video_terminal.ts";
 import { waitFor } from "../helpers/wait_for.ts";
 import { freePort, type ServerProcess, startServer } from "../helpers/server.ts";
 
@@ -241,14 +245,7 @@ Deno.test({
         assert.equal(gone.status, 404);
         assert.equal((await gone.json()).code, CATALOGUE.videoFileNotFound);
       });
-      const end = new Date();
-      const { list } = await admin.call("/v3/new/video/history/list", {
-        imei,
-        channel: 1,
-        startTime: new Date(end.getTime() - 86_400_000).toISOString(),
-        endTime: end.toISOString(),
-      }) as { list: HistoryFile[] };
-      const file = list.at(-1)!;
+      const file = await newestRecording(admin, imei);
       await t.step("history play: the recording streams as its own HLS", async () => {
         const play = await admin.call("/v3/new/video/history/play", {
           imei,
@@ -263,17 +260,8 @@ Deno.test({
         await admin.call("/v3/new/video/history/control", { imei, channel: 1, action: "stop" });
       });
       await t.step("download: downloading → success, the MP4 is served", async () => {
-        const { list: tasks } = await admin.call("/v3/new/video/history/download", {
-          imei,
-          files: [{ channel: 1, startTime: file.startTime, endTime: file.endTime }],
-        }) as { list: VideoDownloadRow[] };
-        assert.equal(tasks[0].state, "downloading");
-        const done = await waitFor("the download", async () => {
-          const { list } = await admin.call("/v3/new/video/history/downloads", {}) as {
-            list: VideoDownloadRow[];
-          };
-          return list.find((d) => d.id === tasks[0].id && d.state !== "downloading");
-        }, 60_000);
+        const { started, done } = await downloadRecording(admin, admin, imei, file);
+        assert.equal(started.state, "downloading");
         assert.equal(done.state, "success");
         assert.ok(done.size > 10_000, `${done.size} bytes`);
         const mp4 = await get(done.url!);
