@@ -150,6 +150,11 @@ try {
 } finally {
   await stopServices();
 }
+// What failed, again at the very end: CI keeps the tail of the output, and pass 1's own
+// report is far above passes 2 and 3.
+for (const p of passes.filter((p) => p.failures)) {
+  console.error(`\n=== what failed in ${p.name} (repeated from its output) ===\n\n${p.failures}\n`);
+}
 for (const p of passes) {
   console.error(`${p.name}: ${p.code === 0 ? "ok" : "FAILED"} in ${formatDuration(p.ms)}`);
 }

@@ -13,6 +13,7 @@
  * 30 minutes. Any of them runs on PostgreSQL with `deno task test --backend=postgres <files>`.
  */
 import { join, relative } from "node:path";
+import { failureReport, OutputTail, pumpKeepingTail, writeAll } from "./test_failures.ts";
 
 export type Backend = "kv" | "postgres" | "both";
 
@@ -122,12 +123,14 @@ export interface PassResult {
   name: string;
   code: number;
   ms: number;
+  /** What `deno test` said failed (its ERRORS section), when the pass failed. */
+  failures?: string;
 }
 
 /**
- * Runs `deno test` with the arguments and environment; its exit code and how long it took.
- * `buffered`: its output is held and printed whole when it ends (a pass running beside another
- * would otherwise interleave with it line by line).
+ * Runs `deno test` with the arguments and environment; its exit code, how long it took and, when
+ * it failed, its failure report. `buffered`: its output is held and printed whole when it ends (a
+ * pass running beside another would otherwise interleave with it line by line).
  */
 export async function runPass(
   name: string,
@@ -140,16 +143,32 @@ export async function runPass(
   const started = Date.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check=remote", ...args],
-    stdout: buffered ? "piped" : "inherit",
-    stderr: buffered ? "piped" : "inherit",
+    stdout: "piped",
+    stderr: "piped",
     env,
   }).spawn();
-  if (!buffered) return { name, code: (await child.status).code, ms: Date.now() - started };
-  const { code, stdout, stderr } = await child.output();
-  console.error(`${banner}(run beside the pass above; its output, held until it ended)\n`);
-  await Deno.stdout.write(stdout);
-  await Deno.stderr.write(stderr);
-  return { name, code, ms: Date.now() - started };
+  const tail = new OutputTail();
+  let code: number;
+  if (buffered) {
+    const output = await child.output();
+    console.error(`${banner}(run beside the pass above; its output, held until it ended)\n`);
+    for (
+      const [bytes, to] of [[output.stdout, Deno.stdout], [output.stderr, Deno.stderr]] as const
+    ) {
+      tail.add(bytes);
+      await writeAll(to, bytes);
+    }
+    code = output.code;
+  } else {
+    await Promise.all([
+      pumpKeepingTail(child.stdout, Deno.stdout, tail),
+      pumpKeepingTail(child.stderr, Deno.stderr, tail),
+    ]);
+    code = (await child.status).code;
+  }
+  const result: PassResult = { name, code, ms: Date.now() - started };
+  if (code !== 0) result.failures = failureReport(tail.text);
+  return result;
 }
 
 export function formatDuration(ms: number): string {
