@@ -3,7 +3,7 @@
  * rebuilds the client bundles and restarts the server.
  */
 import { buildIslands } from "./scripts/build.ts";
-import { SERVER_V8_ARG } from "./lib/v8_flags.ts";
+import { RUN_MAIN_ARGS } from "./lib/deno_child.ts";
 
 const root = new URL(".", import.meta.url).pathname;
 const WATCHED = [
@@ -38,7 +38,7 @@ async function restart() {
     } catch { /* already gone */ }
   }
   server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SERVER_V8_ARG, "main.ts"],
+    args: RUN_MAIN_ARGS,
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",

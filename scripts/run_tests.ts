@@ -19,6 +19,7 @@ import {
   postgresPassArgs,
   postgresPassFiles,
   runPass,
+  typeCheckTargets,
 } from "./test_passes.ts";
 
 const { backend, rest: testArgs } = parseBackend(Deno.args);
@@ -113,6 +114,9 @@ async function run(
 
 const buildCode = await run(["run", "-A", "scripts/build.ts"], { TP_TEST_ISLANDS: "1" });
 if (buildCode !== 0) Deno.exit(buildCode);
+// Type-checked once here, alone; the passes run with --no-check (scripts/test_passes.ts).
+const checkCode = await run(["check", ...await typeCheckTargets(testArgs)]);
+if (checkCode !== 0) Deno.exit(checkCode);
 
 // One PostgreSQL and one NATS for the whole run (each test takes its own database).
 const postgres = await startPostgres();

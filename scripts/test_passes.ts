@@ -13,6 +13,7 @@
  * 30 minutes. Any of them runs on PostgreSQL with `deno task test --backend=postgres <files>`.
  */
 import { join, relative } from "node:path";
+import { denoChildArgs } from "../lib/deno_child.ts";
 import { failureReport, OutputTail, pumpKeepingTail, writeAll } from "./test_failures.ts";
 
 export type Backend = "kv" | "postgres" | "both";
@@ -25,15 +26,11 @@ export const KV_ONLY: Readonly<Record<string, string>> = {
 };
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const SKIPPED_DIRS = new Set([
-  "node_modules",
-  "build",
-  "dist",
-  "data",
-  ".git",
-  "e2e",
-  "bench",
-]);
+/** Folders without tests of any pass. */
+const NO_TESTS = ["node_modules", "build", "dist", "data", ".git"];
+const ALL_TEST_DIRS = new Set(NO_TESTS);
+/** Pass 2 also leaves out the browser tests and the benches. */
+const SKIPPED_DIRS = new Set([...NO_TESTS, "e2e", "bench"]);
 
 /** Splits `--backend=…` off the arguments; the rest go to `deno test`. */
 export function parseBackend(args: string[]): { backend: Backend; rest: string[] } {
@@ -64,11 +61,11 @@ export async function postgresPassFiles(): Promise<string[]> {
   return files.sort();
 }
 
-async function* testFiles(dir: string): AsyncGenerator<string> {
+async function* testFiles(dir: string, skipped = SKIPPED_DIRS): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory && !SKIPPED_DIRS.has(entry.name)) yield* testFiles(path);
-    else if (entry.isFile && entry.name.endsWith("_test.ts")) yield path;
+    if (entry.isDirectory && !skipped.has(entry.name)) yield* testFiles(path, skipped);
+    else if (entry.isFile && /_test\.tsx?$/.test(entry.name)) yield path;
   }
 }
 
@@ -104,6 +101,19 @@ function isPath(arg: string): boolean {
 function covers(given: string, file: string): boolean {
   const rel = relative(ROOT, join(Deno.cwd(), given));
   return rel === file || rel === "" || file.startsWith(`${rel}/`);
+}
+
+/**
+ * What the test task type-checks once, before the passes: the paths given, or every test file.
+ * The passes then run with --no-check: `deno test` type-checks only with node_modules in "auto"
+ * mode, which rewrites the linked packages under the running servers (lib/deno_child.ts).
+ */
+export async function typeCheckTargets(args: string[]): Promise<string[]> {
+  const paths = args.filter(isPath);
+  if (paths.length) return paths;
+  const files: string[] = [];
+  for await (const path of testFiles(ROOT, ALL_TEST_DIRS)) files.push(relative(ROOT, path));
+  return files.sort();
 }
 
 /** The browser tests: with no paths given they are a pass of their own (pass 3). */
@@ -142,7 +152,7 @@ export async function runPass(
   if (!buffered) console.error(banner);
   const started = Date.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", "--no-check=remote", ...args],
+    args: denoChildArgs("test", "-A", "--no-check", ...args),
     stdout: "piped",
     stderr: "piped",
     env,

@@ -5,6 +5,7 @@ import {
   parseBackend,
   postgresPassArgs,
   postgresPassFiles,
+  typeCheckTargets,
 } from "./test_passes.ts";
 
 Deno.test("test passes: --backend picks the passes, the other arguments go to deno test", () => {
@@ -50,4 +51,15 @@ Deno.test("test passes: with no paths the browser tests are pass 3; with paths, 
     pass1: ["tests/e2e/wallet_e2e_test.ts"],
     pass3: null,
   });
+});
+
+Deno.test("test passes: the type check takes the given paths, or every test file (browser tests too)", async () => {
+  assert.deepEqual(await typeCheckTargets(["modules/wallet/", "--filter", "x"]), [
+    "modules/wallet/",
+  ]);
+  const all = await typeCheckTargets(["--filter", "x"]);
+  assert.ok(all.includes("tests/e2e/wallet_e2e_test.ts"));
+  assert.ok(all.includes("modules/wallet/store_test.ts"));
+  assert.ok(all.includes("components/monitor/virtual_list_test.tsx"));
+  assert.ok(!all.some((f) => f.startsWith("node_modules/") || f.startsWith("build/")));
 });

@@ -9,6 +9,7 @@ import { testPostgres } from "../../tests/helpers/postgres.ts";
 import { freePort } from "../../tests/helpers/server.ts";
 import { UnreachableError } from "../net/unreachable.ts";
 import { LEADER_LOCK_KEY, PgLeadership } from "./pg_leader.ts";
+import { denoChildArgs } from "../deno_child.ts";
 
 // One server for the file (the run's, TP_TEST_DATABASE_URL, when given); stopped by the last test.
 const server = await testPostgres();
@@ -111,7 +112,7 @@ Deno.test("PgLeadership: the holder's process killed → another instance leads 
     console.log(l.isLeader() ? "leader" : "follower");
     setInterval(() => {}, 1000);`;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-check", script],
+    args: denoChildArgs("eval", "--no-check", script),
     cwd: root,
     stdout: "piped",
     stderr: "inherit",

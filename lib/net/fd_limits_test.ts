@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { denoChildArgs } from "../deno_child.ts";
 import {
   defaultDeviceConnections,
   descriptorReserve,
@@ -43,7 +44,7 @@ Deno.test({
       console.log(JSON.stringify({ hard: Number(cur[1]), raised: raiseDescriptorLimit() }));
     `;
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["eval", "--unstable-ffi", code],
+      args: denoChildArgs("eval", "--unstable-ffi", code),
       cwd: new URL("../../", import.meta.url).pathname,
       stdout: "piped",
       stderr: "piped",

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { isStraySocketReset } from "./stray_socket_errors.ts";
+import { denoChildArgs } from "../deno_child.ts";
 
 const GUARD = new URL("./stray_socket_errors.ts", import.meta.url).href;
 
@@ -15,7 +16,7 @@ async function runScript(thrown: string): Promise<{ code: number; output: string
     setTimeout(() => { console.log("still running"); Deno.exit(0); }, 200);
   `;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-check", script],
+    args: denoChildArgs("eval", "--no-check", script),
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -30,6 +30,7 @@ import {
 import { Histogram } from "./latency_histogram.ts";
 import { LoopbackFleet } from "./loopback_fleet.ts";
 import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { SHARED_NODE_MODULES } from "../../lib/deno_child.ts";
 import { freePort } from "../helpers/server.ts";
 
 // ---- options ---------------------------------------------------------------------------------
@@ -156,6 +157,7 @@ async function startServer(dataDir: string) {
   server = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      SHARED_NODE_MODULES,
       SERVER_V8_ARG,
       ...opt["server-flags"].split(" ").filter(Boolean),
       "-A",

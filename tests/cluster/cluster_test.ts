@@ -30,6 +30,7 @@ import { commandRoundTrip } from "./command_round_trip.ts";
 import { AckedGt06, type SentFix } from "./gt06_acked.ts";
 import { liveStream, loginToken } from "./live_stream.ts";
 import { waitFor } from "../helpers/wait_for.ts";
+import { denoChildArgs } from "../../lib/deno_child.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const GT06_IMEI = "359710049230018";
@@ -317,7 +318,7 @@ Deno.test({
     const nats = await testNats();
     try {
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["test", "-A", "--no-check=remote", ...ISOLATION_TESTS],
+        args: denoChildArgs("test", "-A", "--no-check", ...ISOLATION_TESTS),
         cwd: ROOT,
         env: {
           TP_TEST_BACKEND: "postgres",

@@ -1,5 +1,5 @@
 /** Starts the product as a real process on a free loopback port, for integration and e2e tests. */
-import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { RUN_MAIN_ARGS } from "../../lib/deno_child.ts";
 import { serverBackendEnv } from "./test_kv.ts";
 
 export interface ServerProcess {
@@ -45,7 +45,7 @@ export async function startServer(
   const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "tp-e2e-" });
   const backendEnv = await serverBackendEnv(dataDir, env);
   const [cmd, ...args] = opts.command ??
-    [Deno.execPath(), "run", "-A", SERVER_V8_ARG, "main.ts"];
+    [Deno.execPath(), ...RUN_MAIN_ARGS];
   const child = new Deno.Command(cmd, {
     args,
     cwd: opts.cwd ?? ROOT,

@@ -9,7 +9,7 @@ import { gt06Heartbeat, gt06Location, gt06Login } from "../helpers/gt06_frames.t
 import { devicePorts as ports, importDevices } from "../helpers/gateway.ts";
 import { RawDevice } from "../helpers/raw_device.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
-import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { RUN_MAIN_ARGS } from "../../lib/deno_child.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const DEVICE_A = "359710049000011";
@@ -176,10 +176,7 @@ const limitedServer = (nofile: number, env: Record<string, string>) =>
       "prlimit",
       `--nofile=${nofile}:${nofile}`,
       Deno.execPath(),
-      "run",
-      "-A",
-      SERVER_V8_ARG,
-      "main.ts",
+      ...RUN_MAIN_ARGS,
     ],
   });
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ApiClient } from "../helpers/api_client.ts";
 import { epollSupported } from "../../lib/net/libc.ts";
-import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { RUN_MAIN_ARGS } from "../../lib/deno_child.ts";
 import { gt06Heartbeat, gt06Login } from "../helpers/gt06_frames.ts";
 import {
   devicePorts as ports,
@@ -313,7 +313,7 @@ Deno.test({
       for (const [workers, io] of [["0", "epoll"], ["0", "deno"], ["2", "epoll"]]) {
         const dataDir = await Deno.makeTempDir({ prefix: "tp-second-" });
         const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", SERVER_V8_ARG, "main.ts"],
+          args: RUN_MAIN_ARGS,
           cwd: new URL("../../", import.meta.url).pathname,
           env: {
             PORT: String(freePort()),

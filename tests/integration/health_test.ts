@@ -9,7 +9,7 @@ import { startServer } from "../helpers/server.ts";
 import { freePort } from "../helpers/server.ts";
 import { startPostgres, testPostgres } from "../helpers/postgres.ts";
 import { startNats, testNats } from "../helpers/nats.ts";
-import { SERVER_V8_ARG } from "../../lib/v8_flags.ts";
+import { RUN_MAIN_ARGS } from "../../lib/deno_child.ts";
 
 interface Health {
   status: string;
@@ -111,7 +111,7 @@ Deno.test("health: cluster mode answers 503 with the database down (and the proc
 /** Runs main.ts with the environment until it exits by itself. */
 async function runMain(env: Record<string, string>) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SERVER_V8_ARG, "main.ts"],
+    args: RUN_MAIN_ARGS,
     cwd: new URL("../../", import.meta.url).pathname,
     env: {
       PORT: String(freePort()),
