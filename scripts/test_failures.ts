@@ -44,10 +44,14 @@ export function failureReport(output: string): string {
   return report.length > MAX_REPORT ? `…\n${report.slice(-MAX_REPORT)}` : report;
 }
 
+export interface Writer {
+  write(p: Uint8Array): Promise<number>;
+}
+
 /** Copies a child's stream to ours, keeping its tail. */
 export async function pumpKeepingTail(
   from: ReadableStream<Uint8Array>,
-  to: { write(p: Uint8Array): Promise<number> },
+  to: Writer,
   tail: OutputTail,
 ): Promise<void> {
   for await (const chunk of from) {
@@ -56,10 +60,7 @@ export async function pumpKeepingTail(
   }
 }
 
-export async function writeAll(
-  to: { write(p: Uint8Array): Promise<number> },
-  bytes: Uint8Array,
-): Promise<void> {
+export async function writeAll(to: Writer, bytes: Uint8Array): Promise<void> {
   let written = 0;
   while (written < bytes.length) written += await to.write(bytes.subarray(written));
 }

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { failureReport, OutputTail } from "./test_failures.ts";
-import { runPass } from "./test_passes.ts";
+import { type PassOutput, runPass } from "./test_passes.ts";
+
+/** Keeps the demo passes' output out of the test run's own (a "FAILED" line there misleads). */
+function captured(): PassOutput & { text: () => string } {
+  const chunks: Uint8Array[] = [];
+  const writer = { write: (p: Uint8Array) => (chunks.push(p.slice()), Promise.resolve(p.length)) };
+  const text = () => chunks.map((c) => new TextDecoder().decode(c)).join("");
+  return { stdout: writer, stderr: writer, text };
+}
 
 Deno.test("failure report: a real failing deno test run's ERRORS section, without colours", async () => {
   const dir = await Deno.makeTempDir();
@@ -9,7 +17,9 @@ Deno.test("failure report: a real failing deno test run's ERRORS section, withou
       `${dir}/a_test.ts`,
       `Deno.test("passes", () => {});\nDeno.test("breaks on purpose", () => { throw new Error("boom 42"); });\n`,
     );
-    const result = await runPass("demo pass", [`${dir}/a_test.ts`], {});
+    const out = captured();
+    const result = await runPass("demo pass", [`${dir}/a_test.ts`], {}, false, out);
+    assert.match(out.text(), /=== demo pass ===[\s\S]*breaks on purpose \.\.\./, "streamed");
     assert.notEqual(result.code, 0);
     const report = result.failures ?? "";
     assert.match(report, /^ ERRORS /);
@@ -27,7 +37,9 @@ Deno.test("failure report: a passing pass has none", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/a_test.ts`, `Deno.test("passes", () => {});\n`);
-    const result = await runPass("demo pass", [`${dir}/a_test.ts`], {}, true);
+    const out = captured();
+    const result = await runPass("demo pass", [`${dir}/a_test.ts`], {}, true, out);
+    assert.match(out.text(), /=== demo pass ===[\s\S]*held until it ended[\s\S]*passes \.\.\./);
     assert.equal(result.code, 0);
     assert.equal(result.failures, undefined);
   } finally {

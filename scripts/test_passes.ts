@@ -14,7 +14,13 @@
  */
 import { join, relative } from "node:path";
 import { denoChildArgs } from "../lib/deno_child.ts";
-import { failureReport, OutputTail, pumpKeepingTail, writeAll } from "./test_failures.ts";
+import {
+  failureReport,
+  OutputTail,
+  pumpKeepingTail,
+  writeAll,
+  type Writer,
+} from "./test_failures.ts";
 
 export type Backend = "kv" | "postgres" | "both";
 
@@ -129,6 +135,12 @@ export function browserSplit(args: string[]): { pass1: string[]; pass3: string[]
   return { pass1: [...args, `--ignore=${BROWSER_TESTS}`], pass3: [...args, BROWSER_TESTS] };
 }
 
+/** Where a pass's output goes (the test task's own stdout and stderr). */
+export interface PassOutput {
+  stdout: Writer;
+  stderr: Writer;
+}
+
 export interface PassResult {
   name: string;
   code: number;
@@ -147,9 +159,10 @@ export async function runPass(
   args: string[],
   env: Record<string, string>,
   buffered = false,
+  out: PassOutput = { stdout: Deno.stdout, stderr: Deno.stderr },
 ): Promise<PassResult> {
-  const banner = `\n=== ${name} ===\n`;
-  if (!buffered) console.error(banner);
+  const banner = new TextEncoder().encode(`\n=== ${name} ===\n\n`);
+  if (!buffered) await writeAll(out.stderr, banner);
   const started = Date.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: denoChildArgs("test", "-A", "--no-check", ...args),
@@ -161,18 +174,17 @@ export async function runPass(
   let code: number;
   if (buffered) {
     const output = await child.output();
-    console.error(`${banner}(run beside the pass above; its output, held until it ended)\n`);
-    for (
-      const [bytes, to] of [[output.stdout, Deno.stdout], [output.stderr, Deno.stderr]] as const
-    ) {
+    await writeAll(out.stderr, banner);
+    await writeAll(out.stderr, HELD);
+    for (const [bytes, to] of [[output.stdout, out.stdout], [output.stderr, out.stderr]] as const) {
       tail.add(bytes);
       await writeAll(to, bytes);
     }
     code = output.code;
   } else {
     await Promise.all([
-      pumpKeepingTail(child.stdout, Deno.stdout, tail),
-      pumpKeepingTail(child.stderr, Deno.stderr, tail),
+      pumpKeepingTail(child.stdout, out.stdout, tail),
+      pumpKeepingTail(child.stderr, out.stderr, tail),
     ]);
     code = (await child.status).code;
   }
@@ -180,6 +192,10 @@ export async function runPass(
   if (code !== 0) result.failures = failureReport(tail.text);
   return result;
 }
+
+const HELD = new TextEncoder().encode(
+  "(run beside the pass above; its output, held until it ended)\n\n",
+);
 
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
