@@ -3,6 +3,7 @@
  * run's output, and pass 1's ERRORS section scrolls away under passes 2 and 3 (it did: a red run
  * showed which pass failed, not which test).
  */
+import { writeAll, type Writer } from "../lib/net/write_all.ts";
 
 /** Keeps the last `limit` characters of what a pass printed, while it prints. */
 export class OutputTail {
@@ -23,7 +24,6 @@ export class OutputTail {
 
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
-const HEADINGS = [" ERRORS ", " FAILURES "];
 const FALLBACK_LINES = 80;
 const MAX_REPORT = 30_000;
 
@@ -35,17 +35,11 @@ const MAX_REPORT = 30_000;
 export function failureReport(output: string): string {
   const text = output.replace(ANSI, "");
   const lines = text.split("\n");
-  let start = -1;
-  for (const heading of HEADINGS) {
-    if (start < 0) start = lines.lastIndexOf(heading);
-  }
+  const errors = lines.lastIndexOf(" ERRORS ");
+  const start = errors >= 0 ? errors : lines.lastIndexOf(" FAILURES ");
   const part = start >= 0 ? lines.slice(start) : lines.slice(-FALLBACK_LINES);
   const report = part.join("\n").trimEnd();
   return report.length > MAX_REPORT ? `…\n${report.slice(-MAX_REPORT)}` : report;
-}
-
-export interface Writer {
-  write(p: Uint8Array): Promise<number>;
 }
 
 /** Copies a child's stream to ours, keeping its tail. */
@@ -58,9 +52,4 @@ export async function pumpKeepingTail(
     tail.add(chunk);
     await writeAll(to, chunk);
   }
-}
-
-export async function writeAll(to: Writer, bytes: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) written += await to.write(bytes.subarray(written));
 }

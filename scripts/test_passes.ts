@@ -14,13 +14,8 @@
  */
 import { join, relative } from "node:path";
 import { denoChildArgs } from "../lib/deno_child.ts";
-import {
-  failureReport,
-  OutputTail,
-  pumpKeepingTail,
-  writeAll,
-  type Writer,
-} from "./test_failures.ts";
+import { writeAll, type Writer } from "../lib/net/write_all.ts";
+import { failureReport, OutputTail, pumpKeepingTail } from "./test_failures.ts";
 
 export type Backend = "kv" | "postgres" | "both";
 
@@ -33,10 +28,9 @@ export const KV_ONLY: Readonly<Record<string, string>> = {
 
 const ROOT = new URL("../", import.meta.url).pathname;
 /** Folders without tests of any pass. */
-const NO_TESTS = ["node_modules", "build", "dist", "data", ".git"];
-const ALL_TEST_DIRS = new Set(NO_TESTS);
+const NO_TEST_DIRS = new Set(["node_modules", "build", "dist", "data", ".git"]);
 /** Pass 2 also leaves out the browser tests and the benches. */
-const SKIPPED_DIRS = new Set([...NO_TESTS, "e2e", "bench"]);
+const SKIPPED_DIRS = new Set([...NO_TEST_DIRS, "e2e", "bench"]);
 
 /** Splits `--backend=…` off the arguments; the rest go to `deno test`. */
 export function parseBackend(args: string[]): { backend: Backend; rest: string[] } {
@@ -118,7 +112,7 @@ export async function typeCheckTargets(args: string[]): Promise<string[]> {
   const paths = args.filter(isPath);
   if (paths.length) return paths;
   const files: string[] = [];
-  for await (const path of testFiles(ROOT, ALL_TEST_DIRS)) files.push(relative(ROOT, path));
+  for await (const path of testFiles(ROOT, NO_TEST_DIRS)) files.push(relative(ROOT, path));
   return files.sort();
 }
 

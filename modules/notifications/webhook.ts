@@ -1,6 +1,7 @@
 import { BizError } from "../../lib/errors.ts";
 import { addressClass, resolveHost } from "../../lib/net/public_address.ts";
 import type { WebhookLogStore } from "./webhook_store.ts";
+import { writeAll } from "../../lib/net/write_all.ts";
 
 /** Retries after the first attempt; the delay doubles each time (base, 2×, 4×). */
 export const WEBHOOK_RETRIES = 3;
@@ -234,10 +235,6 @@ async function connectWithin(hostname: string, port: number, ms: number): Promis
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  for (let p = 0; p < bytes.length;) p += await conn.write(bytes.subarray(p));
 }
 
 /** Reads up to the end of the status line: "HTTP/1.1 204 No Content". */

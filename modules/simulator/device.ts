@@ -14,6 +14,7 @@ import { osmandCommand, type OsmAndForm, osmandJson, osmandQuery } from "./devic
 import type { DeviceFix } from "./fix.ts";
 import type { Rng } from "./rng.ts";
 import type { Vehicle, VehicleEvent } from "./vehicle.ts";
+import { writeAll } from "../../lib/net/write_all.ts";
 
 export interface SimStats {
   /** Devices logged in right now (OsmAnd: whose last request succeeded). */
@@ -231,8 +232,7 @@ export class SimulatedDevice {
     const conn = this.conn;
     if (!conn) return Promise.resolve();
     this.writing = this.writing.then(async () => {
-      let off = 0;
-      while (off < bytes.length) off += await conn.write(bytes.subarray(off));
+      await writeAll(conn, bytes);
       this.opts.stats.framesSent++;
     }).catch(() => this.closeConn());
     return this.writing;

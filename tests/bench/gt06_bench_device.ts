@@ -16,6 +16,7 @@ import {
 import { sampleFix } from "../../modules/simulator/fix.ts";
 import { gt06Time } from "../helpers/gt06_frames.ts";
 import type { LoopbackFleet, SocketHandler } from "./loopback_fleet.ts";
+import { writeAll } from "../../lib/net/write_all.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -62,10 +63,7 @@ async function denoLink(port: number, events: SocketHandler): Promise<Link> {
     events.onClosed();
   })();
   let writing = Promise.resolve();
-  const writeAll = async (bytes: Uint8Array) => {
-    let off = 0;
-    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
-  };
+  const write = (bytes: Uint8Array) => writeAll(conn, bytes);
   const close = () => {
     try {
       conn.close();
@@ -73,7 +71,7 @@ async function denoLink(port: number, events: SocketHandler): Promise<Link> {
   };
   return {
     write: (bytes) => {
-      writing = writing.then(() => writeAll(bytes)).catch(close);
+      writing = writing.then(() => write(bytes)).catch(close);
     },
     close,
   };

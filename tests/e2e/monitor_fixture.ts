@@ -11,6 +11,7 @@ import { Vehicle } from "../../modules/simulator/vehicle.ts";
 import { gt06Location, gt06Login } from "../helpers/gt06_frames.ts";
 import { osmandJson } from "../../modules/simulator/devices/osmand.ts";
 import type { DeviceFix } from "../../modules/simulator/fix.ts";
+import { writeAll } from "../../lib/net/write_all.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
 
@@ -103,9 +104,7 @@ export async function sendHistory(
       while ((await conn.read(buf)) !== null) { /* acks */ }
     } catch { /* closed */ }
   })();
-  const write = async (bytes: Uint8Array) => {
-    for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
-  };
+  const write = (bytes: Uint8Array) => writeAll(conn, bytes);
   await write(gt06Login(imei));
   await new Promise((r) => setTimeout(r, 200));
   let n = 0, serial = 2;

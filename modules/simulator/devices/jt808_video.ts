@@ -11,6 +11,7 @@ import { FrameWriter } from "./frame_writer.ts";
 import { bcdTime, jt808Frame, jt808GeneralReply, Jt808StreamReader } from "./jt808.ts";
 import type { Jt808ServerFrame } from "./jt808.ts";
 import type { LinkEvent } from "./link.ts";
+import { writeAll } from "../../../lib/net/write_all.ts";
 
 /** Streams the clip to a JT/T 1078 listener until it ends (loop false) or `signal` aborts. */
 export type ClipStreamer = (o: {
@@ -266,11 +267,6 @@ function fixedAscii(text: string, size: number): Uint8Array {
 function dataPacket(name: string, offset: number, data: Uint8Array): Uint8Array {
   return new FrameWriter().bytes([0x30, 0x31, 0x63, 0x64]).bytes(fixedAscii(name, 50))
     .u32(offset).u32(data.length).bytes(data).done();
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) off += await conn.write(bytes.subarray(off));
 }
 
 /** The server's frames; ends when it closes or stays silent for 10 s. */

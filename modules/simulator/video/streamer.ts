@@ -7,6 +7,7 @@
 import { encodeBcd } from "../../gateway/protocols/jt808/bcd.ts";
 import { DataType, encodePacket, MAX_BODY, SubFlag } from "../../video/media/jt1078.ts";
 import type { Clip } from "./clip.ts";
+import { writeAll } from "../../../lib/net/write_all.ts";
 
 export interface StreamClipOptions {
   host: string;
@@ -159,11 +160,6 @@ export class Packetiser {
       sequence: this.#sequence++ & 0xffff,
     });
   }
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let at = 0;
-  while (at < bytes.length) at += await conn.write(bytes.subarray(at));
 }
 
 function join(parts: Uint8Array[]): Uint8Array {

@@ -5,6 +5,7 @@
  */
 import { type AudioTrack, fragment, initSegment, type TrackRun, type VideoTrack } from "./mp4.ts";
 import type { Segment } from "./segmenter.ts";
+import { writeAll } from "../../../lib/net/write_all.ts";
 
 export class Mp4Recorder {
   #file: Deno.FsFile | null = null;
@@ -67,8 +68,7 @@ export class Mp4Recorder {
           this.#tracks.audio,
           Math.round(this.#durationMs),
         );
-        let at = 0;
-        while (at < init.length) at += await file.write(init.subarray(at));
+        await writeAll(file, init);
       }
     } finally {
       file.close();
