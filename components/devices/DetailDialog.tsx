@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../../lib/client/api.ts";
 import { Modal } from "../ui/Modal.tsx";
 import { AlertsTab, BasicTab, CustomerTab } from "./InfoTabs.tsx";
@@ -32,19 +32,27 @@ export function DetailDialog(
   { t, imei, canEdit, canBindApp, modelName, onClose, onChanged }: Props,
 ) {
   const [tab, setTab] = useState<Tab>("basic");
+  const shownTab = useRef(tab);
+  shownTab.current = tab;
   const [error, setError] = useState("");
-  // rev counts loads: each tab is keyed by it, so after a save it starts from stored values.
+  // rev counts the loads that restart the shown tab: after its own save it starts from the stored
+  // values. A save that ends after the user moved to another tab leaves that tab (and what they
+  // typed there) alone; tabs read `data` when they open.
   const [loaded, setLoaded] = useState<{ data: DeviceDetailData; rev: number } | null>(null);
-  const load = () => {
+  const load = (savedBy?: Tab) => {
     api<DeviceDetailData>("/v3/new/newEquipment/getDeviceDetail", { imei }).then(
-      (data) => setLoaded((x) => ({ data, rev: (x?.rev ?? 0) + 1 })),
+      (data) =>
+        setLoaded((x) => ({
+          data,
+          rev: (x?.rev ?? 0) + (!x || savedBy === shownTab.current ? 1 : 0),
+        })),
       (e) => setError((e as Error).message),
     );
   };
-  useEffect(load, [imei]);
+  useEffect(() => load(), [imei]);
   const data = loaded?.data;
   const saved = () => {
-    load();
+    load(tab);
     onChanged();
   };
   const props = { t, readOnly: !canEdit, onSaved: saved };

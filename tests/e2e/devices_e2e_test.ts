@@ -174,15 +174,31 @@ Deno.test({
       await page.fill("#customer-carFrame", "NOTAVIN");
       await page.click(".tab-save");
       await page.waitForSelector("#vin-confirm");
+      // The reload after this save is held until the user is on the sensors tab: a save that
+      // ends after the user moved on must leave the new tab (its errors and input) alone.
+      let releaseReload = () => {};
+      const reloadHeld = new Promise<void>((r) => releaseReload = r);
+      await page.route("**/getDeviceDetail", async (route) => {
+        await reloadHeld;
+        await route.continue();
+      });
       await page.click("#vin-save-anyway");
       await page.waitForSelector("#vin-confirm", { state: "detached" });
       // Sensors tab: battery required, one fuel sensor type, then a valid save.
       await page.click("#tab-sensors");
-      await page.click(".tab-save");
+      await page.click("[data-tab=sensors] .tab-save");
+      await page.fill("#sensors-adc", "typed before the reload");
+      const reloaded = page.waitForResponse("**/getDeviceDetail");
+      releaseReload();
+      await reloaded;
+      await page.unroute("**/getDeviceDetail");
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
       assert.match(
         await page.locator("[data-tab=sensors] .has-error").first().innerText(),
         /required/,
       );
+      assert.equal(await page.inputValue("#sensors-adc"), "typed before the reload");
+      await page.fill("#sensors-adc", "");
       await page.selectOption("#sensors-batteryType", "lithium");
       await page.fill("#sensors-nominalVoltage", "12");
       await page.click("#add-rod");
