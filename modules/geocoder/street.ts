@@ -102,8 +102,11 @@ export class StreetGeocoder {
           this.finish(job, null);
           continue;
         }
+        const text = await this.request(job);
+        // Counted from the answer, not from the send: then the server sees its requests at
+        // least one interval apart however long the previous one travelled.
         this.nextAt = Date.now() + this.intervalMs;
-        this.finish(job, await this.request(job));
+        this.finish(job, text);
       }
     } finally {
       this.running = false;
