@@ -80,20 +80,18 @@ Deno.test("open api methods and push on a real app", async (t) => {
       const begin = end - 7 * 86_400_000 + 10_000;
       const points = Array.from({ length: 60_480 }, (_, i) => point(begin + i * 10_000, i));
       await s.positions.importHistory(DEV1, points);
-      const started = performance.now();
+      // Its speed is measured by `deno task bench:openapi` (docs/performance.md), not here.
       const { result } = await call("jimi.device.track.list", {
         imei: DEV1,
         begin_time: formatOpenTime(begin),
         end_time: formatOpenTime(end),
       });
-      const ms = performance.now() - started;
       const list = result as { gpsTime: string; lat: number; gpsSpeed: number }[];
       assert.equal(list.length, 60_480);
       assert.equal(list[0].gpsTime, formatOpenTime(begin));
       assert.equal(list.at(-1)!.gpsTime, formatOpenTime(end));
       for (let i = 1; i < list.length; i++) assert.ok(list[i - 1].gpsTime < list[i].gpsTime);
       assert.equal(list[5].lat, 22.50005);
-      assert.ok(ms < 1000, `track.list took ${ms} ms`);
       // Over 31 days per call is a parameter error.
       assert.equal(
         await code("jimi.device.track.list", {
