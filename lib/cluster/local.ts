@@ -70,6 +70,11 @@ export class LocalLink implements ClusterLink {
     return () => void this.responders.delete(subject);
   }
 
+  /** Subscriptions are in place at once here. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
   state(): "up" {
     return "up";
   }

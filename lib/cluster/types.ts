@@ -32,6 +32,8 @@ export interface ClusterLink {
   request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Uint8Array>;
   /** Answers requests on `subject`; a thrown error is sent back as a LinkRemoteError. */
   reply(subject: string, handler: (data: Uint8Array) => Promise<Uint8Array>): () => void;
+  /** Resolves once the messaging server has seen everything sent before, subscriptions too. */
+  flush(): Promise<void>;
   /** "up" when messages flow (always for LocalLink). */
   state(): "up" | "down";
   close(): Promise<void>;

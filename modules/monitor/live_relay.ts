@@ -78,8 +78,11 @@ export class LiveRelay {
     }).catch((e) => relayLog.error("live event not published", e));
   }
 
-  /** Delivers other instances' events of `scope` to `sink` until the returned detach. */
-  attach(scope: LiveScope, sink: Sink): () => void {
+  /**
+   * Delivers other instances' events of `scope` to `sink` until `detach`. `ready` resolves
+   * once the subscription is in place at the messaging server: from then on nothing is missed.
+   */
+  attach(scope: LiveScope, sink: Sink): { detach: () => void; ready: Promise<void> } {
     const key = `${scope.kind}:${scope.accountId}`;
     let viewer = this.viewers.get(key);
     if (!viewer) {
@@ -96,12 +99,13 @@ export class LiveRelay {
     }
     viewer.sinks.add(sink);
     const attached = viewer;
-    return () => {
+    const detach = () => {
       attached.sinks.delete(sink);
       if (attached.sinks.size > 0 || this.viewers.get(key) !== attached) return;
       this.viewers.delete(key);
       attached.unsubscribe();
     };
+    return { detach, ready: attached.routing.then(() => this.cluster.link.flush()) };
   }
 
   /** Accounts moved (here or on another instance): paths are re-read, viewers re-routed. */

@@ -94,10 +94,14 @@ async function stopInstance(i: Instance): Promise<void> {
 /** Reads a stream's `pos` rows in the background, each with the time it arrived. */
 class SseReader {
   rows: { imei: string; lat: number; status: number; at: number }[] = [];
+  /** Resolves at the server's ": connected": every instance's events reach the stream now. */
+  connected: Promise<void>;
+  private markConnected = () => {};
   private reader: ReadableStreamDefaultReader<string>;
   private done: Promise<void>;
 
   constructor(res: Response) {
+    this.connected = new Promise((r) => this.markConnected = r);
     this.reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     this.done = this.pump();
   }
@@ -112,6 +116,7 @@ class SseReader {
       while ((i = buf.indexOf("\n\n")) >= 0) {
         const block = buf.slice(0, i);
         buf = buf.slice(i + 2);
+        if (/^: connected$/m.test(block)) this.markConnected();
         if (/^event: pos$/m.test(block)) {
           const data = /^data: (.*)$/m.exec(block)![1];
           for (const row of JSON.parse(data)) {
@@ -216,9 +221,9 @@ Deno.test({
         async () => {
           const [onA, onB] = [await two.stream(tokenA), await two.stream(tokenB)];
           streams.push(onA, onB);
-          // Each viewer's subscription is shared by its streams; wait until they are routed.
-          await waitFor("viewers routed", () => two.s.monitor.streams.open === 2, 2000);
-          await sleep(200);
+          // "connected" only once each viewer's subscription is in place: nothing is missed.
+          await Promise.all([onA.connected, onB.connected]);
+          assert.equal(two.s.monitor.relayStats().viewers, 2);
           device = await RawDevice.open(one.gateway.ports.gt06, new Gt06StreamReader());
           await device.send(gt06Login(IMEI, 1));
           await device.frame();
@@ -245,8 +250,8 @@ Deno.test({
           ).token;
           const local = await one.stream(token);
           streams.push(local);
-          await waitFor("viewer routed on 1", () => one.s.monitor.relayStats().viewers === 1, 2000);
-          await sleep(200);
+          await local.connected;
+          assert.equal(one.s.monitor.relayStats().viewers, 1);
           const before = [
             one.s.monitor.relayStats().delivered,
             two.s.monitor.relayStats().delivered,

@@ -7,6 +7,18 @@ import type { LiveRelay, LiveScope } from "./live_relay.ts";
 
 const monitorLog = log.area("monitor");
 
+/** How long a new stream waits for its cluster subscription before it says "connected". */
+const READY_WAIT_MS = 3000;
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    work.then(() => {}, () => {}),
+    new Promise<void>((r) => timer = setTimeout(r, ms)),
+  ]).finally(() => clearTimeout(timer));
+}
+
 export interface StreamOptions {
   /** Events are coalesced per device and written at most this often. */
   flushMs?: number;
@@ -138,20 +150,25 @@ export class LiveStreams {
           }
         };
         this.clients.add(client);
-        const detach = this.relay && opts.scope ? this.relay.attach(opts.scope, client) : null;
+        const relayed = this.relay && opts.scope ? this.relay.attach(opts.scope, client) : null;
         const renew = () =>
           void opts.refresh?.().then((f) => allow = f).catch(() => allow = () => false);
         if (opts.refresh) this.refreshers.add(renew);
         unsubscribe = () => {
           this.clients.delete(client);
           this.refreshers.delete(renew);
-          detach?.();
+          relayed?.detach();
         };
         const send = (text: string) => {
           ctrl.enqueue(encoder.encode(text));
           lastWrite = Date.now();
         };
-        send(`retry: 3000\n: connected\n\n`);
+        send(`retry: 3000\n`);
+        // "connected" once other instances' events reach this stream too (at once on one
+        // instance); a messaging server that doesn't answer doesn't hold the stream back long.
+        void withinMs(relayed?.ready ?? Promise.resolve(), READY_WAIT_MS).then(() => {
+          if (!closed) send(`: connected\n\n`);
+        });
         timers.push(setInterval(() => {
           if (closed) return;
           // Backpressure: the client has not read what we sent; keep coalescing.

@@ -210,7 +210,7 @@ async function measureLive(cluster: TestCluster) {
   await api.importDevices(await api.currentUserId(), "GT06N", [imei]);
   await sleep(5000);
   const stream = liveStream(b.url, token);
-  await sleep(500);
+  await stream.connected();
   const device = new AckedGt06(imei, Math.floor(Date.now() / 1000) * 1000 - 120_000);
   if (!await device.connect(a.ports.gt06)) throw new Error("live: the device's login failed");
   const hist = new Histogram();

@@ -145,7 +145,7 @@ Deno.test({
 
       await t.step("a device on A is seen live by an SSE client on B within 2 s", async () => {
         const stream = liveStream(b.url, tokenA);
-        await sleep(300); // the stream's subscription is in place
+        await stream.connected();
         assert.ok(await device.connect(a.ports.gt06), "login on A acknowledged");
         const sentAt = performance.now();
         const fix = await device.sendAcked();

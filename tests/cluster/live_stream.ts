@@ -10,7 +10,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function liveStream(base: string, token: string) {
   const abort = new AbortController();
   const seen: { imei: string; lat: number; at: number }[] = [];
-  const ready = fetch(`${base}/v3/new/monitor/stream`, {
+  let markConnected = () => {};
+  const connectedSeen = new Promise<void>((r) => markConnected = r);
+  const reading = fetch(`${base}/v3/new/monitor/stream`, {
     headers: { authorization: `Bearer ${token}` },
     signal: abort.signal,
   }).then((res) => {
@@ -25,6 +27,7 @@ export function liveStream(base: string, token: string) {
           while ((end = text.indexOf("\n\n")) >= 0) {
             const block = text.slice(0, end);
             text = text.slice(end + 2);
+            if (/^: connected$/m.test(block)) markConnected();
             const event = /^event: (.*)$/m.exec(block)?.[1];
             const data = /^data: (.*)$/m.exec(block)?.[1];
             if (event !== "pos" || !data) continue;
@@ -38,7 +41,17 @@ export function liveStream(base: string, token: string) {
     return reading;
   });
   return {
-    ready,
+    /** The server's ": connected": events of every instance reach this stream from now on. */
+    connected: (timeoutMs = 10_000) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return Promise.race([
+        connectedSeen,
+        reading.then(() => Promise.reject(new Error("the stream ended before it connected"))),
+        new Promise<never>((_, no) =>
+          timer = setTimeout(() => no(new Error(`not connected in ${timeoutMs} ms`)), timeoutMs)
+        ),
+      ]).finally(() => clearTimeout(timer));
+    },
     /** The arrival time of a position of `imei` at `lat`. */
     waitPosition: (imei: string, lat: number, timeoutMs: number) =>
       waitArrival(
