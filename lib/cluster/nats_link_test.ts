@@ -109,7 +109,7 @@ Deno.test("NatsLink: a wildcard subscriber on one link gets what the other publi
     assert.deepEqual(got, ["tp.live.a.b.c=1", "tp.live.a.d=4"]);
     assert.deepEqual(exact, ["tp.live.a"]);
     unsubscribe();
-    await sleep(50);
+    await a.flush();
     b.publish("tp.live.a.e", enc.encode("5"));
     await sleep(150);
     assert.equal(got.length, 2, "nothing after unsubscribe");
@@ -123,7 +123,7 @@ Deno.test("NatsLink: request/reply between links, errors and timeouts", async ()
       if (text === "fail") return Promise.reject(new Error("device offline"));
       return Promise.resolve(enc.encode(text.toUpperCase()));
     });
-    await sleep(50);
+    await b.flush(); // the server knows the responder
     assert.equal(dec.decode(await a.request("tp.cmd.b", enc.encode("hello"), 2_000)), "HELLO");
     await assert.rejects(
       a.request("tp.cmd.b", enc.encode("fail"), 2_000),
@@ -135,7 +135,7 @@ Deno.test("NatsLink: request/reply between links, errors and timeouts", async ()
     assert.ok(Date.now() - started < 2_000, "no responders is answered without waiting");
     // A responder that never answers: LinkTimeout after the given time.
     b.reply("tp.cmd.slow", () => new Promise(() => {}));
-    await sleep(50);
+    await b.flush();
     const slowStart = Date.now();
     await assert.rejects(a.request("tp.cmd.slow", enc.encode("x"), 300), LinkTimeout);
     const waited = Date.now() - slowStart;
@@ -152,7 +152,7 @@ Deno.test("NatsLink: two responders on one subject, each request answered once",
     };
     a.reply("tp.media.shared", answer("a"));
     b.reply("tp.media.shared", answer("b"));
-    await sleep(50);
+    await Promise.all([a.flush(), b.flush()]);
     for (let i = 0; i < 20; i++) {
       const who = dec.decode(await a.request("tp.media.shared", new Uint8Array(), 2_000));
       assert.ok(who === "a" || who === "b");
@@ -179,7 +179,7 @@ Deno.test("NatsLink: state goes down when the server dies and up when it is back
     // Messages flow again, subscriptions made before the outage included.
     const got: string[] = [];
     b.subscribe("tp.sync.devices", (data) => got.push(dec.decode(data)));
-    await sleep(100);
+    await b.flush();
     a.publish("tp.sync.devices", enc.encode("after"));
     await waitFor("message after reconnect", () => got.length === 1);
   });
@@ -192,7 +192,7 @@ Deno.test("NatsLink: a subscription made before an outage survives it", async ()
     await server.kill();
     await server.start();
     await waitFor("both up", () => a.state() === "up" && b.state() === "up", 15_000);
-    await sleep(200);
+    await b.flush(); // its subscriptions are sent again on reconnect
     a.publish("tp.session.close.i1", new Uint8Array());
     await waitFor("message", () => got.length === 1);
     assert.deepEqual(got, ["tp.session.close.i1"]);

@@ -269,8 +269,14 @@ Deno.test({
 
       await t.step("moving the owner's account re-routes its live events", async () => {
         const [onA, onB] = [streams[0], streams[1]];
+        const changes = two.s.monitor.relayStats().accountChanges;
         ok(await one.call("/v3/new/account/move", { ids: [owner], targetId: distB }, admin));
-        await sleep(500); // the move's sync: instance 2 re-reads paths and renews filters
+        // The move's sync: instance 2 re-reads paths and renews filters.
+        await waitFor(
+          "2 re-routed",
+          () => two.s.monitor.relayStats().accountChanges > changes,
+          5000,
+        );
         await device!.send(gt06Location(sampleFix({ time: new Date(), latitude: 22.5433 }), 4));
         assert.ok(await onB.row(22.5433, 2000), "the new parent's viewer sees the device");
         await sleep(300);

@@ -95,14 +95,22 @@ export class MonitorService {
 
   /** Viewers whose events this instance hears from others, and the events it heard so (cluster
    *  mode; zeros in single mode). */
-  relayStats(): { viewers: number; delivered: number } {
-    return { viewers: this.relay?.viewerCount ?? 0, delivered: this.relay?.delivered ?? 0 };
+  relayStats(): { viewers: number; delivered: number; accountChanges: number } {
+    return {
+      viewers: this.relay?.viewerCount ?? 0,
+      delivered: this.relay?.delivered ?? 0,
+      accountChanges: this.accountChanges,
+    };
   }
+
+  /** Account moves whose routes and stream filters are renewed here (for tests and gauges). */
+  private accountChanges = 0;
 
   /** Accounts moved (here or elsewhere): subtrees are re-read and live routes follow. */
   async accountsChanged(): Promise<void> {
     this.visible.clear();
     await this.relay?.accountsChanged();
-    this.streams.refreshFilters();
+    await this.streams.refreshFilters();
+    this.accountChanges++;
   }
 }

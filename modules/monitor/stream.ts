@@ -58,7 +58,7 @@ export class LiveStreams {
   /** Each open client's event sink. */
   private readonly clients = new Set<(ev: GatewayEvent) => void>();
   /** Each open client's filter renewal (run early when accounts move). */
-  private readonly refreshers = new Set<() => void>();
+  private readonly refreshers = new Set<() => Promise<void>>();
 
   /**
    * `relay` (cluster mode only) carries events between instances: this instance's events are
@@ -84,9 +84,9 @@ export class LiveStreams {
     }
   }
 
-  /** Renews every stream's filter now (accounts moved: subtrees changed). */
-  refreshFilters(): void {
-    for (const refresh of this.refreshers) refresh();
+  /** Renews every stream's filter now (accounts moved: subtrees changed); resolves when done. */
+  async refreshFilters(): Promise<void> {
+    await Promise.all([...this.refreshers].map((refresh) => refresh()));
   }
 
   /** The live stream's handler in the position pipeline: every client hears the event. */
@@ -151,8 +151,10 @@ export class LiveStreams {
         };
         this.clients.add(client);
         const relayed = this.relay && opts.scope ? this.relay.attach(opts.scope, client) : null;
-        const renew = () =>
-          void opts.refresh?.().then((f) => allow = f).catch(() => allow = () => false);
+        const renew = async () => {
+          if (!opts.refresh) return;
+          allow = await opts.refresh().catch(() => () => false);
+        };
         if (opts.refresh) this.refreshers.add(renew);
         unsubscribe = () => {
           this.clients.delete(client);
