@@ -137,16 +137,20 @@ try {
   const { pass1, pass3 } = backend === "postgres"
     ? { pass1: null, pass3: null }
     : browserSplit(testArgs);
-  if (pass1) passes.push(await runPass("pass 1: Deno KV", pass1, runEnv));
+  // Each pass its own block of test-server ports (tests/helpers/ports.ts): 2 and 3 run at once.
+  const ports = (i: number) => ({ TP_TEST_PORT_BLOCK: `${i}/3` });
+  if (pass1) passes.push(await runPass("pass 1: Deno KV", pass1, { ...runEnv, ...ports(0) }));
   const pass2 = backend === "kv"
     ? null
     : postgresPassArgs(testArgs, backend, await postgresPassFiles());
   // Passes 2 and 3 at once (TP_TEST_SERIAL=1: one after the other); pass 2's output is held.
   const serial = Deno.env.get("TP_TEST_SERIAL") === "1";
   const beside: Promise<PassResult>[] = [];
-  if (pass3) beside.push(runPass("pass 3: browser tests, Deno KV", pass3, runEnv));
+  if (pass3) {
+    beside.push(runPass("pass 3: browser tests, Deno KV", pass3, { ...runEnv, ...ports(1) }));
+  }
   if (pass2) {
-    const env = { ...runEnv, TP_TEST_BACKEND: "postgres" };
+    const env = { ...runEnv, ...ports(2), TP_TEST_BACKEND: "postgres" };
     if (serial) await Promise.all(beside);
     beside.push(runPass("pass 2: PostgreSQL", pass2, env, Boolean(pass3) && !serial));
   }

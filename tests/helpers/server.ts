@@ -1,6 +1,9 @@
 /** Starts the product as a real process on a free loopback port, for integration and e2e tests. */
 import { RUN_MAIN_ARGS } from "../../lib/deno_child.ts";
 import { serverBackendEnv } from "./test_kv.ts";
+import { freePort } from "./ports.ts";
+
+export { freePort };
 
 export interface ServerProcess {
   url: string;
@@ -12,21 +15,6 @@ export interface ServerProcess {
   /** SIGKILL: no shutdown, no flush. */
   kill(): void;
   stop(): Promise<void>;
-}
-
-/** Ports already handed out by this process: the kernel may offer a closed one again. */
-const handedOut = new Set<number>();
-
-/** A loopback port free now and not handed out before (one server's five must all differ). */
-export function freePort(): number {
-  for (;;) {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
-  }
 }
 
 const ROOT = new URL("../../", import.meta.url).pathname;
