@@ -21,6 +21,7 @@ import {
   RequestError,
 } from "@nats-io/transport-node";
 import { log } from "../log.ts";
+import { within } from "../within.ts";
 import { UnreachableError, withoutPassword } from "../net/unreachable.ts";
 import { type ClusterLink, type LinkHandler, LinkRemoteError, LinkTimeout } from "./types.ts";
 
@@ -188,9 +189,7 @@ export class NatsLink implements ClusterLink {
     this.closing = true;
     if (this.nc.isClosed()) return;
     if (this.current === "up") {
-      const drained = this.nc.drain().then(() => true, () => false);
-      const timedOut = new Promise<false>((r) => setTimeout(() => r(false), 2_000));
-      if (await Promise.race([drained, timedOut])) return;
+      if (await within(this.nc.drain(), 2_000)) return;
     }
     await this.nc.close().catch(() => {});
   }

@@ -3,21 +3,13 @@ import { deriveStatus } from "../devices/model.ts";
 import type { GatewayEvent } from "../gateway/events.ts";
 import { STATUS_INDEX } from "./objects.ts";
 import { log } from "../../lib/log.ts";
+import { within } from "../../lib/within.ts";
 import type { LiveRelay, LiveScope } from "./live_relay.ts";
 
 const monitorLog = log.area("monitor");
 
 /** How long a new stream waits for its cluster subscription before it says "connected". */
 const READY_WAIT_MS = 3000;
-
-/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
-function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    work.then(() => {}, () => {}),
-    new Promise<void>((r) => timer = setTimeout(r, ms)),
-  ]).finally(() => clearTimeout(timer));
-}
 
 export interface StreamOptions {
   /** Events are coalesced per device and written at most this often. */
@@ -168,7 +160,7 @@ export class LiveStreams {
         send(`retry: 3000\n`);
         // "connected" once other instances' events reach this stream too (at once on one
         // instance); a messaging server that doesn't answer doesn't hold the stream back long.
-        void withinMs(relayed?.ready ?? Promise.resolve(), READY_WAIT_MS).then(() => {
+        void within(relayed?.ready ?? Promise.resolve(), READY_WAIT_MS).then(() => {
           if (!closed) send(`: connected\n\n`);
         });
         timers.push(setInterval(() => {

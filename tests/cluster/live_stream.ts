@@ -3,6 +3,7 @@
  * cluster test and bench (a live event crossing instances).
  */
 import assert from "node:assert/strict";
+import { within } from "../../lib/within.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -12,7 +13,7 @@ export function liveStream(base: string, token: string) {
   const seen: { imei: string; lat: number; at: number }[] = [];
   let markConnected = () => {};
   const connectedSeen = new Promise<void>((r) => markConnected = r);
-  const reading = fetch(`${base}/v3/new/monitor/stream`, {
+  void fetch(`${base}/v3/new/monitor/stream`, {
     headers: { authorization: `Bearer ${token}` },
     signal: abort.signal,
   }).then((res) => {
@@ -42,15 +43,10 @@ export function liveStream(base: string, token: string) {
   });
   return {
     /** The server's ": connected": events of every instance reach this stream from now on. */
-    connected: (timeoutMs = 10_000) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      return Promise.race([
-        connectedSeen,
-        reading.then(() => Promise.reject(new Error("the stream ended before it connected"))),
-        new Promise<never>((_, no) =>
-          timer = setTimeout(() => no(new Error(`not connected in ${timeoutMs} ms`)), timeoutMs)
-        ),
-      ]).finally(() => clearTimeout(timer));
+    connected: async (timeoutMs = 10_000) => {
+      if (!await within(connectedSeen, timeoutMs)) {
+        throw new Error(`no ": connected" within ${timeoutMs} ms`);
+      }
     },
     /** The arrival time of a position of `imei` at `lat`. */
     waitPosition: (imei: string, lat: number, timeoutMs: number) =>

@@ -9,10 +9,10 @@
  */
 
 /** Below this no port is handed out (well-known services and common development servers). */
-const LOWEST = 10_000;
+export const LOWEST = 10_000;
 
 /** The first port the kernel uses for outgoing connections (Linux: ip_local_port_range). */
-function ephemeralStart(): number {
+export function ephemeralStart(): number {
   try {
     const text = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range");
     const low = Number(text.trim().split(/\s+/)[0]);

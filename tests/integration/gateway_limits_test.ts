@@ -11,6 +11,7 @@ import { RawDevice } from "../helpers/raw_device.ts";
 import { type ServerProcess, startServer } from "../helpers/server.ts";
 import { RUN_MAIN_ARGS } from "../../lib/deno_child.ts";
 import { parseMetrics } from "../helpers/prometheus.ts";
+import { waitFor } from "../helpers/wait_for.ts";
 
 const ADMIN_PASSWORD = "Admin12345";
 const DEVICE_A = "359710049000011";
@@ -38,13 +39,10 @@ const closedCount = (conns: RawDevice[]) => conns.filter((c) => c.closedByServer
  */
 async function accepted(server: ServerProcess, workers: string, n: number): Promise<void> {
   if (workers !== "0") return void await sleep(200);
-  const end = Date.now() + 5000;
-  for (;;) {
+  await waitFor(`the server accepting ${n} connections`, async () => {
     const text = await fetch(`${server.url}/metrics`, { client: fresh }).then((r) => r.text());
-    if (parseMetrics(text).sum("tp_gateway_connections") >= n) return;
-    if (Date.now() > end) throw new Error(`the server did not accept ${n} connections`);
-    await sleep(20);
-  }
+    return parseMetrics(text).sum("tp_gateway_connections") >= n;
+  }, 5000);
 }
 
 async function until(what: string, ok: () => boolean, timeoutMs: number): Promise<void> {

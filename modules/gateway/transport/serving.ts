@@ -6,6 +6,7 @@
 import type { LinkHost } from "../link/device_link.ts";
 import { type DeviceLimits, listenDevices, portError, portSetting } from "./listeners.ts";
 import type { GatewayIo } from "./transport.ts";
+import { within } from "../../../lib/within.ts";
 import { type LinkServices, LinkTable } from "../link/link_table.ts";
 import type { PortMap, ProtocolName, ToMain, ToWorker } from "../link/link_messages.ts";
 import { CommandEncodeError, type OutgoingCommand } from "../link/outgoing.ts";
@@ -82,7 +83,7 @@ class IoWorker {
   async stop(): Promise<void> {
     const done = new Promise<void>((r) => (this.stopped = r));
     this.post({ t: "stop" });
-    await Promise.race([done, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
+    await within(done, STOP_GRACE_MS);
     this.terminate();
   }
 
