@@ -65,10 +65,18 @@ export class ClusterMediaHub implements MediaHub {
   constructor(private readonly d: ClusterMediaDeps) {
     const { link, instanceId } = d.cluster;
     this.#stops.push(
-      link.subscribe(`${ALL}.expect`, (data) => this.#onExpect(parse(data))),
+      // An instance's own expect and close took effect when made: its echo is skipped (a late
+      // echo of a close would withdraw the expectation made right after it).
+      link.subscribe(`${ALL}.expect`, (data) => {
+        const { key, timeoutMs, from } = parse<{ key: StreamKey; timeoutMs: number; from: string }>(
+          data,
+        );
+        if (from !== instanceId) this.#onExpect(key, timeoutMs);
+      }),
       link.subscribe(`${ALL}.ready`, (data) => this.#onReady(parse(data))),
       link.subscribe(`${ALL}.close`, (data) => {
-        const { key } = parse<{ key: StreamKey }>(data);
+        const { key, from } = parse<{ key: StreamKey; from: string }>(data);
+        if (from === instanceId) return;
         this.#remote.delete(id(key));
         d.local.close(key);
       }),
@@ -90,12 +98,16 @@ export class ClusterMediaHub implements MediaHub {
       };
       const timer = setTimeout(() => done(null), timeoutMs);
       waiters.add(done);
-      this.d.cluster.link.publish(`${ALL}.expect`, json({ key, timeoutMs }));
+      // Here at once: the command goes to the terminal next, and its connection may land here
+      // before our own message came back through NATS (it would be taken for live video).
+      this.#onExpect(key, timeoutMs);
+      const from = this.d.cluster.instanceId;
+      this.d.cluster.link.publish(`${ALL}.expect`, json({ key, timeoutMs, from }));
     });
   }
 
   /** Every instance (this one too) waits for the connection; the one it reaches says so. */
-  #onExpect({ key, timeoutMs }: { key: StreamKey; timeoutMs: number }): void {
+  #onExpect(key: StreamKey, timeoutMs: number): void {
     this.d.local.expect(key, timeoutMs).then(async (info) => {
       if (!info) return;
       await this.d.holders.hold(key, this.d.cluster.instanceId)
@@ -149,7 +161,7 @@ export class ClusterMediaHub implements MediaHub {
   close(key: StreamKey): void {
     this.#remote.delete(id(key));
     this.d.local.close(key);
-    this.d.cluster.link.publish(`${ALL}.close`, json({ key }));
+    this.d.cluster.link.publish(`${ALL}.close`, json({ key, from: this.d.cluster.instanceId }));
   }
 
   /** Records here when the stream is here (or not held anywhere yet), else on its holder. */

@@ -155,3 +155,44 @@ Deno.test("cluster media: an expectation nobody meets resolves null after its ti
     await link.close();
   }
 });
+
+Deno.test("cluster media (NatsLink): the asking instance expects at once, and its own close's echo does not withdraw it", async () => {
+  const nats = await testNats();
+  const a = await NatsLink.connect(nats.url), b = await NatsLink.connect(nats.url);
+  const r = await rig([a, b]);
+  const abort = new AbortController();
+  try {
+    // A playback replaces the previous one: close, then expect, then the command goes out.
+    r.a.hub.close(KEY);
+    const ready = r.a.hub.expect(KEY, 10_000);
+    // A connection landing on A before any NATS message came back is bound to the purpose,
+    // not refused (or taken for live video).
+    const early = r.a.local.open({ close() {} }, KEY.sim, KEY.channel);
+    assert.equal(early?.key.purpose, KEY.purpose);
+    // Closed and asked again: the echoes of A's closes and expects must leave the last one.
+    r.a.hub.close(KEY);
+    const again = r.a.hub.expect(KEY, 10_000);
+    await a.flush();
+    await new Promise((res) => setTimeout(res, 200));
+    const streaming = streamClip({
+      host: "127.0.0.1",
+      port: r.a.listener.port,
+      sim: KEY.sim,
+      channel: KEY.channel,
+      clip: await testClip(false),
+      rateMultiplier: 2,
+      signal: abort.signal,
+    }).catch(() => null);
+    assert.ok((await again)?.connected, "still expected after the echoes: the stream is ready");
+    assert.ok(r.a.local.info(KEY)?.connected);
+    assert.ok((await ready)?.connected, "the first asker hears of the stream too");
+    abort.abort();
+    await streaming;
+  } finally {
+    abort.abort();
+    await r.done();
+    await a.close();
+    await b.close();
+    await nats.stop();
+  }
+});
